@@ -1,0 +1,6 @@
+#include <cstdio>
+
+int main() {
+  std::puts("rfcli: not implemented yet");
+  return 2;
+}

@@ -1,0 +1,16 @@
+// Linked instead of the CUDA backend when the build has no CUDA compiler.
+#include "filters/engine.h"
+#include "filters/errors.h"
+
+namespace rf {
+
+bool cuda_available(std::string* why) {
+  if (why) *why = "this build of rfstudio has no CUDA backend (nvcc was not found)";
+  return false;
+}
+
+std::unique_ptr<Engine> make_cuda_engine() {
+  throw BackendUnavailable("CUDA backend unavailable: this build has no CUDA (nvcc was not found)");
+}
+
+}  // namespace rf

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of Recursive Filter Studio from Debian 12's packages.
+# Idempotent: packages already present are skipped; apt-get runs only when something is missing.
+# The CUDA toolkit is optional and expected at /usr/local/cuda (a CPU-only build happens without it).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libimgui-dev libglfw3-dev python3-glad libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev
+  libturbojpeg0-dev libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  xvfb xauth ffmpeg
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
