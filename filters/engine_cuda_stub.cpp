@@ -14,3 +14,13 @@ std::unique_ptr<Engine> make_cuda_engine() {
 }
 
 }  // namespace rf
+
+#include "filters/bench.h"
+
+namespace rf {
+
+std::vector<BenchResult> bench_cuda(const BenchOptions&, void (*)(const BenchResult&)) {
+  throw BackendUnavailable("CUDA benchmark unavailable: this build has no CUDA (nvcc was not found)");
+}
+
+}  // namespace rf
