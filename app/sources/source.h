@@ -1,0 +1,79 @@
+// Frame sources for the GUI: still images, image folders, video files, webcams, patterns.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filters/image.h"
+
+namespace rf::app {
+
+// One frame in host memory: RGBA8 (cameras, video, 8-bit images) or RGBA32F (PFM, HDR), rows
+// packed.
+struct Frame {
+  int width = 0;
+  int height = 0;
+  PixelFormat format = PixelFormat::RGBA8;
+  std::vector<std::uint8_t> bytes;
+  std::uint64_t index = 0;  // increases with every new frame of the source
+  FrameView view() {
+    FrameView v;
+    v.data = bytes.data();
+    v.width = width;
+    v.height = height;
+    v.pitch = std::size_t(width) * bytes_per_pixel(format);
+    v.format = format;
+    v.space = MemorySpace::Host;
+    return v;
+  }
+};
+
+class Source {
+ public:
+  virtual ~Source() = default;
+  // For people: "astronaut.png 512x512", "/dev/video0 YUYV 640x480 30 fps", "pattern: impulses".
+  virtual std::string description() const = 0;
+  // Copies the newest frame into `frame` and returns true when there is one newer than
+  // frame.index (or frame is empty). Never blocks for long; safe to call every UI frame.
+  virtual bool poll(Frame& frame) = 0;
+  // Empty while healthy; otherwise a message a person can act on ("camera unplugged: showing the
+  // last frame"). The source keeps its last frame.
+  virtual std::string status() const { return {}; }
+  // Sequences (folders, video, moving patterns, cameras) can pause; stills ignore it.
+  virtual void set_paused(bool) {}
+  virtual bool animated() const { return false; }
+};
+
+// Each throws IoError with a message naming the file or device when it cannot open at all.
+std::unique_ptr<Source> open_image(const std::string& path);
+std::unique_ptr<Source> open_folder(const std::string& dir, double fps = 10.0, bool loop = true);
+std::unique_ptr<Source> open_video(const std::string& path, bool loop = true);  // ffmpeg process
+std::unique_ptr<Source> open_camera(const std::string& device, int width = 0, int height = 0);
+// name: impulses, steps, checkerboard, periodic, noise, moving-bar
+std::unique_ptr<Source> open_pattern(const std::string& name, int width = 512, int height = 512);
+// The source for a command-line or dropped path: folder, video (by extension) or image.
+std::unique_ptr<Source> open_path(const std::string& path);
+
+// Webcam discovery through V4L2.
+struct CameraMode {
+  std::string fourcc;  // "YUYV", "MJPG"
+  int width = 0;
+  int height = 0;
+  double fps = 0.0;
+};
+struct CameraInfo {
+  std::string device;  // /dev/video0
+  std::string name;    // the driver's card name
+  std::vector<CameraMode> modes;
+};
+std::vector<CameraInfo> list_cameras();
+
+// Conversions, exposed for tests. YUYV (BT.601 limited range) to RGBA8.
+void yuyv_to_rgba(const std::uint8_t* yuyv, int width, int height, std::uint8_t* rgba);
+// Decodes an MJPEG frame (Huffman tables may be missing: the standard ones are assumed) to RGBA8.
+// Throws IoError on corrupt data.
+void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out);
+
+}  // namespace rf::app
