@@ -43,6 +43,9 @@ class Source {
   virtual std::string status() const { return {}; }
   // Sequences (folders, video, moving patterns, cameras) can pause; stills ignore it.
   virtual void set_paused(bool) {}
+  // While paused, advances a sequence by one frame (folders, video, moving patterns); the frame
+  // arrives through poll(). Live cameras and stills ignore it.
+  virtual void step() {}
   virtual bool animated() const { return false; }
 };
 
@@ -71,7 +74,11 @@ struct CameraInfo {
 std::vector<CameraInfo> list_cameras();
 
 // Conversions, exposed for tests. YUYV (BT.601 limited range) to RGBA8.
+// Each row holds ceil(width / 2) Y0 U Y1 V groups; for an odd width the last Y1 is not shown.
 void yuyv_to_rgba(const std::uint8_t* yuyv, int width, int height, std::uint8_t* rgba);
+// The same with rows `stride` bytes apart (V4L2's bytesperline, which drivers may pad).
+void yuyv_to_rgba(const std::uint8_t* yuyv, int width, int height, std::size_t stride,
+                  std::uint8_t* rgba);
 // Decodes an MJPEG frame (Huffman tables may be missing: the standard ones are assumed) to RGBA8.
 // Throws IoError on corrupt data.
 void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out);

@@ -1,0 +1,483 @@
+// Webcams through V4L2 with raw ioctls: discovery (QUERYCAP, ENUM_FMT, ENUM_FRAMESIZES,
+// ENUM_FRAMEINTERVALS), format negotiation (YUYV preferred, then MJPEG), mmap streaming buffers
+// and a capture thread that keeps only the newest frame.
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/videodev2.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "app/sources/source.h"
+#include "app/sources/source_detail.h"
+#include "filters/errors.h"
+
+namespace rf::app {
+namespace {
+
+constexpr unsigned kBufferCount = 4;
+constexpr int kPollTimeoutMs = 200;
+// A camera that delivers nothing for this long is reported stalled (but not given up on).
+constexpr double kStallSeconds = 3.0;
+
+int xioctl(int fd, unsigned long request, void* arg) {
+  int r;
+  do r = ::ioctl(fd, request, arg);
+  while (r == -1 && errno == EINTR);
+  return r;
+}
+
+std::string fourcc_string(std::uint32_t f) {
+  std::string s;
+  for (int k = 0; k < 4; ++k) {
+    const char c = char((f >> (8 * k)) & 0xff);
+    if (c != ' ' && c != 0) s += c;
+  }
+  return s;
+}
+
+// The capture capabilities of the node itself: a UVC camera exposes a second /dev/video node for
+// metadata, which reports VIDEO_CAPTURE only in the physical device's `capabilities`.
+std::uint32_t node_caps(const v4l2_capability& cap) {
+  return (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
+}
+
+std::vector<std::uint32_t> enum_formats(int fd) {
+  std::vector<std::uint32_t> formats;
+  for (v4l2_fmtdesc d{};; ++d.index) {
+    d.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (xioctl(fd, VIDIOC_ENUM_FMT, &d) != 0) break;
+    formats.push_back(d.pixelformat);
+  }
+  return formats;
+}
+
+std::vector<std::pair<int, int>> enum_sizes(int fd, std::uint32_t fourcc) {
+  std::vector<std::pair<int, int>> sizes;
+  for (v4l2_frmsizeenum s{};; ++s.index) {
+    s.pixel_format = fourcc;
+    if (xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &s) != 0) break;
+    if (s.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+      sizes.emplace_back(int(s.discrete.width), int(s.discrete.height));
+    } else {
+      // Stepwise or continuous ranges come as one entry: offer their two ends.
+      sizes.emplace_back(int(s.stepwise.min_width), int(s.stepwise.min_height));
+      sizes.emplace_back(int(s.stepwise.max_width), int(s.stepwise.max_height));
+      break;
+    }
+  }
+  return sizes;
+}
+
+std::vector<double> enum_rates(int fd, std::uint32_t fourcc, int width, int height) {
+  std::vector<double> rates;
+  for (v4l2_frmivalenum iv{};; ++iv.index) {
+    iv.pixel_format = fourcc;
+    iv.width = std::uint32_t(width);
+    iv.height = std::uint32_t(height);
+    if (xioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &iv) != 0) break;
+    // Intervals are seconds per frame; the shortest interval is the highest rate.
+    const v4l2_fract t = iv.type == V4L2_FRMIVAL_TYPE_DISCRETE ? iv.discrete : iv.stepwise.min;
+    if (t.numerator > 0) rates.push_back(double(t.denominator) / t.numerator);
+    if (iv.type != V4L2_FRMIVAL_TYPE_DISCRETE) break;
+  }
+  return rates;
+}
+
+std::vector<std::string> video_nodes() {
+  std::vector<std::string> nodes;
+  if (DIR* d = ::opendir("/dev")) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > 5 && name.compare(0, 5, "video") == 0 &&
+          std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        nodes.push_back("/dev/" + name);
+    }
+    ::closedir(d);
+  }
+  std::sort(nodes.begin(), nodes.end(), detail::natural_less);
+  return nodes;
+}
+
+std::string open_error(const std::string& device, int err) {
+  switch (err) {
+    case ENOENT:
+    case ENODEV:
+    case ENXIO:
+      return "camera " + device + ": no such device (is it plugged in?)";
+    case EBUSY:
+      return "camera " + device + " is busy: another program is using it";
+    case EACCES:
+    case EPERM:
+      return "camera " + device + ": permission denied (is your user in the 'video' group?)";
+    default:
+      return "camera " + device + ": " + std::strerror(err);
+  }
+}
+
+class CameraSource final : public Source {
+ public:
+  CameraSource(const std::string& device, int width, int height) : device_(device) {
+    fd_ = ::open(device.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ < 0) throw IoError(open_error(device, errno));
+    try {
+      configure(width, height);
+      start_streaming();
+    } catch (...) {
+      release();
+      throw;
+    }
+    capture_ = std::thread([this] { run(); });
+  }
+
+  ~CameraSource() override {
+    stop_ = true;
+    if (capture_.joinable()) capture_.join();
+    release();
+  }
+
+  std::string description() const override { return description_; }
+
+  bool poll(Frame& frame) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (latest_.bytes.empty()) return false;
+    if (!frame.bytes.empty() && frame.index >= latest_.index) return false;
+    frame = latest_;
+    return true;
+  }
+
+  std::string status() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
+  }
+
+  // A paused camera keeps capturing (the driver would drop frames anyway) but shows none.
+  void set_paused(bool paused) override { paused_ = paused; }
+  bool animated() const override { return true; }
+
+ private:
+  struct Buffer {
+    void* start = MAP_FAILED;
+    std::size_t length = 0;
+  };
+
+  void fail(const std::string& what, int err) {
+    if (err == EBUSY) throw IoError(open_error(device_, EBUSY));
+    throw IoError("camera " + device_ + ": " + what + ": " + std::strerror(err));
+  }
+
+  // Asks for `fourcc` at the requested size; the driver answers with what it will really do.
+  bool try_format(std::uint32_t fourcc, int width, int height, v4l2_format& got) {
+    v4l2_format f{};
+    f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    f.fmt.pix.width = std::uint32_t(width);
+    f.fmt.pix.height = std::uint32_t(height);
+    f.fmt.pix.pixelformat = fourcc;
+    f.fmt.pix.field = V4L2_FIELD_NONE;
+    if (xioctl(fd_, VIDIOC_S_FMT, &f) != 0) {
+      if (errno == EBUSY) fail("cannot set the format", EBUSY);
+      return false;
+    }
+    got = f;
+    return f.fmt.pix.pixelformat == fourcc;
+  }
+
+  void configure(int width, int height) {
+    v4l2_capability cap{};
+    if (xioctl(fd_, VIDIOC_QUERYCAP, &cap) != 0) {
+      if (errno == ENOTTY || errno == EINVAL)
+        throw IoError("camera " + device_ + ": not a V4L2 video device");
+      fail("VIDIOC_QUERYCAP", errno);
+    }
+    card_ = reinterpret_cast<const char*>(cap.card);
+    const std::uint32_t caps = node_caps(cap);
+    if (!(caps & V4L2_CAP_VIDEO_CAPTURE))
+      throw IoError("camera " + device_ + " (" + card_ + ") cannot capture video");
+    if (!(caps & V4L2_CAP_STREAMING))
+      throw IoError("camera " + device_ + " (" + card_ + ") does not support streaming I/O");
+
+    const std::vector<std::uint32_t> formats = enum_formats(fd_);
+    const bool has_yuyv =
+        std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_YUYV) != formats.end();
+    const bool has_mjpeg =
+        std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_MJPEG) != formats.end();
+    if (!has_yuyv && !has_mjpeg) {
+      std::string offered;
+      for (std::uint32_t f : formats) offered += (offered.empty() ? "" : ", ") + fourcc_string(f);
+      throw IoError("camera " + device_ + " offers neither YUYV nor MJPEG (it offers: " +
+                    (offered.empty() ? "nothing" : offered) + ")");
+    }
+    if (width <= 0 || height <= 0) {
+      // No size asked for: keep the driver's current one.
+      v4l2_format current{};
+      current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+      if (xioctl(fd_, VIDIOC_G_FMT, &current) == 0) {
+        width = int(current.fmt.pix.width);
+        height = int(current.fmt.pix.height);
+      }
+      if (width <= 0 || height <= 0) width = 640, height = 480;
+    }
+
+    // YUYV first (no decoding, exact), unless the driver had to shrink the size for it and MJPEG
+    // delivers the size asked for (USB 2 cameras offer large sizes in MJPEG only).
+    v4l2_format got{};
+    bool ok = has_yuyv && try_format(V4L2_PIX_FMT_YUYV, width, height, got);
+    const bool exact = ok && int(got.fmt.pix.width) == width && int(got.fmt.pix.height) == height;
+    if (!exact && has_mjpeg) {
+      v4l2_format mjpeg{};
+      if (try_format(V4L2_PIX_FMT_MJPEG, width, height, mjpeg) &&
+          (!ok || (int(mjpeg.fmt.pix.width) == width && int(mjpeg.fmt.pix.height) == height))) {
+        got = mjpeg;
+        ok = true;
+      } else if (ok) {
+        ok = try_format(V4L2_PIX_FMT_YUYV, width, height, got);
+      }
+    }
+    if (!ok) throw IoError("camera " + device_ + ": the driver accepts neither YUYV nor MJPEG");
+    format_ = got.fmt.pix;
+    if (format_.width == 0 || format_.height == 0)
+      throw IoError("camera " + device_ + ": the driver reports a 0x0 frame size");
+    if (format_.pixelformat == V4L2_PIX_FMT_YUYV && format_.bytesperline < format_.width * 2)
+      format_.bytesperline = format_.width * 2;
+
+    // The highest frame rate of this mode; drivers without VIDIOC_S_PARM keep their own.
+    const std::vector<double> rates =
+        enum_rates(fd_, format_.pixelformat, int(format_.width), int(format_.height));
+    v4l2_streamparm parm{};
+    parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (!rates.empty() && xioctl(fd_, VIDIOC_G_PARM, &parm) == 0 &&
+        (parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME)) {
+      const double best = *std::max_element(rates.begin(), rates.end());
+      parm.parm.capture.timeperframe.numerator = 1000;
+      parm.parm.capture.timeperframe.denominator = std::uint32_t(best * 1000.0 + 0.5);
+      xioctl(fd_, VIDIOC_S_PARM, &parm);
+    }
+    double fps = 0.0;
+    v4l2_streamparm now{};
+    now.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (xioctl(fd_, VIDIOC_G_PARM, &now) == 0 && now.parm.capture.timeperframe.numerator > 0)
+      fps = double(now.parm.capture.timeperframe.denominator) /
+            now.parm.capture.timeperframe.numerator;
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g", fps);
+    description_ = device_ + " " + fourcc_string(format_.pixelformat) + " " +
+                   std::to_string(format_.width) + "x" + std::to_string(format_.height) +
+                   (fps > 0.0 ? std::string(" ") + rate + " fps" : std::string());
+  }
+
+  void start_streaming() {
+    v4l2_requestbuffers req{};
+    req.count = kBufferCount;
+    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    req.memory = V4L2_MEMORY_MMAP;
+    if (xioctl(fd_, VIDIOC_REQBUFS, &req) != 0) fail("cannot get streaming buffers", errno);
+    if (req.count < 2) throw IoError("camera " + device_ + ": the driver gave too few buffers");
+    buffers_.resize(req.count);
+    for (unsigned i = 0; i < req.count; ++i) {
+      v4l2_buffer b{};
+      b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+      b.memory = V4L2_MEMORY_MMAP;
+      b.index = i;
+      if (xioctl(fd_, VIDIOC_QUERYBUF, &b) != 0) fail("VIDIOC_QUERYBUF", errno);
+      buffers_[i].length = b.length;
+      buffers_[i].start =
+          ::mmap(nullptr, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, b.m.offset);
+      if (buffers_[i].start == MAP_FAILED) fail("cannot map a capture buffer", errno);
+    }
+    for (unsigned i = 0; i < req.count; ++i) {
+      v4l2_buffer b{};
+      b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+      b.memory = V4L2_MEMORY_MMAP;
+      b.index = i;
+      if (xioctl(fd_, VIDIOC_QBUF, &b) != 0) fail("VIDIOC_QBUF", errno);
+    }
+    v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (xioctl(fd_, VIDIOC_STREAMON, &type) != 0) {
+      // ENOSPC: the USB bus has no bandwidth left for this mode.
+      if (errno == ENOSPC)
+        throw IoError("camera " + device_ +
+                      ": not enough USB bandwidth (try a smaller size or another port)");
+      fail("cannot start streaming", errno);
+    }
+    streaming_ = true;
+  }
+
+  void release() {
+    if (fd_ >= 0 && streaming_) {
+      v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+      xioctl(fd_, VIDIOC_STREAMOFF, &type);  // fails harmlessly on an unplugged device
+    }
+    streaming_ = false;
+    for (Buffer& b : buffers_)
+      if (b.start != MAP_FAILED) ::munmap(b.start, b.length);
+    buffers_.clear();
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  void set_status(std::string s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = std::move(s);
+  }
+
+  void disconnected() { set_status("camera " + device_ + " disconnected: showing the last frame"); }
+
+  // Converts one filled buffer into `out`; false (with a status) for a damaged frame.
+  bool convert(const v4l2_buffer& b, Frame& out) {
+    const std::uint8_t* data = static_cast<const std::uint8_t*>(buffers_[b.index].start);
+    const std::size_t used = std::min<std::size_t>(b.bytesused, buffers_[b.index].length);
+    if (format_.pixelformat == V4L2_PIX_FMT_MJPEG) {
+      try {
+        decode_mjpeg(data, used, out);
+      } catch (const IoError& e) {
+        set_status("camera " + device_ + ": skipped a damaged frame (" + e.what() + ")");
+        return false;
+      }
+      return true;
+    }
+    const std::size_t needed = std::size_t(format_.bytesperline) * format_.height;
+    // Some drivers report bytesused 0 for full buffers; trust the length then.
+    if ((b.bytesused != 0 && used < needed) || buffers_[b.index].length < needed) {
+      set_status("camera " + device_ + ": skipped a short frame");
+      return false;
+    }
+    out.width = int(format_.width);
+    out.height = int(format_.height);
+    out.format = PixelFormat::RGBA8;
+    out.bytes.resize(std::size_t(out.width) * out.height * 4);
+    yuyv_to_rgba(data, out.width, out.height, format_.bytesperline, out.bytes.data());
+    return true;
+  }
+
+  void run() {
+    Frame back;
+    auto last_frame = std::chrono::steady_clock::now();
+    bool stalled = false;
+    int errors_in_a_row = 0;
+    while (!stop_) {
+      pollfd p{fd_, POLLIN, 0};
+      const int n = ::poll(&p, 1, kPollTimeoutMs);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        disconnected();
+        return;
+      }
+      if (n == 0) {
+        const double quiet =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - last_frame).count();
+        if (quiet > kStallSeconds && !stalled) {
+          stalled = true;
+          set_status("camera " + device_ + " sends no frames: showing the last frame");
+        }
+        continue;
+      }
+      // An unplugged USB camera wakes poll() with POLLERR/POLLHUP and then fails every ioctl
+      // with ENODEV.
+      if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+        disconnected();
+        return;
+      }
+      // Dequeue everything that is ready and keep only the newest buffer: a slow consumer sees
+      // the latest picture instead of a growing backlog.
+      v4l2_buffer newest{};
+      bool have = false;
+      while (true) {
+        v4l2_buffer b{};
+        b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+        b.memory = V4L2_MEMORY_MMAP;
+        if (xioctl(fd_, VIDIOC_DQBUF, &b) != 0) {
+          const int err = errno;
+          if (err == EAGAIN) break;
+          if (err == ENODEV) {
+            disconnected();
+            return;
+          }
+          // EIO: a transient capture error; the driver may keep the buffer or drop it.
+          if (++errors_in_a_row > 50) {
+            set_status("camera " + device_ + ": capture failed (" + std::strerror(err) +
+                       "): showing the last frame");
+            return;
+          }
+          break;
+        }
+        if (have && xioctl(fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
+          disconnected();
+          return;
+        }
+        newest = b;
+        have = true;
+      }
+      if (!have) continue;
+      errors_in_a_row = 0;
+      const bool good = !(newest.flags & V4L2_BUF_FLAG_ERROR) && convert(newest, back);
+      if (xioctl(fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
+        disconnected();
+        return;
+      }
+      if (!good) continue;
+      last_frame = std::chrono::steady_clock::now();
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stalled) {
+        stalled = false;
+        status_.clear();
+      }
+      if (paused_) continue;
+      back.index = detail::next_frame_index();
+      std::swap(latest_, back);
+    }
+  }
+
+  const std::string device_;
+  int fd_ = -1;
+  bool streaming_ = false;
+  std::string card_;
+  std::string description_;
+  v4l2_pix_format format_{};
+  std::vector<Buffer> buffers_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> paused_{false};
+  mutable std::mutex mutex_;  // guards latest_ and status_
+  Frame latest_;
+  std::string status_;
+  std::thread capture_;
+};
+
+}  // namespace
+
+std::vector<CameraInfo> list_cameras() {
+  std::vector<CameraInfo> cameras;
+  for (const std::string& node : video_nodes()) {
+    const int fd = ::open(node.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    v4l2_capability cap{};
+    if (xioctl(fd, VIDIOC_QUERYCAP, &cap) == 0 && (node_caps(cap) & V4L2_CAP_VIDEO_CAPTURE)) {
+      CameraInfo info;
+      info.device = node;
+      info.name = reinterpret_cast<const char*>(cap.card);
+      for (std::uint32_t fourcc : enum_formats(fd))
+        for (const auto& [w, h] : enum_sizes(fd, fourcc)) {
+          const std::vector<double> rates = enum_rates(fd, fourcc, w, h);
+          if (rates.empty()) info.modes.push_back({fourcc_string(fourcc), w, h, 0.0});
+          for (double r : rates) info.modes.push_back({fourcc_string(fourcc), w, h, r});
+        }
+      cameras.push_back(std::move(info));
+    }
+    ::close(fd);
+  }
+  return cameras;
+}
+
+std::unique_ptr<Source> open_camera(const std::string& device, int width, int height) {
+  return std::make_unique<CameraSource>(device, width, height);
+}
+
+}  // namespace rf::app

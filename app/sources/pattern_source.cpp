@@ -1,0 +1,212 @@
+// Synthetic test patterns: the classroom's default inputs. Every pattern is a pure function of its
+// name, size and (for the moving bar) frame number, so figures and tests are reproducible.
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+#include "app/sources/pattern.h"
+#include "app/sources/source.h"
+#include "app/sources/source_detail.h"
+#include "filters/errors.h"
+
+namespace rf::app {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::uint8_t to8(double v) {
+  return std::uint8_t(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
+}
+
+struct Canvas {
+  Frame& f;
+  void set(int x, int y, double r, double g, double b) {
+    std::uint8_t* p = f.bytes.data() + (std::size_t(y) * f.width + x) * 4;
+    p[0] = to8(r);
+    p[1] = to8(g);
+    p[2] = to8(b);
+    p[3] = 255;
+  }
+  void fill(double v) {
+    for (int y = 0; y < f.height; ++y)
+      for (int x = 0; x < f.width; ++x) set(x, y, v, v, v);
+  }
+};
+
+// splitmix64: a tiny generator whose output is fixed by its definition, unlike the standard
+// library's distributions, which may differ between implementations.
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void draw_impulses(Canvas c) {
+  c.fill(0.0);
+  const int s = pattern_cell_size(c.f.width, c.f.height);
+  for (int y = s / 2; y < c.f.height; y += s)
+    for (int x = s / 2; x < c.f.width; x += s) c.set(x, y, 1.0, 1.0, 1.0);
+}
+
+void draw_steps(Canvas c) {
+  // Four flat quadrants whose edges run into all four borders; no quadrant is black, so a zero
+  // extension darkens every border visibly, and the colours differ per channel.
+  const int w = c.f.width, h = c.f.height;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const bool right = x >= w / 2, bottom = y >= h / 2;
+      if (!right && !bottom) c.set(x, y, 0.9, 0.3, 0.2);
+      if (right && !bottom) c.set(x, y, 0.2, 0.8, 0.3);
+      if (!right && bottom) c.set(x, y, 0.25, 0.35, 0.9);
+      if (right && bottom) c.set(x, y, 0.85, 0.85, 0.85);
+    }
+}
+
+void draw_checkerboard(Canvas c) {
+  const int s = pattern_cell_size(c.f.width, c.f.height);
+  for (int y = 0; y < c.f.height; ++y)
+    for (int x = 0; x < c.f.width; ++x) {
+      const double v = ((x / s + y / s) % 2 == 0) ? 0.85 : 0.15;
+      c.set(x, y, v, v, v);
+    }
+}
+
+void draw_periodic(Canvas c) {
+  // Sums of cosines with whole numbers of periods across the width and the height: the image is
+  // one period of a doubly periodic function, so it tiles seamlessly (the repeat extension sees
+  // no edge at all).
+  const int w = c.f.width, h = c.f.height;
+  struct Wave {
+    int fx, fy;
+    double amplitude, phase[3];
+  };
+  static const Wave kWaves[] = {
+      {2, 1, 0.22, {0.0, 2.1, 4.2}},
+      {3, -4, 0.14, {1.0, 0.3, 2.5}},
+      {7, 5, 0.08, {2.0, 4.0, 0.7}},
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double rgb[3] = {0.5, 0.5, 0.5};
+      for (const Wave& wave : kWaves) {
+        const double t = 2.0 * kPi * (double(wave.fx) * x / w + double(wave.fy) * y / h);
+        for (int k = 0; k < 3; ++k) rgb[k] += wave.amplitude * std::cos(t + wave.phase[k]);
+      }
+      c.set(x, y, rgb[0], rgb[1], rgb[2]);
+    }
+}
+
+void draw_noise(Canvas c) {
+  std::uint64_t state = kPatternNoiseSeed;
+  std::uint8_t* p = c.f.bytes.data();
+  const std::size_t n = std::size_t(c.f.width) * c.f.height;
+  for (std::size_t i = 0; i < n; ++i, p += 4) {
+    const std::uint64_t r = splitmix64(state);
+    p[0] = std::uint8_t(r);
+    p[1] = std::uint8_t(r >> 8);
+    p[2] = std::uint8_t(r >> 16);
+    p[3] = 255;
+  }
+}
+
+void draw_moving_bar(Canvas c, std::int64_t frame) {
+  // A white vertical bar on dark gray, moving right and wrapping around: it crosses the right
+  // border into the left one, which shows what each extension does with a moving edge.
+  const int w = c.f.width;
+  const int bar = std::max(2, w / 16);
+  const int speed = std::max(1, w / 128);
+  const int x0 = int(((frame % w) * speed) % w);
+  c.fill(0.1);
+  for (int y = 0; y < c.f.height; ++y)
+    for (int k = 0; k < bar; ++k) c.set((x0 + k) % w, y, 1.0, 1.0, 1.0);
+}
+
+class PatternSource final : public Source {
+ public:
+  PatternSource(std::string name, int width, int height)
+      : name_(std::move(name)), width_(width), height_(height), clock_(kMovingBarFps) {
+    animated_ = name_ == "moving-bar";
+    frame_ = render_pattern(name_, width_, height_, 0);
+    frame_.index = detail::next_frame_index();
+  }
+  std::string description() const override {
+    return "pattern: " + name_ + " " + std::to_string(width_) + "x" + std::to_string(height_);
+  }
+  bool poll(Frame& frame) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (animated_) {
+      const std::int64_t n = clock_.frame();
+      if (n != shown_) {
+        frame_ = render_pattern(name_, width_, height_, n);
+        frame_.index = detail::next_frame_index();
+        shown_ = n;
+      }
+    }
+    if (!frame.bytes.empty() && frame.index >= frame_.index) return false;
+    frame = frame_;
+    return true;
+  }
+  void set_paused(bool paused) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clock_.set_paused(paused);
+  }
+  void step() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (animated_ && clock_.paused()) clock_.seek(shown_ + 1);
+  }
+  bool animated() const override { return animated_; }
+
+ private:
+  std::mutex mutex_;
+  std::string name_;
+  int width_, height_;
+  bool animated_ = false;
+  detail::FrameClock clock_;
+  std::int64_t shown_ = 0;
+  Frame frame_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& pattern_names() {
+  static const std::vector<std::string> kNames = {"impulses", "steps", "checkerboard",
+                                                  "periodic", "noise", "moving-bar"};
+  return kNames;
+}
+
+int pattern_cell_size(int width, int height) {
+  return std::clamp(std::min(width, height) / 8, 1, 64);
+}
+
+Frame render_pattern(const std::string& name, int width, int height, std::int64_t frame) {
+  const auto& names = pattern_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InvalidParameter("unknown pattern '" + name + "' (one of: " + list + ")");
+  }
+  if (width < 1 || height < 1 || width > kMaxPatternSize || height > kMaxPatternSize)
+    throw InvalidParameter("pattern size " + std::to_string(width) + "x" + std::to_string(height) +
+                           " is outside 1.." + std::to_string(kMaxPatternSize));
+  if (frame < 0) throw InvalidParameter("pattern frame numbers start at 0");
+  Frame f;
+  f.width = width;
+  f.height = height;
+  f.format = PixelFormat::RGBA8;
+  f.bytes.resize(std::size_t(width) * height * 4);
+  Canvas c{f};
+  if (name == "impulses") draw_impulses(c);
+  if (name == "steps") draw_steps(c);
+  if (name == "checkerboard") draw_checkerboard(c);
+  if (name == "periodic") draw_periodic(c);
+  if (name == "noise") draw_noise(c);
+  if (name == "moving-bar") draw_moving_bar(c, frame);
+  return f;
+}
+
+std::unique_ptr<Source> open_pattern(const std::string& name, int width, int height) {
+  return std::make_unique<PatternSource>(name, width, height);
+}
+
+}  // namespace rf::app

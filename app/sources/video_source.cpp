@@ -1,0 +1,315 @@
+// Video files through an ffmpeg child process that decodes to raw RGBA on a pipe. A reader thread
+// paces the frames to the stream's rate and keeps only the newest; ffmpeg simply blocks on the
+// pipe while the video is paused.
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "app/sources/child_process.h"
+#include "app/sources/source.h"
+#include "app/sources/source_detail.h"
+#include "filters/errors.h"
+
+namespace rf::app {
+namespace {
+
+constexpr double kDefaultFps = 25.0;
+constexpr double kMaxFps = 240.0;
+constexpr int kMaxSide = 16384;
+
+struct VideoInfo {
+  int width = 0;
+  int height = 0;
+  double fps = 0.0;
+};
+
+// "30000/1001" or "25" -> frames per second; 0 when absent ("0/0") or unreadable.
+double parse_rate(const std::string& s) {
+  double num = 0.0, den = 1.0;
+  char slash = 0;
+  std::istringstream in(s);
+  if (!(in >> num)) return 0.0;
+  if (in >> slash && slash == '/' && !(in >> den)) return 0.0;
+  return den > 0.0 && num > 0.0 ? num / den : 0.0;
+}
+
+std::string last_line(const std::string& text) {
+  std::size_t end = text.find_last_not_of("\r\n \t");
+  if (end == std::string::npos) return {};
+  const std::size_t begin = text.find_last_of("\r\n", end);
+  return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                     end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+}
+
+VideoInfo probe_with_ffprobe(const std::string& ffprobe, const std::string& path) {
+  std::string out, err;
+  const int rc =
+      detail::run_program({ffprobe, "-v", "error", "-select_streams", "v:0", "-show_entries",
+                           "stream=width,height,avg_frame_rate,r_frame_rate", "-of",
+                           "default=noprint_wrappers=1", path},
+                          out, err, 20.0);
+  if (rc != 0) {
+    const std::string why = last_line(err);
+    throw IoError(path + ": not a readable video (" + (why.empty() ? "ffprobe failed" : why) + ")");
+  }
+  VideoInfo info;
+  double avg = 0.0, r = 0.0;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "width") info.width = std::atoi(value.c_str());
+    if (key == "height") info.height = std::atoi(value.c_str());
+    if (key == "avg_frame_rate") avg = parse_rate(value);
+    if (key == "r_frame_rate") r = parse_rate(value);
+  }
+  // The average rate is the true one for variable-rate streams (GIFs declare r = 100 fps).
+  info.fps = avg > 0.0 ? avg : r;
+  return info;
+}
+
+// Without ffprobe, ffmpeg's own description of the stream on stderr:
+//   Stream #0:0(und): Video: h264 (High), yuv420p(progressive), 64x48 [SAR 1:1 DAR 4:3], 10 fps
+VideoInfo probe_with_ffmpeg(const std::string& ffmpeg, const std::string& path) {
+  std::string out, err;
+  detail::run_program({ffmpeg, "-hide_banner", "-nostdin", "-i", path}, out, err, 20.0);
+  std::smatch m;
+  static const std::regex kStream(R"(Stream #[^\n]*Video:[^\n]*?, (\d+)x(\d+)[^\n]*)");
+  if (!std::regex_search(err, m, kStream)) {
+    const std::string why = last_line(err);
+    throw IoError(path + ": not a readable video (" + (why.empty() ? "no video stream" : why) +
+                  ")");
+  }
+  VideoInfo info;
+  info.width = std::stoi(m[1]);
+  info.height = std::stoi(m[2]);
+  const std::string line = m[0];
+  static const std::regex kFps(R"(([\d.]+) fps)");
+  std::smatch f;
+  if (std::regex_search(line, f, kFps)) info.fps = std::atof(f[1].str().c_str());
+  return info;
+}
+
+class VideoSource final : public Source {
+ public:
+  VideoSource(const std::string& path, bool loop) : path_(path), loop_(loop), clock_(1.0) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw IoError(path + ": " + std::strerror(errno));
+    ffmpeg_ = detail::find_program("ffmpeg");
+    if (ffmpeg_.empty()) throw IoError("video needs ffmpeg, which is not installed");
+    const std::string ffprobe = detail::find_program("ffprobe");
+    info_ = ffprobe.empty() ? probe_with_ffmpeg(ffmpeg_, path) : probe_with_ffprobe(ffprobe, path);
+    if (info_.width <= 0 || info_.height <= 0 || info_.width > kMaxSide || info_.height > kMaxSide)
+      throw IoError(path + ": no video stream of a usable size (" + std::to_string(info_.width) +
+                    "x" + std::to_string(info_.height) + ")");
+    if (!(info_.fps > 0.0) || info_.fps > kMaxFps) info_.fps = kDefaultFps;
+    clock_ = detail::FrameClock(info_.fps);
+    reader_ = std::thread([this] { run(); });
+  }
+
+  ~VideoSource() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    reader_.join();
+  }
+
+  std::string description() const override {
+    char fps[32];
+    std::snprintf(fps, sizeof fps, "%.4g", info_.fps);
+    return detail::base_name(path_) + " " + std::to_string(info_.width) + "x" +
+           std::to_string(info_.height) + " " + fps + " fps";
+  }
+
+  bool poll(Frame& frame) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (latest_.bytes.empty()) return false;
+    if (!frame.bytes.empty() && frame.index >= latest_.index) return false;
+    frame = latest_;
+    return true;
+  }
+
+  std::string status() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
+  }
+
+  void set_paused(bool paused) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      clock_.set_paused(paused);
+    }
+    wake_.notify_all();
+  }
+
+  void step() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (clock_.paused()) step_requested_ = true;
+    }
+    wake_.notify_all();
+  }
+
+  bool animated() const override { return true; }
+
+ private:
+  enum class Read { Frame, End, Stopped };
+
+  // Reads one whole frame into `buffer`, collecting ffmpeg's stderr on the way. Polls with a
+  // timeout so that a stop request is seen while ffmpeg is slow or stuck.
+  Read read_frame(detail::ChildProcess& child, std::vector<std::uint8_t>& buffer,
+                  std::size_t& filled, std::string& errors) {
+    pollfd fds[2] = {{child.stdout_fd(), POLLIN, 0}, {child.stderr_fd(), POLLIN, 0}};
+    char text[1024];
+    while (filled < buffer.size()) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stop_) return Read::Stopped;
+      }
+      const int n = ::poll(fds, 2, 100);
+      if (n < 0 && errno != EINTR) return Read::End;
+      if (n <= 0) continue;
+      if (fds[1].fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+        const ssize_t got = ::read(fds[1].fd, text, sizeof text);
+        if (got > 0) {
+          errors.append(text, std::size_t(got));
+          if (errors.size() > 4096) errors.erase(0, errors.size() - 4096);
+        } else if (got == 0 || errno != EINTR) {
+          fds[1].fd = -1;
+        }
+      }
+      if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+        const ssize_t got = ::read(fds[0].fd, buffer.data() + filled, buffer.size() - filled);
+        if (got > 0)
+          filled += std::size_t(got);
+        else if (got == 0 || errno != EINTR)
+          return Read::End;
+      }
+    }
+    return Read::Frame;
+  }
+
+  // Waits until the frame numbered next_number_ may be shown: its time has come while playing,
+  // or a step was requested while paused. Returns false when asked to stop.
+  bool wait_for_turn(std::unique_lock<std::mutex>& lock) {
+    while (!stop_) {
+      if (step_requested_) {
+        step_requested_ = false;
+        clock_.seek(next_number_);
+        return true;
+      }
+      if (clock_.paused()) {
+        wake_.wait(lock);
+        continue;
+      }
+      const auto due = clock_.due(next_number_);
+      if (detail::FrameClock::clock::now() >= due) return true;
+      wake_.wait_until(lock, due);
+    }
+    return false;
+  }
+
+  void run() {
+    const std::size_t frame_bytes = std::size_t(info_.width) * info_.height * 4;
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.6g", info_.fps);
+    // -noautorotate keeps the coded size that ffprobe reported; -r makes the output constant-rate
+    // at the rate the frames are paced to.
+    const std::vector<std::string> argv = {
+        ffmpeg_, "-nostdin", "-hide_banner", "-loglevel", "error", "-noautorotate",
+        "-i",    path_,      "-an",          "-sn",       "-r",    rate,
+        "-f",    "rawvideo", "-pix_fmt",     "rgba",      "-"};
+    std::vector<std::uint8_t> buffer(frame_bytes);
+    bool first_run = true;
+    while (true) {
+      std::unique_ptr<detail::ChildProcess> child;
+      try {
+        child = std::make_unique<detail::ChildProcess>(argv);
+      } catch (const std::exception& e) {
+        set_status(path_ + ": " + e.what());
+        return;
+      }
+      std::string errors;
+      std::uint64_t frames = 0;
+      std::size_t filled = 0;
+      Read r;
+      while ((r = read_frame(*child, buffer, filled, errors)) == Read::Frame) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        // The very first frame shows at once; later ones at their time.
+        if (!(first_run && frames == 0) && !wait_for_turn(lock)) return;
+        latest_.width = info_.width;
+        latest_.height = info_.height;
+        latest_.format = PixelFormat::RGBA8;
+        latest_.bytes.swap(buffer);
+        latest_.index = detail::next_frame_index();
+        if (buffer.size() != frame_bytes) buffer.resize(frame_bytes);
+        // Playing time starts when the first picture arrives, not when ffmpeg was started.
+        if (first_run && frames == 0) clock_.seek(next_number_);
+        ++next_number_;
+        if (!clock_.paused() && clock_.frame() > next_number_) clock_.seek(next_number_);
+        ++frames;
+        filled = 0;
+      }
+      if (r == Read::Stopped) return;
+      const int wait_status = child->wait();
+      const bool failed = !WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0;
+      const std::string why = last_line(errors);
+      if (frames == 0) {
+        set_status(path_ + ": ffmpeg decoded no frame" + (why.empty() ? "" : " (" + why + ")"));
+        return;
+      }
+      if (failed || filled != 0) {
+        set_status(detail::base_name(path_) + ": " +
+                   (why.empty() ? "the video ends in a damaged frame" : why) +
+                   ": showing the last frame");
+        if (!loop_) return;
+      } else if (!loop_) {
+        set_status("end of " + detail::base_name(path_) + ": showing the last frame");
+        return;
+      }
+      first_run = false;
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_) return;
+    }
+  }
+
+  void set_status(std::string s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = std::move(s);
+  }
+
+  const std::string path_;
+  const bool loop_;
+  std::string ffmpeg_;
+  VideoInfo info_;
+  mutable std::mutex mutex_;  // guards everything below that the reader and poll() share
+  std::condition_variable wake_;
+  detail::FrameClock clock_;
+  Frame latest_;
+  std::string status_;
+  std::int64_t next_number_ = 0;  // sequence number of the next frame shown
+  bool step_requested_ = false;
+  bool stop_ = false;
+  std::thread reader_;
+};
+
+}  // namespace
+
+std::unique_ptr<Source> open_video(const std::string& path, bool loop) {
+  return std::make_unique<VideoSource>(path, loop);
+}
+
+}  // namespace rf::app
