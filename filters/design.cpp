@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "filters/errors.h"
@@ -14,6 +15,11 @@ namespace {
 using design_math::Complex;
 
 constexpr double kMaxSigma = 2000.0;
+// Beyond these the poles crowd so close to z = 1 that the direct-form coefficients, rounded to
+// double, no longer hold them: the variance of the designed pair drifts from sigma^2 by more than
+// ~6e-4 (order 4) or ~2e-4 (order 5), and order 5 turns unstable near sigma = 800.
+constexpr double kMaxSigmaOrder4 = 1000.0;
+constexpr double kMaxSigmaOrder5 = 200.0;
 // Below this the sampled Gaussian is nearly a single tap and the higher-order designs wrap their
 // poles around the unit circle; Young and van Vliet's closed form is only defined from here on.
 constexpr double kMinSigmaHigherOrder = 0.5;
@@ -98,21 +104,21 @@ Recursive first_order_gaussian(double sigma) {
   return design_math::from_poles({Complex(p)});
 }
 
-// Young and van Vliet 1995 closed form as quoted by Lee et al. 2014: eq. (3)-(4) run
-// w[x] = B in[x] + (b1 w[x-1] + b2 w[x-2] + b3 w[x-3]) / b0, so in our convention
-// b0 -> B and a_k = -b_k / b0_YV. The q branches are those of Lee et al. below eq. (4).
+// Young and van Vliet 1995 closed form as quoted by Lee et al. 2014, eq. (3)-(4):
+//   w[x] = B in[x] + (b1 w[x-1] + b2 w[x-2] + b3 w[x-3]) / b0,  B = 1 - (b1 + b2 + b3) / b0,
+// so in our convention b0 -> B and a_k = -b_k / b0. q follows the two branches of Lee et al. below
+// eq. (4). Their b0..b3 are the expansion of 0.422205 (m0 + q - q z^-1)((m1 + q - q z^-1)^2 + m2^2)
+// with Young and van Vliet's m0 = 1.16680, m1 = 1.10783, m2 = 1.40586 (b0's q^3 coefficient is
+// 0.422205 and b1's is 3 * 0.422205, rounded to 1.26661). We evaluate that product, i.e. the poles
+// q / (m0 + q) and q / (m1 + q +- j m2), rather than the expansion: the 6-digit rounding of the
+// expanded constants splits the poles near z = 1 as q grows (variance off by 4 % at sigma = 50 and
+// by 30 % at sigma = 200), while the product agrees with the expansion to ~1e-5 in each a_k.
 Recursive yvrg(double sigma) {
   const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330
                                 : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
-  const double q2 = q * q, q3 = q2 * q;
-  const double b0 = 1.57825 + 2.44413 * q + 1.4281 * q2 + 0.422205 * q3;
-  const double b1 = 2.44413 * q + 2.85619 * q2 + 1.26661 * q3;
-  const double b2 = -(1.4281 * q2 + 1.26661 * q3);
-  const double b3 = 0.422205 * q3;
-  Recursive f;
-  f.b0 = 1.0 - (b1 + b2 + b3) / b0;
-  f.a = {-b1 / b0, -b2 / b0, -b3 / b0};
-  return f;
+  const double m0 = 1.16680, m1 = 1.10783, m2 = 1.40586;
+  return design_math::from_poles(
+      {Complex(q / (m0 + q)), q / Complex(m1 + q, m2), q / Complex(m1 + q, -m2)});
 }
 
 // The prefilter that inverts the sampled B-spline kernel of odd degree n = 2m+1. The kernel
@@ -149,6 +155,16 @@ Recursive bspline_prefilter(const std::vector<double>& centre_to_edge) {
   return design_math::from_poles(poles);
 }
 
+void check_order_sigma_cap(const FilterSpec& spec) {
+  const double cap = spec.order == 5   ? kMaxSigmaOrder5
+                     : spec.order == 4 ? kMaxSigmaOrder4
+                                       : kMaxSigma;
+  if (spec.sigma > cap)
+    refuse("sigma must be <= " + number(cap) + " for " + to_string(spec.kind) + " order " +
+           std::to_string(spec.order) + " (got " + number(spec.sigma) +
+           "): its double-precision coefficients lose the poles beyond; use a lower order");
+}
+
 bool is_gaussian_kind(FilterKind k) {
   return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
 }
@@ -162,11 +178,13 @@ void validate(const FilterSpec& spec) {
         refuse("order must be in 1..5 for gaussian (got " + std::to_string(spec.order) + ")");
       check_sigma(spec.sigma, spec.order == 1 ? 0.0 : kMinSigmaHigherOrder,
                   "gaussian of order 2..5");
+      check_order_sigma_cap(spec);
       break;
     case FilterKind::Deriche:
       if (spec.order != 2 && spec.order != 4)
         refuse("order must be 2 or 4 for deriche (got " + std::to_string(spec.order) + ")");
       check_sigma(spec.sigma, kMinSigmaHigherOrder, "deriche");
+      check_order_sigma_cap(spec);
       break;
     case FilterKind::Yvrg:
       check_sigma(spec.sigma, kMinSigmaHigherOrder, "yvrg (Young-van Vliet closed form)");
@@ -264,6 +282,54 @@ DesignError gaussian_design_error(const FilterSpec& spec) {
     max_g = std::max(max_g, g[i]);
   }
   return {std::sqrt(err2 / norm2), max_err / max_g};
+}
+
+std::string design_error_table() {
+  struct Row {
+    const char* name;
+    FilterKind kind;
+    int order;
+  };
+  const Row rows[] = {
+      {"gaussian r=1 (matched first order)", FilterKind::Gaussian, 1},
+      {"gaussian r=2 (Deriche poles)", FilterKind::Gaussian, 2},
+      {"gaussian r=3 (van Vliet et al.)", FilterKind::Gaussian, 3},
+      {"gaussian r=4 (van Vliet et al.)", FilterKind::Gaussian, 4},
+      {"gaussian r=5 (van Vliet et al.)", FilterKind::Gaussian, 5},
+      {"deriche r=2", FilterKind::Deriche, 2},
+      {"deriche r=4", FilterKind::Deriche, 4},
+      {"yvrg r=3 (Young-van Vliet 1995)", FilterKind::Yvrg, 3},
+  };
+  const double sigmas[] = {1, 2, 4, 8, 16, 32, 64, 100, 200};
+  std::string out;
+  for (int table = 0; table < 2; ++table) {
+    out += table == 0 ? "L2 relative error ||h - g||_2 / ||g||_2\n\n"
+                      : "\nMax relative error max|h - g| / max g\n\n";
+    out += "| design |";
+    for (double s : sigmas) out += " sigma " + number(s) + " |";
+    out += "\n|---|";
+    for (std::size_t i = 0; i < std::size(sigmas); ++i) out += "---|";
+    out += "\n";
+    for (const Row& row : rows) {
+      out += std::string("| ") + row.name + " |";
+      for (double s : sigmas) {
+        FilterSpec spec;
+        spec.kind = row.kind;
+        spec.order = row.order;
+        spec.sigma = s;
+        char cell[32];
+        try {
+          const DesignError e = gaussian_design_error(spec);
+          std::snprintf(cell, sizeof cell, " %.2e |", table == 0 ? e.l2_relative : e.max_relative);
+        } catch (const InvalidParameter&) {
+          std::snprintf(cell, sizeof cell, " refused |");
+        }
+        out += cell;
+      }
+      out += "\n";
+    }
+  }
+  return out;
 }
 
 }  // namespace rf
