@@ -23,50 +23,69 @@ namespace {
 
 using algebra::Matrix;
 
-// Weights of an r x n map kept dense (column-major, like SparseColumns) while it is built.
-struct DenseMap {
+// An r x n map under construction: a list of weighted columns, in any order and possibly
+// repeated, so that building costs only the columns that are touched.
+struct MapBuilder {
   int rows;
-  int n;
-  std::vector<double> w;
-  DenseMap(int r, int cols) : rows(r), n(cols), w(std::size_t(r) * cols, 0.0) {}
-  double& at(int k, int j) { return w[std::size_t(j) * rows + k]; }
-  double at(int k, int j) const { return w[std::size_t(j) * rows + k]; }
+  std::vector<int> cols;
+  std::vector<double> vals;  // r weights per entry of cols
+  explicit MapBuilder(int r) : rows(r) {}
   void add_column(int j, const std::vector<double>& c, double scale = 1.0) {
-    for (int k = 0; k < rows; ++k) at(k, j) += scale * c[k];
+    cols.push_back(j);
+    for (int k = 0; k < rows; ++k) vals.push_back(scale * c[k]);
   }
 };
 
-// Keeps the contiguous range of columns whose largest weight is at least 1e-17 of the map's.
-SparseColumns trimmed(const DenseMap& d) {
+// Sums the columns and keeps the contiguous range of those whose largest weight is at least 1e-17
+// of the map's.
+SparseColumns finish(const MapBuilder& b) {
   SparseColumns s;
-  s.rows = d.rows;
+  s.rows = b.rows;
+  if (b.cols.empty()) return s;
+  const auto [lo_it, hi_it] = std::minmax_element(b.cols.begin(), b.cols.end());
+  const int lo = *lo_it, hi = *hi_it;
+  std::vector<double> w(std::size_t(hi - lo + 1) * b.rows, 0.0);
+  for (std::size_t e = 0; e < b.cols.size(); ++e)
+    for (int k = 0; k < b.rows; ++k)
+      w[std::size_t(b.cols[e] - lo) * b.rows + k] += b.vals[e * b.rows + k];
   double peak = 0.0;
-  for (double x : d.w) peak = std::max(peak, std::abs(x));
+  for (double x : w) peak = std::max(peak, std::abs(x));
   if (peak == 0.0) return s;
-  const double floor = 1e-17 * peak;
   auto significant = [&](int j) {
-    for (int k = 0; k < d.rows; ++k)
-      if (std::abs(d.at(k, j)) >= floor) return true;
+    for (int k = 0; k < b.rows; ++k)
+      if (std::abs(w[std::size_t(j - lo) * b.rows + k]) >= 1e-17 * peak) return true;
     return false;
   };
-  int first = 0, last = d.n - 1;
+  int first = lo, last = hi;
   while (!significant(first)) ++first;
   while (!significant(last)) --last;
   s.first = first;
   s.count = last - first + 1;
-  s.w.assign(d.w.begin() + std::ptrdiff_t(first) * d.rows,
-             d.w.begin() + std::ptrdiff_t(last + 1) * d.rows);
+  s.w.assign(w.begin() + std::ptrdiff_t(first - lo) * b.rows,
+             w.begin() + std::ptrdiff_t(last + 1 - lo) * b.rows);
   return s;
 }
 
-// Adds to `to` the contribution of causal outputs before the line: column `k` of `coef` multiplies
-// y[-j] (j >= 1), which is row j-1 of the causal map applied to x.
-void add_prior_outputs(DenseMap& to, const std::vector<double>& coef, int j,
-                       const DenseMap& causal) {
-  for (int col = 0; col < causal.n; ++col) {
-    const double w = causal.at(j - 1, col);
-    if (w != 0.0) to.add_column(col, coef, w);
-  }
+// Adds to `to` the contribution of a causal output before the line: `coef` multiplies y[-j]
+// (j >= 1), which is row j-1 of the causal map applied to x.
+void add_prior_output(MapBuilder& to, const std::vector<double>& coef, int j,
+                      const SparseColumns& causal) {
+  for (int col = causal.first; col < causal.first + causal.count; ++col)
+    to.add_column(col, coef, causal.weight(j - 1, col));
+}
+
+// Columns of a geometric sequence v, A v, A^2 v, ... fall below 1e-17 of the map's peak long before
+// they underflow; generating them further would only cost time (subnormal arithmetic).
+bool negligible(const std::vector<double>& v, double peak) {
+  for (double x : v)
+    if (std::abs(x) >= 1e-20 * peak) return false;
+  return true;
+}
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0.0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
 }
 
 // v <- A v for the companion matrix A, in O(r) and without allocating.
@@ -91,7 +110,7 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
   BoundaryMaps maps;
   maps.order = r;
   maps.n = n;
-  DenseMap causal(r, n), from_y(r, n), from_x(r, n);
+  MapBuilder causal(r), from_y(r), from_x(r);
 
   const Matrix A = algebra::companion(f);
   const Matrix I = algebra::identity(r);
@@ -112,9 +131,11 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
       // eq. (49): p(Y) = (I - A_F^h)^-1 e_{-1}(Y°) with e_{-1}(Y°) = T(F(0, X)) = sum_j A^(n-1-j) g
       // x[j]. (I - A^n)^-1 commutes with A, so the columns follow by repeated multiplication by A.
       std::vector<double> c = algebra::inverse(I - algebra::power(A, n)) * g;
-      for (int j = n - 1; j >= 0; --j) {
+      double peak = max_abs(c);
+      for (int j = n - 1; j >= 0 && !negligible(c, peak); --j) {
         causal.add_column(j, c);
         advance(f, c);
+        peak = std::max(peak, max_abs(c));
       }
       break;
     }
@@ -125,17 +146,21 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
       const Matrix P2 = algebra::inverse(I - algebra::power(A, 2LL * n));
       std::vector<double> near = P2 * g;                          // A^m P2 g, m = 0..n-1
       std::vector<double> far = algebra::power(A, n) * (P2 * g);  // A^(2n-1-m) P2 g, m = n-1..0
-      for (int m = 0; m < n; ++m) {
+      double peak = max_abs(near);
+      for (int m = 0; m < n && !negligible(near, peak); ++m) {
         causal.add_column(m, near);
         advance(f, near);
+        peak = std::max(peak, max_abs(near));
       }
-      for (int m = n - 1; m >= 0; --m) {
+      for (int m = n - 1; m >= 0 && !negligible(far, peak); --m) {
         causal.add_column(m, far);
         advance(f, far);
       }
       break;
     }
   }
+
+  maps.causal_from_x = finish(causal);
 
   // Anticausal initial feedback e(Z) = t_n.
   if (!f.causal_only) switch (ext) {
@@ -158,14 +183,15 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
           if (i >= 0)
             from_y.add_column(i, gk);
           else
-            add_prior_outputs(from_x, gk, -i, causal);
+            add_prior_output(from_x, gk, -i, maps.causal_from_x);
         }
         if (ext == Extension::Clamp) {
           const std::vector<double> steady = algebra::inverse(I - A) * g;  // s* per unit of c
           const std::vector<double> gs = G * steady;
           std::vector<double> tail = algebra::inverse(I - A) * g;
           for (double& t : tail) t *= steady[0];
-          for (int k = 0; k < r; ++k) from_x.at(k, n - 1) += tail[k] - gs[k];
+          for (int k = 0; k < r; ++k) tail[k] -= gs[k];
+          from_x.add_column(n - 1, tail);
         }
         break;
       }
@@ -173,9 +199,11 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
         // eq. (51): e(Z) = (I - A_R^h)^-1 p_1(Z•); the causal output is n-periodic, so
         //   t_n = (I - A^n)^-1 sum_j A^j g y[j].
         std::vector<double> c = algebra::inverse(I - algebra::power(A, n)) * g;
-        for (int j = 0; j < n; ++j) {
+        double peak = max_abs(c);
+        for (int j = 0; j < n && !negligible(c, peak); ++j) {
           from_y.add_column(j, c);
           advance(f, c);
+          peak = std::max(peak, max_abs(c));
         }
         break;
       }
@@ -193,16 +221,15 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
           if (i >= 0)
             from_y.add_column(i, c);
           else
-            add_prior_outputs(from_x, c, -i, causal);
+            add_prior_output(from_x, c, -i, maps.causal_from_x);
           advance(f, d);
         }
         break;
       }
     }
 
-  maps.causal_from_x = trimmed(causal);
-  maps.anticausal_from_y = trimmed(from_y);
-  maps.anticausal_from_x = trimmed(from_x);
+  maps.anticausal_from_y = finish(from_y);
+  maps.anticausal_from_x = finish(from_x);
   return maps;
 }
 
