@@ -1,10 +1,279 @@
 #include "app/io/image_io.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
 #include "filters/errors.h"
 
-namespace rf::io {
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_FAILURE_USERMSG
+#include <stb/stb_image.h>
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
 
-Image read_image(const std::string& path) { throw IoError(path + ": not implemented yet"); }
-void write_image(const std::string& path, const Image&) { throw IoError(path + ": not implemented yet"); }
+namespace rf::io {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem) {
+  throw IoError(path + ": " + problem);
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+std::vector<std::uint8_t> read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not an image file");
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) fail(path, std::string("cannot open (") + std::strerror(errno) + ")");
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t chunk[1 << 16];
+  std::size_t got;
+  while ((got = std::fread(chunk, 1, sizeof chunk, f.get())) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + got);
+  if (std::ferror(f.get())) fail(path, std::string("read error (") + std::strerror(errno) + ")");
+  if (bytes.empty()) fail(path, "empty file");
+  return bytes;
+}
+
+void check_size(const std::string& path, long long w, long long h) {
+  if (w < 1 || h < 1)
+    fail(path, "invalid image size " + std::to_string(w) + "x" + std::to_string(h));
+  if (w > kMaxSide || h > kMaxSide)
+    fail(path, "image size " + std::to_string(w) + "x" + std::to_string(h) +
+                   " exceeds the limit of " + std::to_string(kMaxSide) + " pixels per side");
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+// ---- PFM -------------------------------------------------------------------------------------
+
+bool is_pfm(const std::vector<std::uint8_t>& b) {
+  return b.size() >= 3 && b[0] == 'P' && (b[1] == 'f' || b[1] == 'F') && std::isspace(b[2]);
+}
+
+// The header is three whitespace-separated tokens after the magic ("W H SCALE"), then exactly one
+// whitespace byte before the raster.
+Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
+  const int channels = b[1] == 'F' ? 3 : 1;
+  std::size_t pos = 2;
+  auto token = [&](const char* what) {
+    while (pos < b.size() && std::isspace(b[pos])) ++pos;
+    const std::size_t start = pos;
+    while (pos < b.size() && !std::isspace(b[pos]) && pos - start < 64) ++pos;
+    if (pos == start || pos >= b.size())
+      fail(path, std::string("PFM header: missing or malformed ") + what);
+    return std::string(b.begin() + start, b.begin() + pos);
+  };
+  auto integer = [&](const char* what) {
+    const std::string t = token(what);
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(t.c_str(), &end, 10);
+    if (*end || errno)
+      fail(path, std::string("PFM header: ") + what + " '" + t + "' is not an integer");
+    return v;
+  };
+  const long long w = integer("width");
+  const long long h = integer("height");
+  check_size(path, w, h);
+  const std::string st = token("scale");
+  char* end = nullptr;
+  const double scale = std::strtod(st.c_str(), &end);
+  if (*end || !std::isfinite(scale) || scale == 0.0)
+    fail(path, "PFM header: scale '" + st + "' is not a nonzero number");
+  ++pos;  // the single whitespace byte that ends the header
+  const bool little = scale < 0.0;
+
+  const std::size_t samples = std::size_t(w) * std::size_t(h) * channels;
+  const std::size_t need = samples * 4;
+  const std::size_t have = b.size() >= pos ? b.size() - pos : 0;
+  if (have < need)
+    fail(path, "PFM data is short: " + std::to_string(have) + " bytes for " + std::to_string(w) +
+                   "x" + std::to_string(h) + "x" + std::to_string(channels) + " floats (" +
+                   std::to_string(need) + " bytes)");
+
+  Image img(int(w), int(h), channels);
+  const std::size_t row = std::size_t(w) * channels;
+  std::size_t bad = 0;
+  for (std::size_t fy = 0; fy < std::size_t(h); ++fy) {
+    const std::size_t y = std::size_t(h) - 1 - fy;  // rows are stored bottom-up
+    for (std::size_t i = 0; i < row; ++i) {
+      const std::uint8_t* p = &b[pos + (fy * row + i) * 4];
+      const std::uint32_t u = little ? std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 |
+                                           std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24
+                                     : std::uint32_t(p[3]) | std::uint32_t(p[2]) << 8 |
+                                           std::uint32_t(p[1]) << 16 | std::uint32_t(p[0]) << 24;
+      float v;
+      std::memcpy(&v, &u, 4);
+      const std::size_t at = y * row + i;
+      bad += !std::isfinite(v);
+      img.pixels[at] = v;
+    }
+  }
+  if (bad) {
+    // The first in reading order from the top of the image.
+    std::size_t first_bad = 0;
+    for (std::size_t at = 0; at < samples; ++at)
+      if (!std::isfinite(img.pixels[at])) {
+        first_bad = at;
+        break;
+      }
+    const std::size_t x = (first_bad % row) / channels, y = first_bad / row,
+                      c = first_bad % channels;
+    fail(path, std::to_string(bad) + " NaN or infinite samples (the first at x=" +
+                   std::to_string(x) + " y=" + std::to_string(y) + " channel " + std::to_string(c) +
+                   "); refusing non-finite PFM data");
+  }
+  return img;
+}
+
+void write_pfm(const std::string& path, const Image& img) {
+  if (img.channels == 2) fail(path, "PFM stores 1 or 3 channels, not 2");
+  const int out_c = img.channels == 1 ? 1 : 3;
+  File f(std::fopen(path.c_str(), "wb"));
+  if (!f) fail(path, std::string("cannot write (") + std::strerror(errno) + ")");
+  std::fprintf(f.get(), "%s\n%d %d\n-1.0\n", out_c == 1 ? "Pf" : "PF", img.width, img.height);
+  std::vector<std::uint8_t> row(std::size_t(img.width) * out_c * 4);
+  for (int fy = 0; fy < img.height; ++fy) {
+    const int y = img.height - 1 - fy;
+    std::size_t k = 0;
+    for (int x = 0; x < img.width; ++x)
+      for (int c = 0; c < out_c; ++c) {
+        std::uint32_t u;
+        const float v = img.at(x, y, c);
+        std::memcpy(&u, &v, 4);
+        for (int byte = 0; byte < 4; ++byte) row[k++] = std::uint8_t(u >> (8 * byte));
+      }
+    if (std::fwrite(row.data(), 1, row.size(), f.get()) != row.size())
+      fail(path, std::string("write error (") + std::strerror(errno) + ")");
+  }
+  if (std::fclose(f.release()) != 0)
+    fail(path, std::string("write error (") + std::strerror(errno) + ")");
+}
+
+// ---- stb_image -------------------------------------------------------------------------------
+
+// A baseline or progressive JPEG ends with EOI (FF D9) after its last scan. Inside entropy-coded
+// data every FF byte is followed by 00 or a restart marker, so a file that stops mid-scan has no
+// FF D9 after its last start-of-scan (FF DA). stb_image decodes such files "successfully",
+// padding the missing data, so the check is made here.
+bool jpeg_is_truncated(const std::vector<std::uint8_t>& b) {
+  std::size_t last_sos = 0;
+  for (std::size_t i = 0; i + 1 < b.size(); ++i)
+    if (b[i] == 0xFF && b[i + 1] == 0xDA) last_sos = i;
+  if (last_sos == 0) return true;
+  for (std::size_t i = last_sos + 2; i + 1 < b.size(); ++i)
+    if (b[i] == 0xFF && b[i + 1] == 0xD9) return false;
+  return true;
+}
+
+bool is_jpeg(const std::vector<std::uint8_t>& b) {
+  return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
+}
+
+std::string stb_reason() {
+  const char* r = stbi_failure_reason();
+  return r ? r : "unknown reason";
+}
+
+Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
+  if (b.size() > std::size_t(INT32_MAX)) fail(path, "file too large");
+  const auto* data = b.data();
+  const int len = int(b.size());
+  int w = 0, h = 0, comp = 0;
+  if (!stbi_info_from_memory(data, len, &w, &h, &comp))
+    fail(path, "unsupported or corrupt image (" + stb_reason() +
+                   "); readable formats: PNG, JPEG, BMP, TGA, HDR, PFM");
+  check_size(path, w, h);
+  if (comp < 1 || comp > 4) fail(path, "unsupported channel count " + std::to_string(comp));
+  if (is_jpeg(b) && jpeg_is_truncated(b))
+    fail(path, "truncated JPEG (no end-of-image marker after the last scan)");
+
+  Image img(w, h, comp);
+  const std::size_t n = img.pixels.size();
+  int rw = 0, rh = 0, rc = 0;
+  if (stbi_is_hdr_from_memory(data, len)) {
+    std::unique_ptr<float, void (*)(void*)> px(
+        stbi_loadf_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
+    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
+    std::copy(px.get(), px.get() + n, img.pixels.begin());
+  } else if (stbi_is_16_bit_from_memory(data, len)) {
+    std::unique_ptr<stbi_us, void (*)(void*)> px(
+        stbi_load_16_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
+    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
+    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] * (1.0f / 65535.0f);
+  } else {
+    std::unique_ptr<stbi_uc, void (*)(void*)> px(
+        stbi_load_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
+    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
+    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] * (1.0f / 255.0f);
+  }
+  if (rw != w || rh != h) fail(path, "decoded size differs from the header");
+  return img;
+}
+
+std::vector<std::uint8_t> quantise(const Image& img) {
+  std::vector<std::uint8_t> q(img.pixels.size());
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    float s = img.pixels[i] * 255.0f + 0.5f;
+    s = s > 0.0f ? s : 0.0f;  // NaN lands here too
+    s = s < 255.0f ? s : 255.0f;
+    q[i] = std::uint8_t(s);
+  }
+  return q;
+}
+
+}  // namespace
+
+Image read_image(const std::string& path) {
+  const std::vector<std::uint8_t> bytes = read_file(path);
+  return is_pfm(bytes) ? read_pfm(path, bytes) : read_stb(path, bytes);
+}
+
+void write_image(const std::string& path, const Image& img) {
+  if (img.width < 1 || img.height < 1 || img.channels < 1 || img.channels > 4 ||
+      img.pixels.size() != std::size_t(img.width) * img.height * img.channels)
+    fail(path, "nothing to write: the image is empty or malformed");
+  const std::string ext = lower_extension(path);
+  if (ext == ".pfm") return write_pfm(path, img);
+  int ok = 0;
+  errno = 0;
+  const int w = img.width, h = img.height, c = img.channels;
+  if (ext == ".hdr") {
+    ok = stbi_write_hdr(path.c_str(), w, h, c, img.pixels.data());
+  } else if (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".tga") {
+    const std::vector<std::uint8_t> q = quantise(img);
+    if (ext == ".png")
+      ok = stbi_write_png(path.c_str(), w, h, c, q.data(), w * c);
+    else if (ext == ".bmp")
+      ok = stbi_write_bmp(path.c_str(), w, h, c, q.data());
+    else if (ext == ".tga")
+      ok = stbi_write_tga(path.c_str(), w, h, c, q.data());
+    else
+      ok = stbi_write_jpg(path.c_str(), w, h, c, q.data(), 95);
+  } else {
+    fail(path,
+         "unsupported output format '" + ext + "' (use .png, .jpg, .bmp, .tga, .hdr or .pfm)");
+  }
+  if (!ok)
+    fail(path, std::string("cannot write (") +
+                   (errno ? std::strerror(errno) : "the encoder failed") + ")");
+}
 
 }  // namespace rf::io

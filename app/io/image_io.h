@@ -1,4 +1,22 @@
 // Reading and writing images: PNG, JPEG, BMP, TGA, HDR through stb_image; PFM both ways.
+//
+// Reading: 8-bit (and 16-bit PNG) data is normalised to [0, 1]; HDR and PFM keep their floats.
+// Gray stays 1 channel, gray + alpha 2, RGB 3, RGBA 4. PFM ("Pf" gray, "PF" RGB; float32; the
+// sign of the scale gives the byte order; rows stored bottom-up) is parsed here and round-trips
+// floats exactly. Refused, as IoError("FILE: problem"):
+//   - missing, unreadable or empty files, directories;
+//   - unsupported formats, and files stb_image cannot decode;
+//   - truncated files, including JPEGs whose entropy-coded data stops before the end-of-image
+//     marker (stb_image would fill the rest of such an image with grey);
+//   - zero sizes, or more than kMaxSide pixels per side (checked from the header, before any
+//     pixel memory is allocated);
+//   - PFM with short data, or with NaN or infinite samples: the message gives their count and the
+//     first one's position (x, y from the top, channel). A float image with holes is almost always
+//     a bug upstream, and filtering would smear each hole over the whole image.
+//
+// Writing, by the file extension (case-insensitive): .png .jpg/.jpeg .bmp .tga quantise to 8 bits
+// (clamped to [0, 1], rounded to nearest, NaN as 0); .hdr writes Radiance RGBE; .pfm writes
+// little-endian float32 (1 channel as "Pf", 3 or 4 as "PF": PFM has no alpha, so alpha is dropped).
 #pragma once
 
 #include <string>
@@ -6,6 +24,8 @@
 #include "filters/image.h"
 
 namespace rf::io {
+
+inline constexpr int kMaxSide = 32768;
 
 // Throws IoError naming the file and the problem.
 Image read_image(const std::string& path);

@@ -1,0 +1,313 @@
+// rfcli bench: the benchmark protocol of DESIGN.md. The CPU backend is timed here with a steady
+// clock around its column and row passes (the filter only: no copies or conversions); the CUDA
+// backend measures itself with CUDA events in rf::bench_cuda().
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli.h"
+#include "filters/bench.h"
+#include "filters/errors.h"
+
+namespace rf::cli {
+namespace {
+
+constexpr double kGi = 1073741824.0;  // GiP/s = 2^30 pixels per second
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown CPU";
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+void print_header() {
+  std::printf("%-10s %-9s %5s %-7s %11s %3s %-6s %10s %9s\n", "impl", "filter", "order", "ext",
+              "size", "ch", "format", "ms", "GiP/s");
+}
+
+void print_row(const BenchResult& r) {
+  char size[32];
+  std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
+  std::printf("%-10s %-9s %5d %-7s %11s %3d %-6s %10.3f %9.3f", r.impl.c_str(), r.filter.c_str(),
+              r.order, r.ext.c_str(), size, r.channels, r.format.c_str(), r.ms, r.gips);
+  if (r.gbps > 0.0) std::printf("  %.1f GB/s", r.gbps);
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+struct Case {
+  int width, height;
+};
+
+// Read + write bandwidth of a multithreaded copy of `floats` floats: the floor no filter that
+// reads and writes the image once can go below.
+BenchResult cpu_copy_floor(std::size_t floats, int width, int height, int channels,
+                           int iterations) {
+  std::vector<float> a(floats, 1.0f), b(floats, 0.0f);
+  std::vector<double> ms;
+  const int threads = omp_get_max_threads();
+  for (int it = -2; it < iterations; ++it) {
+    const auto t0 = std::chrono::steady_clock::now();
+#pragma omp parallel num_threads(threads)
+    {
+      const std::size_t per = (floats + threads - 1) / threads;
+      const std::size_t lo = std::min(floats, per * omp_get_thread_num());
+      const std::size_t hi = std::min(floats, lo + per);
+      std::memcpy(b.data() + lo, a.data() + lo, (hi - lo) * sizeof(float));
+    }
+    if (it >= 0)
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  BenchResult r;
+  r.impl = "copy";
+  r.filter = "copy";
+  r.ext = "-";
+  r.width = width;
+  r.height = height;
+  r.channels = channels;
+  r.format = channels == 1 ? "f32" : "f32x4";
+  r.ms = median(ms);
+  r.gips = double(width) * height / (r.ms * 1e-3) / kGi;
+  r.gbps = 2.0 * floats * sizeof(float) / (r.ms * 1e-3) / 1e9;
+  return r;
+}
+
+std::vector<BenchResult> bench_cpu(const BenchOptions& o, double* copy_gbps) {
+  std::vector<Case> cases;
+  for (int s : o.sizes) cases.push_back({s, s});
+  if (o.include_hd) {
+    cases.push_back({1920, 1080});
+    cases.push_back({3840, 2160});
+  }
+  std::vector<BenchResult> results;
+  auto engine = make_cpu_engine();
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::size_t largest = 0;
+  Case largest_case{0, 0};
+  int largest_channels = 1;
+  for (const Case& c : cases)
+    for (int channels : o.channels) {
+      const std::size_t floats = std::size_t(c.width) * c.height * channels;
+      if (floats > largest) {
+        largest = floats;
+        largest_case = c;
+        largest_channels = channels;
+      }
+      Image in(c.width, c.height, channels), out(c.width, c.height, channels);
+      for (float& v : in.pixels) v = u(rng);
+      for (FilterKind kind : o.kinds)
+        for (int order : o.orders)
+          for (Extension ext : o.exts) {
+            FilterSpec spec;
+            spec.kind = kind;
+            spec.order = order;
+            spec.sigma = o.sigma;
+            spec.ext = ext;
+            const bool fixed_order = kind != FilterKind::Gaussian && kind != FilterKind::Deriche;
+            if (fixed_order && order != o.orders.front()) continue;
+            if (kind == FilterKind::Deriche && order != 2 && order != 4) continue;
+            engine->plan(spec, c.width, c.height,
+                         channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
+            engine->set_timing(true);
+            std::vector<double> ms;
+            for (int it = -o.warmup; it < o.iterations; ++it) {
+              engine->run(in.view(), out.view());
+              if (it < 0) continue;
+              double filter_ms = 0.0;
+              for (const StageTime& t : engine->timings())
+                if (t.stage == "columns" || t.stage == "rows") filter_ms += t.ms;
+              ms.push_back(filter_ms);
+            }
+            BenchResult r;
+            r.impl = "cpu";
+            r.filter = to_string(kind);
+            r.order = fixed_order ? (kind == FilterKind::Sat ? 1 : 0) : order;
+            r.ext = to_string(ext);
+            r.width = c.width;
+            r.height = c.height;
+            r.channels = channels;
+            r.format = channels == 1 ? "f32" : "f32x4";
+            r.ms = median(ms);
+            r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
+            print_row(r);
+            results.push_back(r);
+          }
+    }
+  if (largest) {
+    const BenchResult copy = cpu_copy_floor(largest, largest_case.width, largest_case.height,
+                                            largest_channels, std::max(o.iterations, 5));
+    print_row(copy);
+    results.push_back(copy);
+    *copy_gbps = copy.gbps;
+  }
+  return results;
+}
+
+std::vector<int> positive_list(const std::vector<int>& v, const char* option, int lo, int hi) {
+  for (int x : v)
+    if (x < lo || x > hi)
+      throw UsageError(std::string(option) + ": " + std::to_string(x) + " is outside " +
+                       std::to_string(lo) + ".." + std::to_string(hi));
+  return v;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  struct Args {
+    std::vector<int> sizes{512, 1024, 2048, 4096};
+    bool no_hd = false;
+    std::vector<int> orders{1, 2, 3, 4, 5};
+    std::vector<std::string> exts{"zero", "clamp", "repeat", "mirror"};
+    std::vector<int> channels{1, 4};
+    std::vector<std::string> filters{"gaussian"};
+    std::optional<int> iterations, warmup;
+    double sigma = 4.0;
+    std::string json;
+    std::string backend = "cpu";
+    bool no_baselines = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Benchmark on random data: median time of the filter alone, GiP/s = 2^30 px/s");
+  cmd->add_option("--sizes", args->sizes, "square sizes")->delimiter(',')->capture_default_str();
+  cmd->add_flag("--no-hd", args->no_hd, "skip 1920x1080 and 3840x2160");
+  cmd->add_option("--orders", args->orders, "orders")->delimiter(',')->capture_default_str();
+  cmd->add_option("--ext", args->exts, "extensions")->delimiter(',')->capture_default_str();
+  cmd->add_option("--channels", args->channels, "1 and/or 4")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--filters", args->filters, "gaussian, deriche, sat, ...")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--iterations", args->iterations,
+                  "timed runs per case (default: 20 on the CPU, 100 on CUDA)");
+  cmd->add_option("--warmup", args->warmup, "untimed runs first (default: 3 CPU, 10 CUDA)");
+  cmd->add_option("--sigma", args->sigma, "Gaussian sigma")->capture_default_str();
+  cmd->add_option("--json", args->json, "also write the results to this JSON file");
+  cmd->add_option("--backend", args->backend,
+                  "cpu; cuda (CUDA only); auto (CPU, and CUDA when a device exists)")
+      ->capture_default_str();
+  cmd->add_flag("--no-baselines", args->no_baselines, "CUDA: skip RT, FIR, cuFFT, CUB and copy");
+  cmd->callback([args] {
+    BenchOptions o;
+    o.sizes = positive_list(args->sizes, "--sizes", 1, 32768);
+    o.include_hd = !args->no_hd;
+    o.orders = positive_list(args->orders, "--orders", 1, 5);
+    o.channels = args->channels;
+    for (int c : o.channels)
+      if (c != 1 && c != 4) throw UsageError("--channels: " + std::to_string(c) + " is not 1 or 4");
+    for (const std::string& e : args->exts) {
+      const auto ext = parse_extension(e);
+      if (!ext) throw UsageError("--ext: unknown extension '" + e + "'");
+      o.exts.push_back(*ext);
+    }
+    for (const std::string& f : args->filters) {
+      const auto kind = parse_filter_kind(f);
+      if (!kind || *kind == FilterKind::EdgeAware)
+        throw UsageError("--filters: '" + f + "' cannot be benchmarked here");
+      o.kinds.push_back(*kind);
+    }
+    if (o.orders.empty() || o.exts.empty() || o.channels.empty() || o.kinds.empty() ||
+        (o.sizes.empty() && !o.include_hd))
+      throw UsageError(
+          "bench: nothing to measure (an empty list of sizes, orders, extensions, "
+          "channels or filters)");
+    if (!(args->sigma > 0.0)) throw UsageError("--sigma: must be a positive number");
+    o.sigma = args->sigma;
+    o.baselines = !args->no_baselines;
+    const auto backend = parse_backend(args->backend);
+    if (!backend) throw UsageError("--backend: unknown backend '" + args->backend + "'");
+    if (args->iterations && *args->iterations < 1) throw UsageError("--iterations: must be >= 1");
+    if (args->warmup && *args->warmup < 0) throw UsageError("--warmup: must be >= 0");
+
+    std::string why;
+    const bool cuda = *backend != Backend::Cpu && cuda_available(&why);
+    if (*backend == Backend::Cuda && !cuda)
+      throw BackendUnavailable("--backend cuda: CUDA backend unavailable: " + why);
+    if (*backend == Backend::Auto && !cuda)
+      std::fprintf(stderr, "rfcli: CUDA unavailable (%s): benchmarking the CPU only\n",
+                   why.c_str());
+
+    nlohmann::json doc;
+    std::string device;
+    double copy_gbps = 0.0;
+    std::vector<BenchResult> all;
+    print_header();
+    if (*backend != Backend::Cuda) {
+      device = cpu_model() + ", " + make_cpu_engine()->description();
+      std::printf("# %s; steady clock around the column and row passes (no copies)\n",
+                  device.c_str());
+      BenchOptions c = o;
+      c.iterations = args->iterations.value_or(20);
+      c.warmup = args->warmup.value_or(3);
+      all = bench_cpu(c, &copy_gbps);
+    }
+    if (cuda) {
+      const std::string gpu = make_engine(Backend::Cuda)->description();
+      device = device.empty() ? gpu : device + "; " + gpu;
+      std::printf("# %s; CUDA events around the filter only (no upload or readback)\n",
+                  gpu.c_str());
+      BenchOptions g = o;
+      g.iterations = args->iterations.value_or(100);
+      g.warmup = args->warmup.value_or(10);
+      const std::vector<BenchResult> rows = bench_cuda(g, print_row);
+      for (const BenchResult& r : rows)
+        if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
+      all.insert(all.end(), rows.begin(), rows.end());
+    }
+    if (args->json.empty()) return;
+    doc["device"] = device;
+    doc["date"] = today();
+    doc["copy_floor_gbps"] = copy_gbps;
+    doc["results"] = nlohmann::json::array();
+    for (const BenchResult& r : all)
+      doc["results"].push_back({{"impl", r.impl},
+                                {"filter", r.filter},
+                                {"order", r.order},
+                                {"ext", r.ext},
+                                {"width", r.width},
+                                {"height", r.height},
+                                {"channels", r.channels},
+                                {"format", r.format},
+                                {"gips", r.gips},
+                                {"ms", r.ms},
+                                {"gbps", r.gbps}});
+    std::ofstream f(args->json);
+    f << doc.dump(2) << "\n";
+    if (!f) throw IoError(args->json + ": cannot write");
+    std::printf("results -> %s\n", args->json.c_str());
+  });
+}
+
+}  // namespace rf::cli
