@@ -72,7 +72,8 @@ bool is_image_extension(const std::string& ext) {
 }
 
 bool is_video_extension(const std::string& ext) {
-  static const char* const kVideos[] = {".mp4", ".mkv", ".avi", ".mov", ".webm", ".gif"};
+  static const char* const kVideos[] = {".mp4", ".mkv", ".avi",  ".mov", ".webm", ".gif",
+                                        ".m4v", ".mpg", ".mpeg", ".ts",  ".ogv"};
   return std::any_of(std::begin(kVideos), std::end(kVideos),
                      [&](const char* e) { return ext == e; });
 }

@@ -1,0 +1,193 @@
+// Video through an ffmpeg child process: frames, pacing, looping, stepping, errors, and no child
+// left behind. Skipped (with a message) where ffmpeg is not installed.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "app/sources/child_process.h"
+#include "app/sources/source.h"
+#include "filters/errors.h"
+#include "sources_test_util.h"
+
+using namespace rf;
+using namespace rf::app;
+using rf::app::test::TempDir;
+using rf::app::test::wait_for_frame;
+
+namespace {
+
+// A 64x48 clip of `frames` frames at 10 fps from ffmpeg's test source; empty when it cannot be
+// made here.
+std::string make_clip(const TempDir& dir, const std::string& name, int frames) {
+  const std::string ffmpeg = detail::find_program("ffmpeg");
+  if (ffmpeg.empty()) return {};
+  std::string out, err;
+  const std::string path = dir.file(name);
+  const int rc = detail::run_program(
+      {ffmpeg, "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10",
+       "-frames:v", std::to_string(frames), "-pix_fmt", "yuv420p", path},
+      out, err, 60.0);
+  INFO(err);
+  REQUIRE(rc == 0);
+  return path;
+}
+
+bool no_children_left() {
+  return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD;
+}
+
+bool ffmpeg_missing() {
+  if (!detail::find_program("ffmpeg").empty()) return false;
+  MESSAGE("[skipped] ffmpeg is not installed");
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("a video plays its frames once, paced, then says it ended and keeps the last") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string clip = make_clip(dir, "clip.mp4", 5);
+  const auto start = std::chrono::steady_clock::now();
+  {
+    auto source = open_video(clip, false);
+    CHECK(source->animated());
+    CHECK(source->description() == "clip.mp4 64x48 10 fps");
+    Frame f;
+    std::vector<std::vector<std::uint8_t>> frames;
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(10) &&
+           source->status().empty()) {
+      if (source->poll(f)) frames.push_back(f.bytes);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (source->poll(f)) frames.push_back(f.bytes);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(source->status() == "end of clip.mp4: showing the last frame");
+    REQUIRE(frames.size() == 5);
+    CHECK(f.width == 64);
+    CHECK(f.height == 48);
+    CHECK(f.format == PixelFormat::RGBA8);
+    CHECK(f.bytes.size() == 64 * 48 * 4);
+    for (std::size_t i = 1; i < frames.size(); ++i) CHECK(frames[i] != frames[i - 1]);
+    // Four frame periods at 10 fps at least; the end is seen after ffmpeg exits.
+    CHECK(elapsed >= 0.39);
+    CHECK_FALSE(source->poll(f));
+    CHECK(f.bytes == frames.back());
+  }
+  CHECK(no_children_left());
+}
+
+TEST_CASE("a looping video restarts, steps while paused, and reaps ffmpeg when closed") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string clip = make_clip(dir, "loop.mkv", 3);
+  {
+    auto source = open_video(clip, true);
+    source->set_paused(true);
+    Frame f;
+    REQUIRE(wait_for_frame(*source, f));  // the first frame shows even when paused
+    const auto first = f.bytes;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK_FALSE(source->poll(f));
+    std::vector<std::vector<std::uint8_t>> stepped;
+    for (int i = 0; i < 4; ++i) {
+      source->step();
+      REQUIRE(wait_for_frame(*source, f));
+      stepped.push_back(f.bytes);
+    }
+    // 3 frames: steps show frames 1, 2, then 0 again (looped), then 1.
+    CHECK(stepped[0] != first);
+    CHECK(stepped[1] != stepped[0]);
+    CHECK(stepped[2] == first);
+    CHECK(stepped[3] == stepped[0]);
+    CHECK(source->status().empty());
+    source->set_paused(false);
+    int more = 0;
+    const auto start = std::chrono::steady_clock::now();
+    while (more < 4 && std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+      if (wait_for_frame(*source, f, 1.0)) ++more;
+    CHECK(more == 4);
+  }
+  CHECK(no_children_left());
+}
+
+TEST_CASE("open_path opens a video by its extension") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string clip = make_clip(dir, "clip.webm", 2);
+  auto source = open_path(clip);
+  Frame f;
+  REQUIRE(wait_for_frame(*source, f));
+  CHECK(f.width == 64);
+  CHECK(source->description().find("clip.webm") != std::string::npos);
+}
+
+TEST_CASE("a damaged or missing video is an IoError naming the file") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string bad = dir.file("noise.mp4");
+  {
+    std::mt19937 rng(9);
+    std::ofstream out(bad, std::ios::binary);
+    for (int i = 0; i < 4096; ++i) out.put(char(rng()));
+  }
+  try {
+    open_video(bad);
+    FAIL("random bytes opened as a video");
+  } catch (const IoError& e) {
+    CHECK(std::string(e.what()).find("noise.mp4") != std::string::npos);
+  }
+  CHECK_THROWS_AS(open_video(dir.file("missing.mp4")), IoError);
+  CHECK(no_children_left());
+}
+
+TEST_CASE("a video cut short plays what it has, then says it ended and keeps the last frame") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  // MPEG-TS has no index at the end, so a cut file still opens.
+  const std::string clip = make_clip(dir, "whole.ts", 20);
+  std::string bytes;
+  {
+    std::ifstream in(clip, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string cut = dir.file("cut.ts");
+  std::ofstream(cut, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
+  auto source = open_video(cut, false);
+  Frame f;
+  int frames = 0;
+  const auto start = std::chrono::steady_clock::now();
+  while (source->status().empty() &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
+    if (source->poll(f)) ++frames;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (source->poll(f)) ++frames;
+  CHECK(frames >= 1);
+  CHECK(frames < 20);
+  CHECK(source->status().find("showing the last frame") != std::string::npos);
+  CHECK(f.bytes.size() == 64 * 48 * 4);
+}
+
+TEST_CASE("without ffmpeg a video says what is missing") {
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  TempDir dir;
+  std::ofstream(dir.file("clip.mp4")) << "whatever";
+  ::setenv("PATH", "/nonexistent-rfstudio-path", 1);
+  std::string message;
+  try {
+    open_video(dir.file("clip.mp4"));
+  } catch (const IoError& e) {
+    message = e.what();
+  }
+  ::setenv("PATH", saved.c_str(), 1);
+  CHECK(message == "video needs ffmpeg, which is not installed");
+}
