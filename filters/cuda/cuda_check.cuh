@@ -1,0 +1,27 @@
+// Error checks for CUDA runtime calls: library code throws, it never exits.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace rf::cuda {
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file,
+                                          int line) {
+  throw std::runtime_error(std::string("CUDA error ") + cudaGetErrorName(err) + " (" +
+                           cudaGetErrorString(err) + ") in " + call + " at " + file + ":" +
+                           std::to_string(line));
+}
+
+}  // namespace rf::cuda
+
+#define CUDA_CHECK(call)                                                                          \
+  do {                                                                                            \
+    const cudaError_t rf_err_ = (call);                                                           \
+    if (rf_err_ != cudaSuccess) ::rf::cuda::throw_cuda_error(rf_err_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+// After every kernel launch: launch-configuration errors surface here, not at the next sync.
+#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())

@@ -1,0 +1,376 @@
+// The CUDA backend of rf::Engine: plans once per spec, size and format (coefficients and block
+// matrices in double, scratch buffers), then filters each frame with two passes of the
+// overlapped block-parallel filter (or the RT baseline) captured in a CUDA graph.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <string>
+
+#include "filters/cuda/cuda_check.cuh"
+#include "filters/cuda/overlapped_plan.h"
+#include "filters/cuda/recursive_cuda.cuh"
+#include "filters/design.h"
+#include "filters/engine.h"
+#include "filters/errors.h"
+
+namespace rf {
+
+bool cuda_available(std::string* why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    if (why)
+      *why = err != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorName(err) +
+                                      ": " + cudaGetErrorString(err) + ")"
+                                : std::string("no CUDA device found");
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+namespace cuda {
+namespace {
+
+// Owns one device allocation; frees it without throwing.
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  std::size_t pitch = 0;
+  std::size_t bytes = 0;
+
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { reset(); }
+
+  void reset() {
+    if (ptr) {
+      const cudaError_t err = cudaFree(ptr);
+      if (err != cudaSuccess)
+        std::fprintf(stderr, "rf: cudaFree failed: %s\n", cudaGetErrorName(err));
+    }
+    ptr = nullptr;
+    pitch = bytes = 0;
+  }
+  void allocate(std::size_t n) {
+    reset();
+    if (n == 0) return;
+    CUDA_CHECK(cudaMalloc(&ptr, n));
+    bytes = n;
+  }
+  void allocate_pitched(std::size_t row_bytes, std::size_t rows) {
+    reset();
+    CUDA_CHECK(cudaMallocPitch(&ptr, &pitch, row_bytes, rows));
+    bytes = pitch * rows;
+  }
+};
+
+bool same_io(const Io& a, const Io& b) {
+  return a.kind == b.kind && a.ptr == b.ptr && a.pitch == b.pitch && a.surf == b.surf;
+}
+
+IoKind float_kind(int channels) {
+  return channels == 1 ? IoKind::F32 : IoKind::F32x4;
+}
+
+IoKind kind_of(const FrameView& v) {
+  const bool surface = v.space == MemorySpace::CudaSurface;
+  switch (v.format) {
+    case PixelFormat::R32F:
+      return surface ? IoKind::SurfF32 : IoKind::F32;
+    case PixelFormat::RGBA32F:
+      return surface ? IoKind::SurfF32x4 : IoKind::F32x4;
+    case PixelFormat::RGBA8:
+      return surface ? IoKind::SurfU8x4 : IoKind::U8x4;
+  }
+  return IoKind::F32;
+}
+
+std::size_t packed_pitch(const FrameView& v) {
+  return v.pitch ? v.pitch : std::size_t(v.width) * bytes_per_pixel(v.format);
+}
+
+void copy_matrix(const std::vector<double>& m, int r, double* dst) {
+  for (int i = 0; i < r; ++i)
+    for (int j = 0; j < r; ++j) dst[i * kMaxOrder + j] = m[std::size_t(i * r + j)];
+}
+
+class CudaEngine final : public Engine {
+ public:
+  CudaEngine() {
+    CUDA_CHECK(cudaGetDevice(&device_));
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
+    description_ = std::string("CUDA, ") + prop.name + " (sm_" + std::to_string(prop.major) +
+                   std::to_string(prop.minor) + ")";
+    CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
+    for (auto& e : events_) CUDA_CHECK(cudaEventCreate(&e));
+  }
+
+  ~CudaEngine() override {
+    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    for (auto& e : events_) cudaEventDestroy(e);
+    if (capture_stream_) cudaStreamDestroy(capture_stream_);
+  }
+
+  Backend backend() const override { return Backend::Cuda; }
+  std::string description() const override { return description_; }
+
+  void plan(const FilterSpec& spec, int width, int height, PixelFormat format) override {
+    if (planned_ && spec == spec_ && width == width_ && height == height_ && format == format_)
+      return;
+    planned_ = false;
+    if (width <= 0 || height <= 0)
+      throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
+                             std::to_string(height) + ")");
+    if (spec.kind == FilterKind::EdgeAware)
+      throw InvalidParameter("the CUDA backend has no edge-aware filter; use the CPU backend");
+    switch (spec.algo) {
+      case Algorithm::Auto:
+      case Algorithm::Overlapped:
+        rt_ = false;
+        break;
+      case Algorithm::RT:
+        rt_ = true;
+        break;
+      default:
+        throw InvalidParameter(std::string("algorithm '") + to_string(spec.algo) +
+                               "' is not offered by the CUDA backend (use auto, overlapped or rt)");
+    }
+    const Recursive f = design(spec);
+    const OverlappedPlan op = make_overlapped_plan(f, spec.ext);
+    const int r = op.order;
+    if (r < 1 || r > kMaxOrder)
+      throw InvalidParameter("order must be 1.." + std::to_string(kMaxOrder));
+    order_ = r;
+    channels_ = channel_count(format);
+    const std::size_t sample = sizeof(float) * std::size_t(channels_);
+
+    // Scratch: the transposed column result, block carries and seeds of the larger pass.
+    scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
+    const auto blocks = [](int n) { return (n + kBlock - 1) / kBlock; };
+    const std::size_t carries =
+        std::size_t(r) * sample *
+        std::max(std::size_t(blocks(height)) * width, std::size_t(blocks(width)) * height);
+    for (auto* b : {&pbar_, &ebar_, &pst_, &est_}) b->allocate(carries);
+    const std::size_t seeds = std::size_t(r) * 2 * sample * std::size_t(std::max(width, height));
+    pseed_.allocate(seeds);
+    eseed_.allocate(seeds);
+    g_.allocate(op.g.size() * sizeof(double));
+    if (!op.g.empty())
+      CUDA_CHECK(
+          cudaMemcpy(g_.ptr, op.g.data(), op.g.size() * sizeof(double), cudaMemcpyHostToDevice));
+    if (rt_) {
+      rt_columns_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
+      rt_rows_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
+    } else {
+      rt_columns_.reset();
+      rt_rows_.reset();
+    }
+
+    columns_ = pass_args(op, f, width, height);
+    rows_ = pass_args(op, f, height, width);
+    spec_ = spec;
+    width_ = width;
+    height_ = height;
+    format_ = format;
+    staging_in_.reset();
+    staging_out_.reset();
+    drop_graph();
+    planned_ = true;
+  }
+
+  void run(const FrameView& in, const FrameView& out, void* stream_handle) override {
+    if (!planned_) throw std::logic_error("Engine::run before plan");
+    check_view(in, "input");
+    check_view(out, "output");
+    cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+    const std::size_t row_bytes = std::size_t(width_) * bytes_per_pixel(format_);
+
+    if (timing_) CUDA_CHECK(cudaEventRecord(events_[0], stream));
+    Io src = io_of(in);
+    if (in.space == MemorySpace::Host) {
+      if (!staging_in_.ptr) staging_in_.allocate_pitched(row_bytes, std::size_t(height_));
+      CUDA_CHECK(cudaMemcpy2DAsync(staging_in_.ptr, staging_in_.pitch, in.data, packed_pitch(in),
+                                   row_bytes, std::size_t(height_), cudaMemcpyHostToDevice,
+                                   stream));
+      src = Io{kind_of(in), static_cast<char*>(staging_in_.ptr), staging_in_.pitch, 0};
+    }
+    Io dst = io_of(out);
+    if (out.space == MemorySpace::Host) {
+      if (!staging_out_.ptr) staging_out_.allocate_pitched(row_bytes, std::size_t(height_));
+      dst = Io{kind_of(out), static_cast<char*>(staging_out_.ptr), staging_out_.pitch, 0};
+    }
+
+    if (timing_) {
+      CUDA_CHECK(cudaEventRecord(events_[1], stream));
+      launch_passes(src, dst, stream, true);
+    } else {
+      launch_graph(src, dst, stream);
+    }
+
+    if (out.space == MemorySpace::Host) {
+      CUDA_CHECK(cudaMemcpy2DAsync(out.data, packed_pitch(out), staging_out_.ptr,
+                                   staging_out_.pitch, row_bytes, std::size_t(height_),
+                                   cudaMemcpyDeviceToHost, stream));
+    }
+    if (timing_) {
+      CUDA_CHECK(cudaEventRecord(events_[4], stream));
+      CUDA_CHECK(cudaEventSynchronize(events_[4]));
+      const char* names[] = {"upload", "columns", "rows", "download"};
+      timings_.clear();
+      for (int i = 0; i < 4; ++i) {
+        float ms = 0.f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]));
+        timings_.push_back({names[i], double(ms)});
+      }
+    } else if (out.space == MemorySpace::Host) {
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+  }
+
+  void set_timing(bool enabled) override { timing_ = enabled; }
+  std::vector<StageTime> timings() const override { return timings_; }
+
+ private:
+  PassArgs pass_args(const OverlappedPlan& op, const Recursive& f, int lines, int n) const {
+    PassArgs a;
+    const int r = op.order;
+    a.lines = lines;
+    a.n = n;
+    a.nb = (n + kBlock - 1) / kBlock;
+    a.last_len = n - (a.nb - 1) * kBlock;
+    a.pad = op.pad;
+    a.ext = op.ext;
+    a.causal_only = op.causal_only ? 1 : 0;
+    a.b0 = f.b0;
+    a.b0f = float(f.b0);
+    for (int k = 0; k < r; ++k) {
+      a.a[k] = f.a[std::size_t(k)];
+      a.af[k] = float(f.a[std::size_t(k)]);
+    }
+    a.g = static_cast<const double*>(g_.ptr);
+    a.pbar = pbar_.ptr;
+    a.ebar = ebar_.ptr;
+    a.pst = pst_.ptr;
+    a.est = est_.ptr;
+    a.pseed = pseed_.ptr;
+    a.eseed = eseed_.ptr;
+    const BlockMatrices full = op.matrices(kBlock);
+    const BlockMatrices last = op.matrices(a.last_len);
+    copy_matrix(full.T, r, a.T);
+    copy_matrix(full.M, r, a.M);
+    copy_matrix(full.U, r, a.U);
+    copy_matrix(last.T, r, a.Tl);
+    copy_matrix(last.M, r, a.Ml);
+    copy_matrix(last.U, r, a.Ul);
+    copy_matrix(op.N, r, a.N);
+    return a;
+  }
+
+  void check_view(const FrameView& v, const char* what) const {
+    if (v.width != width_ || v.height != height_ || v.format != format_)
+      throw InvalidParameter(std::string("the ") + what +
+                             " frame does not match the planned size and format");
+    if (v.space == MemorySpace::CudaSurface ? v.surface == 0 : v.data == nullptr)
+      throw InvalidParameter(std::string("the ") + what + " frame has no data");
+  }
+
+  Io io_of(const FrameView& v) const {
+    Io io;
+    io.kind = kind_of(v);
+    io.ptr = static_cast<char*>(v.data);
+    io.pitch = packed_pitch(v);
+    io.surf = static_cast<cudaSurfaceObject_t>(v.surface);
+    return io;
+  }
+
+  Io scratch_io() const {
+    return Io{float_kind(channels_), static_cast<char*>(scratch_.ptr), scratch_.pitch, 0};
+  }
+
+  // Columns (src -> transposed scratch), then rows (scratch -> dst), with events between them
+  // when timing.
+  void launch_passes(const Io& src, const Io& dst, cudaStream_t stream, bool timed) {
+    PassArgs cols = columns_;
+    PassArgs rows = rows_;
+    if (rt_) {
+      const Io c{float_kind(channels_), static_cast<char*>(rt_columns_.ptr), rt_columns_.pitch, 0};
+      const Io t{float_kind(channels_), static_cast<char*>(rt_rows_.ptr), rt_rows_.pitch, 0};
+      cols.src = src;
+      cols.dst = c;
+      launch_rt_pass(order_, channels_, cols, c, false, stream);
+      if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
+      rows.src = c;
+      rows.dst = dst;
+      launch_rt_pass(order_, channels_, rows, t, true, stream);
+    } else {
+      cols.src = src;
+      cols.dst = scratch_io();
+      launch_overlapped_pass(order_, channels_, cols, stream);
+      if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
+      rows.src = scratch_io();
+      rows.dst = dst;
+      launch_overlapped_pass(order_, channels_, rows, stream);
+    }
+    if (timed) CUDA_CHECK(cudaEventRecord(events_[3], stream));
+  }
+
+  // The six launches as one graph, re-captured only when the frame buffers change.
+  void launch_graph(const Io& src, const Io& dst, cudaStream_t stream) {
+    const bool same = graph_exec_ && same_io(src, graph_src_) && same_io(dst, graph_dst_);
+    if (!same) {
+      drop_graph();
+      cudaGraph_t graph = nullptr;
+      CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeThreadLocal));
+      try {
+        launch_passes(src, dst, capture_stream_, false);
+      } catch (...) {
+        cudaStreamEndCapture(capture_stream_, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+      }
+      CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
+      const cudaError_t err = cudaGraphInstantiate(&graph_exec_, graph, 0);
+      cudaGraphDestroy(graph);
+      CUDA_CHECK(err);
+      graph_src_ = src;
+      graph_dst_ = dst;
+    }
+    CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream));
+  }
+
+  void drop_graph() {
+    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    graph_exec_ = nullptr;
+  }
+
+  int device_ = 0;
+  std::string description_;
+  bool planned_ = false;
+  FilterSpec spec_;
+  int width_ = 0, height_ = 0;
+  PixelFormat format_ = PixelFormat::R32F;
+  int order_ = 1, channels_ = 1;
+  bool rt_ = false;
+  PassArgs columns_, rows_;
+  DeviceBuffer scratch_, pbar_, ebar_, pst_, est_, pseed_, eseed_, g_;
+  DeviceBuffer rt_columns_, rt_rows_, staging_in_, staging_out_;
+  cudaStream_t capture_stream_ = nullptr;
+  cudaGraphExec_t graph_exec_ = nullptr;
+  Io graph_src_, graph_dst_;
+  cudaEvent_t events_[5] = {};
+  bool timing_ = false;
+  std::vector<StageTime> timings_;
+};
+
+}  // namespace
+}  // namespace cuda
+
+std::unique_ptr<Engine> make_cuda_engine() {
+  std::string why;
+  if (!cuda_available(&why)) throw BackendUnavailable("CUDA backend unavailable: " + why);
+  return std::make_unique<cuda::CudaEngine>();
+}
+
+}  // namespace rf

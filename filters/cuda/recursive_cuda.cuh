@@ -1,0 +1,52 @@
+// Launchers of the recursive-filter kernels. Each pass filters the columns of `src` (one line per
+// image column, causal down then anticausal up) and writes the result transposed into `dst`, so
+// running it twice (image -> scratch -> output) filters columns and then rows with coalesced
+// accesses only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "filters/cuda/io.cuh"
+#include "filters/extension.h"
+
+namespace rf::cuda {
+
+inline constexpr int kMaxOrder = 5;
+
+// Everything one pass needs; built once at plan time, only src and dst change per frame.
+struct PassArgs {
+  Io src, dst;
+  int lines = 0;     // lines filtered (columns of src)
+  int n = 0;         // samples per line
+  int nb = 0;        // blocks per line
+  int last_len = 0;  // samples in the last block
+  int pad = 0;       // extension samples read by the boundary seeds (OverlappedPlan::pad)
+  Extension ext = Extension::Ignore;
+  int causal_only = 0;
+  float b0f = 1.f, af[kMaxOrder] = {};
+  double b0 = 1.0, a[kMaxOrder] = {};
+  const double* g = nullptr;  // anticausal impulse response, pad + r taps (device)
+  // Block carries: Vec<C> [nb][r][lines]; seeds: Vec<C, double> [r][lines] (device).
+  void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
+  void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
+  void* pst = nullptr;   // completed prologues P_{m-1}(y) entering each block, eq. (24)
+  void* est = nullptr;   // completed epilogues E_{m+1}(z) entering each block, eq. (34)
+  void* pseed = nullptr;
+  void* eseed = nullptr;
+  // Row-major r x r matrices (leading kMaxOrder stride unused beyond r): full and last block.
+  double T[kMaxOrder * kMaxOrder] = {}, M[kMaxOrder * kMaxOrder] = {},
+                       U[kMaxOrder * kMaxOrder] = {};
+  double Tl[kMaxOrder * kMaxOrder] = {}, Ml[kMaxOrder * kMaxOrder] = {},
+                        Ul[kMaxOrder * kMaxOrder] = {};
+  double N[kMaxOrder * kMaxOrder] = {};
+};
+
+// The three launches of one overlapped pass (block carries, carry completion, output).
+void launch_overlapped_pass(int order, int channels, const PassArgs& args, cudaStream_t stream);
+
+// One thread per line (Ruijters-Thevenaz), along columns or rows; `tmp` holds the causal result
+// in float (it may equal dst when dst is float).
+void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,
+                    cudaStream_t stream);
+
+}  // namespace rf::cuda
