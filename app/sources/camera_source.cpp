@@ -208,8 +208,11 @@ class CameraSource final : public Source {
     const std::vector<std::uint32_t> formats = enum_formats(fd_);
     const bool has_yuyv =
         std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_YUYV) != formats.end();
-    const bool has_mjpeg =
-        std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_MJPEG) != formats.end();
+    // Some cameras name their motion JPEG 'JPEG' rather than 'MJPG'; the frames are the same.
+    std::uint32_t mjpeg_fourcc = V4L2_PIX_FMT_MJPEG;
+    if (std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_MJPEG) == formats.end())
+      mjpeg_fourcc = V4L2_PIX_FMT_JPEG;
+    const bool has_mjpeg = std::find(formats.begin(), formats.end(), mjpeg_fourcc) != formats.end();
     if (!has_yuyv && !has_mjpeg) {
       std::string offered;
       for (std::uint32_t f : formats) offered += (offered.empty() ? "" : ", ") + fourcc_string(f);
@@ -234,7 +237,7 @@ class CameraSource final : public Source {
     const bool exact = ok && int(got.fmt.pix.width) == width && int(got.fmt.pix.height) == height;
     if (!exact && has_mjpeg) {
       v4l2_format mjpeg{};
-      if (try_format(V4L2_PIX_FMT_MJPEG, width, height, mjpeg) &&
+      if (try_format(mjpeg_fourcc, width, height, mjpeg) &&
           (!ok || (int(mjpeg.fmt.pix.width) == width && int(mjpeg.fmt.pix.height) == height))) {
         got = mjpeg;
         ok = true;
@@ -335,7 +338,7 @@ class CameraSource final : public Source {
   bool convert(const v4l2_buffer& b, Frame& out) {
     const std::uint8_t* data = static_cast<const std::uint8_t*>(buffers_[b.index].start);
     const std::size_t used = std::min<std::size_t>(b.bytesused, buffers_[b.index].length);
-    if (format_.pixelformat == V4L2_PIX_FMT_MJPEG) {
+    if (format_.pixelformat != V4L2_PIX_FMT_YUYV) {
       try {
         decode_mjpeg(data, used, out);
       } catch (const IoError& e) {

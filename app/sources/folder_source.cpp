@@ -48,7 +48,8 @@ class FolderSource final : public Source {
       std::string error;
       if (decode(i, f, error)) {
         show(std::move(f), i);
-        next_file_ = i + 1;
+        next_file_ = i;
+        advance();
       } else {
         note_skipped(i, error);
         if (first_error.empty()) first_error = error;
@@ -57,12 +58,6 @@ class FolderSource final : public Source {
     if (latest_.bytes.empty())
       throw IoError(dir + ": none of its " + std::to_string(files_.size()) +
                     " images could be read (" + first_error + ")");
-    if (next_file_ == files_.size()) {
-      if (loop_)
-        next_file_ = 0;
-      else
-        finished_ = true;
-    }
     worker_ = std::thread([this] { run(); });
   }
 
@@ -144,53 +139,60 @@ class FolderSource final : public Source {
     latest_name_ = files_[i];
   }
 
+  // Moves to the next file in order; past the last one, loops or marks the folder exhausted.
+  void advance() {
+    if (++next_file_ == files_.size()) {
+      if (loop_)
+        next_file_ = 0;
+      else
+        exhausted_ = true;
+    }
+  }
+
+  // Decodes the next image as soon as the previous one is shown, then holds it until its time
+  // (or a step): the decoder's latency is hidden behind the frame period.
   void run() {
     std::unique_lock<std::mutex> lock(mutex_);
     std::size_t failures_in_a_row = 0;
     while (!stop_) {
-      if (finished_) {
-        wake_.wait(lock, [&] { return stop_; });
-        break;
-      }
-      const bool stepping = step_requested_;
-      if (!stepping) {
-        if (clock_.paused()) {
-          wake_.wait(lock);
-          continue;
+      if (!pending_ready_) {
+        if (exhausted_) {
+          wake_.wait(lock, [&] { return stop_; });
+          break;
         }
-        const auto due = clock_.due(next_number_);
-        if (detail::FrameClock::clock::now() < due) {
-          wake_.wait_until(lock, due);
-          continue;
+        const std::size_t file = next_file_;
+        lock.unlock();
+        std::string error;
+        const bool ok = decode(file, pending_, error);
+        lock.lock();
+        advance();
+        if (ok) {
+          pending_ready_ = true;
+          pending_file_ = file;
+          failures_in_a_row = 0;
+        } else {
+          note_skipped(file, error);
+          // Every file failed in a row (deleted while playing): nothing left to show.
+          if (++failures_in_a_row >= files_.size()) exhausted_ = true;
         }
+        continue;
       }
-      const std::size_t file = next_file_;
-      lock.unlock();
-      Frame f;
-      std::string error;
-      const bool ok = decode(file, f, error);
-      lock.lock();
-      if (ok) {
-        show(std::move(f), file);
-        failures_in_a_row = 0;
-        if (stepping) {
-          step_requested_ = false;
-          clock_.seek(next_number_);
-        }
-        ++next_number_;
-        // A decoder slower than the frame rate plays slower rather than in bursts.
-        if (!clock_.paused() && clock_.frame() > next_number_) clock_.seek(next_number_);
-      } else {
-        note_skipped(file, error);
-        // Every file failed in a row (deleted while playing): nothing left to show.
-        if (++failures_in_a_row >= files_.size()) finished_ = true;
+      if (step_requested_) {
+        step_requested_ = false;
+        clock_.seek(next_number_);
+      } else if (clock_.paused()) {
+        wake_.wait(lock);
+        continue;
+      } else if (detail::FrameClock::clock::now() < clock_.due(next_number_)) {
+        wake_.wait_until(lock, clock_.due(next_number_));
+        continue;
       }
-      if (++next_file_ == files_.size()) {
-        if (loop_)
-          next_file_ = 0;
-        else
-          finished_ = true;
-      }
+      show(std::move(pending_), pending_file_);
+      pending_ = Frame();
+      pending_ready_ = false;
+      ++next_number_;
+      // A decoder slower than the frame rate plays slower rather than in bursts.
+      if (!clock_.paused() && clock_.frame() > next_number_) clock_.seek(next_number_);
     }
   }
 
@@ -204,10 +206,13 @@ class FolderSource final : public Source {
   std::string last_error_;
   Frame latest_;
   std::string latest_name_;
-  std::size_t next_file_ = 0;
+  Frame pending_;  // decoded ahead, shown when its time comes; touched by the worker only
+  bool pending_ready_ = false;
+  std::size_t pending_file_ = 0;
+  std::size_t next_file_ = 0;     // the next file to decode
   std::int64_t next_number_ = 1;  // sequence number of the next frame; frame 0 was shown at open
   bool step_requested_ = false;
-  bool finished_ = false;
+  bool exhausted_ = false;  // no more files to decode (the end without looping)
   bool stop_ = false;
   std::thread worker_;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <vector>
 
 #include "app/sources/pattern.h"
 #include "app/sources/source.h"
@@ -86,6 +87,7 @@ void draw_periodic(Canvas c) {
       {3, -4, 0.14, {1.0, 0.3, 2.5}},
       {7, 5, 0.08, {2.0, 4.0, 0.7}},
   };
+#pragma omp parallel for schedule(static)
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       double rgb[3] = {0.5, 0.5, 0.5};
@@ -112,14 +114,23 @@ void draw_noise(Canvas c) {
 
 void draw_moving_bar(Canvas c, std::int64_t frame) {
   // A white vertical bar on dark gray, moving right and wrapping around: it crosses the right
-  // border into the left one, which shows what each extension does with a moving edge.
+  // border into the left one, which shows what each extension does with a moving edge. Drawn with
+  // whole-row copies: this one is rendered on the UI thread at the frame rate.
   const int w = c.f.width;
   const int bar = std::max(2, w / 16);
   const int speed = std::max(1, w / 128);
   const int x0 = int(((frame % w) * speed) % w);
-  c.fill(0.1);
+  std::vector<std::uint8_t> row(std::size_t(w) * 4);
+  const std::uint8_t dark = to8(0.1);
+  for (int x = 0; x < w; ++x) {
+    const bool on_bar = (x - x0 + w) % w < bar;
+    const std::uint8_t v = on_bar ? 255 : dark;
+    std::uint8_t* p = &row[std::size_t(x) * 4];
+    p[0] = p[1] = p[2] = v;
+    p[3] = 255;
+  }
   for (int y = 0; y < c.f.height; ++y)
-    for (int k = 0; k < bar; ++k) c.set((x0 + k) % w, y, 1.0, 1.0, 1.0);
+    std::copy(row.begin(), row.end(), c.f.bytes.begin() + std::ptrdiff_t(y) * w * 4);
 }
 
 class PatternSource final : public Source {

@@ -1,6 +1,7 @@
 // Video files through an ffmpeg child process that decodes to raw RGBA on a pipe. A reader thread
 // paces the frames to the stream's rate and keeps only the newest; ffmpeg simply blocks on the
 // pipe while the video is paused.
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -242,6 +243,8 @@ class VideoSource final : public Source {
         set_status(path_ + ": " + e.what());
         return;
       }
+      // A larger pipe moves a big frame in fewer reads; the default 64 KiB is fine otherwise.
+      ::fcntl(child->stdout_fd(), F_SETPIPE_SZ, 1 << 20);
       std::string errors;
       std::uint64_t frames = 0;
       std::size_t filled = 0;
