@@ -217,12 +217,12 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
     std::unique_ptr<stbi_us, void (*)(void*)> px(
         stbi_load_16_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
     if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
-    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] * (1.0f / 65535.0f);
+    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] / 65535.0f;
   } else {
     std::unique_ptr<stbi_uc, void (*)(void*)> px(
         stbi_load_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
     if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
-    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] * (1.0f / 255.0f);
+    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] / 255.0f;
   }
   if (rw != w || rh != h) fail(path, "decoded size differs from the header");
   return img;

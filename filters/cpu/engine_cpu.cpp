@@ -14,6 +14,7 @@
 #include "filters/edge_aware.h"
 #include "filters/engine.h"
 #include "filters/errors.h"
+#include "filters/lee2014.h"
 
 namespace rf {
 namespace {
@@ -61,9 +62,19 @@ class CpuEngine final : public Engine {
     planned_ = false;
     recursive_.reset();
     edge_aware_.reset();
+    lee_.reset();
     const int channels = channel_count(format);
+    const bool lee = spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay;
+    if (lee && spec.kind != FilterKind::Yvrg)
+      throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
+                             " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
     if (spec.kind == FilterKind::EdgeAware) {
       edge_aware_.emplace(spec, width, height, channels);
+    } else if (lee) {
+      validate(spec);
+      lee_.emplace(
+          spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
+          spec.sigma, width, height, channels);
     } else {
       recursive_.emplace(design(spec), spec.ext, width, height, channels);
     }
@@ -89,7 +100,7 @@ class CpuEngine final : public Engine {
     // The edge-aware plan reads one buffer and writes another.
     auto t0 = Clock::now();
     float* work = nullptr;
-    if (recursive_ && format_ != PixelFormat::RGBA8 && out.pitch == packed) {
+    if ((recursive_ || lee_) && format_ != PixelFormat::RGBA8 && out.pitch == packed) {
       work = static_cast<float*>(out.data);
       if (in.data != out.data || in.pitch != out.pitch) copy_in(in, work);
     } else {
@@ -98,7 +109,11 @@ class CpuEngine final : public Engine {
     }
     record("convert in", t0);
 
-    if (recursive_) {
+    if (lee_) {
+      t0 = Clock::now();
+      lee_->run(work, work);
+      record(lee2014::to_string(lee_->partition()), t0);
+    } else if (recursive_) {
       t0 = Clock::now();
       recursive_->run_columns(work);
       record("columns", t0);
@@ -146,7 +161,7 @@ class CpuEngine final : public Engine {
       float* d = dst + y * row;
       if (format_ == PixelFormat::RGBA8) {
         const auto* s = reinterpret_cast<const std::uint8_t*>(src);
-        for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = float(s[i]) * (1.0f / 255.0f);
+        for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = float(s[i]) / 255.0f;
       } else {
         std::memmove(d, src, sizeof(float) * row);
       }
@@ -181,6 +196,7 @@ class CpuEngine final : public Engine {
   PixelFormat format_ = PixelFormat::RGBA32F;
   std::optional<cpu::ImagePlan> recursive_;
   std::optional<cpu::EdgeAwarePlan> edge_aware_;
+  std::optional<lee2014::Plan> lee_;  // yvrg with algorithm one-way or two-way
   std::vector<float> stage_;   // packed float copy of the input (RGBA8, pitched or edge-aware)
   std::vector<float> result_;  // edge-aware output before conversion
   std::vector<StageTime> times_;
