@@ -170,14 +170,14 @@ struct State {
   Cx<float> g[2][C];
 };
 
-// A batch of `lanes` parallel lines of n samples. Sample k of lane l, channel c, sits at
+// A batch of parallel lines (lanes) of n samples. Sample k of lane l, channel c, sits at
 // f[k * fk + l * fl + c] (the same offsets in y); its spacing dt[k] at dt[k * dk + l * dl].
 struct Batch {
   const float* f;
   float* y;
   const float* dt;
   std::ptrdiff_t fk, fl, dk, dl;
-  int n, lanes;
+  int n;
 };
 
 // Per-thread scratch: the edge weights of a batch and the segment composites of the exact variant,
@@ -197,7 +197,7 @@ struct Scratch {
   }
 };
 
-template <int C>
+template <int C, int L>
 class LinePass {
  public:
   LinePass(const Batch& b, const PolesF& poles, const Weight* weights)
@@ -207,7 +207,7 @@ class LinePass {
   float* y(int k, int l) const { return b_.y + k * b_.fk + l * b_.fl; }
   float dt(int k, int l) const { return b_.dt[k * b_.dk + l * b_.dl]; }
   const Weight& weight(int k, int pole, int l) const {
-    return wts_[(std::size_t(k) * 2 + pole) * b_.lanes + l];
+    return wts_[(std::size_t(k) * 2 + pole) * L + l];
   }
 
   void steady_causal(int k, int l, State<C>& s) const {
@@ -228,43 +228,48 @@ class LinePass {
   }
 
   // Causal recursion over samples [k0, k1) of lanes [l0, l1); st[l] holds g+[k0-1] on entry and
-  // g+[k1-1] on exit. With Write, y[k] = Re g+[k].
+  // g+[k1-1] on exit. With Write, y[k] = Re g+[k]. The states are copied to a local array so that
+  // the compiler knows the output stores do not touch them.
   template <bool Write>
   void causal(int k0, int k1, int l0, int l1, State<C>* st) const {
+    State<C> s[L];
+    for (int l = l0; l < l1; ++l) s[l] = st[l];
     for (int k = k0; k < k1; ++k)
       for (int l = l0; l < l1; ++l) {
         const float* fk = f(k, l);
         const float* fp = fk - b_.fk;
-        State<C>& s = st[l];
         for (int p = 0; p < 2; ++p) {
           const edge::CausalStep<float> step = edge::causal_step(poles_.p[p], weight(k, p, l));
-          for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fk[c], fp[c]);
+          for (int c = 0; c < C; ++c) s[l].g[p][c] = step(s[l].g[p][c], fk[c], fp[c]);
         }
-        if (Write) emit_causal(k, l, s);
+        if (Write) emit_causal(k, l, s[l]);
       }
+    for (int l = l0; l < l1; ++l) st[l] = s[l];
   }
 
   // Anticausal recursion producing g-[j] for j = k1-1 down to k0 in lanes [l0, l1); st[l] holds
   // g-[k1] on entry and g-[k0] on exit. With Write, y[j] += Re g-[j].
   template <bool Write>
   void anticausal(int k0, int k1, int l0, int l1, State<C>* st) const {
+    State<C> s[L];
+    for (int l = l0; l < l1; ++l) s[l] = st[l];
     for (int j = k1 - 1; j >= k0; --j)
       for (int l = l0; l < l1; ++l) {
         const float* fk = f(j + 1, l);
         const float* fp = f(j, l);
-        State<C>& s = st[l];
         for (int p = 0; p < 2; ++p) {
           const edge::AnticausalStep<float> step =
               edge::anticausal_step(poles_.p[p], weight(j + 1, p, l));
-          for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fk[c], fp[c]);
+          for (int c = 0; c < C; ++c) s[l].g[p][c] = step(s[l].g[p][c], fk[c], fp[c]);
         }
-        if (Write) emit_anticausal(j, l, s);
+        if (Write) emit_anticausal(j, l, s[l]);
       }
+    for (int l = l0; l < l1; ++l) st[l] = s[l];
   }
 
   // Algorithm A on every lane: the whole line, sequentially.
   void run_exact_sequential(State<C>* st) const {
-    const int n = b_.n, lanes = b_.lanes;
+    const int n = b_.n, lanes = L;
     for (int l = 0; l < lanes; ++l) {
       steady_causal(0, l, st[l]);
       emit_causal(0, l, st[l]);
@@ -283,7 +288,7 @@ class LinePass {
   // of a constant input f[p] and runs up to s. At the image ends the walk stops early, and there
   // the steady state is the exact constant extension, as in Algorithm A.
   void run_approximate(int seg, float warmup, State<C>* st) const {
-    const int n = b_.n, lanes = b_.lanes;
+    const int n = b_.n, lanes = L;
     for (int s = 0; s < n; s += seg) {
       const int e = std::min(n, s + seg);
       for (int l = 0; l < lanes; ++l) {
@@ -313,7 +318,7 @@ class LinePass {
   //   3. per segment, independently: the recursion from its carry, writing the output.
   // The result equals Algorithm A up to float rounding.
   void run_exact_segments(int seg, State<C>* st, Scratch& scratch) const {
-    const int n = b_.n, lanes = b_.lanes;
+    const int n = b_.n, lanes = L;
     const int segments = (n + seg - 1) / seg;
     // Composites per segment and lane: W (one per pole) and U (a State).
     struct Composite {
@@ -422,19 +427,19 @@ struct EdgeAwarePlan::Impl {
   mutable std::vector<float> dt_rows, dt_cols, tmp;
   mutable std::vector<Scratch> scratch;  // one per thread
 
-  template <int C>
+  template <int C, int L>
   void filter_batch(const Batch& b, int iteration, Scratch& s) const {
     const PolesF& pl = poles[iteration];
     // Eq. (4)'s weights of every edge of the batch, computed once for both directions.
     Weight* w = s.weights.data();
     for (int k = 1; k < b.n; ++k)
-      for (int l = 0; l < b.lanes; ++l) {
+      for (int l = 0; l < L; ++l) {
         const float delta = b.dt[k * b.dk + l * b.dl];
         for (int p = 0; p < 2; ++p)
-          w[(std::size_t(k) * 2 + p) * b.lanes + l] = edge::edge_weight(pl.p[p], delta);
+          w[(std::size_t(k) * 2 + p) * L + l] = edge::edge_weight(pl.p[p], delta);
       }
-    State<C> st[kColumnLanes];
-    LinePass<C> pass(b, pl, w);
+    State<C> st[L];
+    LinePass<C, L> pass(b, pl, w);
     switch (algo) {
       case Algorithm::EdgeA:
         pass.run_exact_sequential(st);
@@ -456,16 +461,10 @@ struct EdgeAwarePlan::Impl {
     const std::ptrdiff_t row = std::ptrdiff_t(width) * C;
 #pragma omp parallel for schedule(static)
     for (int y = 0; y < height; ++y) {
-      const Batch b{src + y * row,
-                    dst + y * row,
-                    dt_rows.data() + std::ptrdiff_t(y) * width,
-                    C,
-                    0,
-                    1,
-                    0,
-                    width,
-                    1};
-      filter_batch<C>(b, iteration, scratch[omp_get_thread_num()]);
+      const Batch b{
+          src + y * row, dst + y * row, dt_rows.data() + std::ptrdiff_t(y) * width, C, 0, 1, 0,
+          width};
+      filter_batch<C, 1>(b, iteration, scratch[omp_get_thread_num()]);
     }
   }
 
@@ -476,16 +475,16 @@ struct EdgeAwarePlan::Impl {
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < strips; ++i) {
       const int x0 = i * kColumnLanes;
-      const Batch b{src + x0 * C,
-                    dst + x0 * C,
-                    dt_cols.data() + x0,
-                    row,
-                    C,
-                    width,
-                    1,
-                    height,
-                    std::min(kColumnLanes, width - x0)};
-      filter_batch<C>(b, iteration, scratch[omp_get_thread_num()]);
+      Scratch& s = scratch[omp_get_thread_num()];
+      if (x0 + kColumnLanes <= width) {
+        const Batch b{src + x0 * C, dst + x0 * C, dt_cols.data() + x0, row, C, width, 1, height};
+        filter_batch<C, kColumnLanes>(b, iteration, s);
+      } else {
+        for (int x = x0; x < width; ++x) {
+          const Batch b{src + x * C, dst + x * C, dt_cols.data() + x, row, 0, width, 0, height};
+          filter_batch<C, 1>(b, iteration, s);
+        }
+      }
     }
   }
 
