@@ -19,6 +19,7 @@
 
 #include "app/sources/source.h"
 #include "app/sources/source_detail.h"
+#include "app/sources/v4l2_io.h"
 #include "filters/errors.h"
 
 namespace rf::app {
@@ -29,12 +30,42 @@ constexpr int kPollTimeoutMs = 200;
 // A camera that delivers nothing for this long is reported stalled (but not given up on).
 constexpr double kStallSeconds = 3.0;
 
-int xioctl(int fd, unsigned long request, void* arg) {
+int xioctl(detail::V4l2Io& io, int fd, unsigned long request, void* arg) {
   int r;
-  do r = ::ioctl(fd, request, arg);
+  do r = io.ioctl(fd, request, arg);
   while (r == -1 && errno == EINTR);
   return r;
 }
+
+class SystemV4l2 final : public detail::V4l2Io {
+ public:
+  int open(const std::string& path) override {
+    return ::open(path.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  }
+  int close(int fd) override { return ::close(fd); }
+  int ioctl(int fd, unsigned long request, void* arg) override { return ::ioctl(fd, request, arg); }
+  void* mmap(int fd, std::size_t length, off_t offset) override {
+    return ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+  }
+  int munmap(void* address, std::size_t length) override { return ::munmap(address, length); }
+  int poll(pollfd* fds, nfds_t count, int timeout_ms) override {
+    return ::poll(fds, count, timeout_ms);
+  }
+  std::vector<std::string> nodes() override {
+    std::vector<std::string> nodes;
+    if (DIR* d = ::opendir("/dev")) {
+      while (const dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.size() > 5 && name.compare(0, 5, "video") == 0 &&
+            std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+          nodes.push_back("/dev/" + name);
+      }
+      ::closedir(d);
+    }
+    std::sort(nodes.begin(), nodes.end(), detail::natural_less);
+    return nodes;
+  }
+};
 
 std::string fourcc_string(std::uint32_t f) {
   std::string s;
@@ -51,21 +82,21 @@ std::uint32_t node_caps(const v4l2_capability& cap) {
   return (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
 }
 
-std::vector<std::uint32_t> enum_formats(int fd) {
+std::vector<std::uint32_t> enum_formats(detail::V4l2Io& io, int fd) {
   std::vector<std::uint32_t> formats;
   for (v4l2_fmtdesc d{};; ++d.index) {
     d.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (xioctl(fd, VIDIOC_ENUM_FMT, &d) != 0) break;
+    if (xioctl(io, fd, VIDIOC_ENUM_FMT, &d) != 0) break;
     formats.push_back(d.pixelformat);
   }
   return formats;
 }
 
-std::vector<std::pair<int, int>> enum_sizes(int fd, std::uint32_t fourcc) {
+std::vector<std::pair<int, int>> enum_sizes(detail::V4l2Io& io, int fd, std::uint32_t fourcc) {
   std::vector<std::pair<int, int>> sizes;
   for (v4l2_frmsizeenum s{};; ++s.index) {
     s.pixel_format = fourcc;
-    if (xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &s) != 0) break;
+    if (xioctl(io, fd, VIDIOC_ENUM_FRAMESIZES, &s) != 0) break;
     if (s.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
       sizes.emplace_back(int(s.discrete.width), int(s.discrete.height));
     } else {
@@ -78,34 +109,20 @@ std::vector<std::pair<int, int>> enum_sizes(int fd, std::uint32_t fourcc) {
   return sizes;
 }
 
-std::vector<double> enum_rates(int fd, std::uint32_t fourcc, int width, int height) {
+std::vector<double> enum_rates(detail::V4l2Io& io, int fd, std::uint32_t fourcc, int width,
+                               int height) {
   std::vector<double> rates;
   for (v4l2_frmivalenum iv{};; ++iv.index) {
     iv.pixel_format = fourcc;
     iv.width = std::uint32_t(width);
     iv.height = std::uint32_t(height);
-    if (xioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &iv) != 0) break;
+    if (xioctl(io, fd, VIDIOC_ENUM_FRAMEINTERVALS, &iv) != 0) break;
     // Intervals are seconds per frame; the shortest interval is the highest rate.
     const v4l2_fract t = iv.type == V4L2_FRMIVAL_TYPE_DISCRETE ? iv.discrete : iv.stepwise.min;
     if (t.numerator > 0) rates.push_back(double(t.denominator) / t.numerator);
     if (iv.type != V4L2_FRMIVAL_TYPE_DISCRETE) break;
   }
   return rates;
-}
-
-std::vector<std::string> video_nodes() {
-  std::vector<std::string> nodes;
-  if (DIR* d = ::opendir("/dev")) {
-    while (const dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      if (name.size() > 5 && name.compare(0, 5, "video") == 0 &&
-          std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        nodes.push_back("/dev/" + name);
-    }
-    ::closedir(d);
-  }
-  std::sort(nodes.begin(), nodes.end(), detail::natural_less);
-  return nodes;
 }
 
 std::string open_error(const std::string& device, int err) {
@@ -126,8 +143,9 @@ std::string open_error(const std::string& device, int err) {
 
 class CameraSource final : public Source {
  public:
-  CameraSource(const std::string& device, int width, int height) : device_(device) {
-    fd_ = ::open(device.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  CameraSource(std::shared_ptr<detail::V4l2Io> io, const std::string& device, int width, int height)
+      : io_(std::move(io)), device_(device) {
+    fd_ = io_->open(device);
     if (fd_ < 0) throw IoError(open_error(device, errno));
     try {
       configure(width, height);
@@ -183,7 +201,7 @@ class CameraSource final : public Source {
     f.fmt.pix.height = std::uint32_t(height);
     f.fmt.pix.pixelformat = fourcc;
     f.fmt.pix.field = V4L2_FIELD_NONE;
-    if (xioctl(fd_, VIDIOC_S_FMT, &f) != 0) {
+    if (xioctl(*io_, fd_, VIDIOC_S_FMT, &f) != 0) {
       if (errno == EBUSY) fail("cannot set the format", EBUSY);
       return false;
     }
@@ -193,7 +211,7 @@ class CameraSource final : public Source {
 
   void configure(int width, int height) {
     v4l2_capability cap{};
-    if (xioctl(fd_, VIDIOC_QUERYCAP, &cap) != 0) {
+    if (xioctl(*io_, fd_, VIDIOC_QUERYCAP, &cap) != 0) {
       if (errno == ENOTTY || errno == EINVAL)
         throw IoError("camera " + device_ + ": not a V4L2 video device");
       fail("VIDIOC_QUERYCAP", errno);
@@ -205,7 +223,7 @@ class CameraSource final : public Source {
     if (!(caps & V4L2_CAP_STREAMING))
       throw IoError("camera " + device_ + " (" + card_ + ") does not support streaming I/O");
 
-    const std::vector<std::uint32_t> formats = enum_formats(fd_);
+    const std::vector<std::uint32_t> formats = enum_formats(*io_, fd_);
     const bool has_yuyv =
         std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_YUYV) != formats.end();
     // Some cameras name their motion JPEG 'JPEG' rather than 'MJPG'; the frames are the same.
@@ -223,7 +241,7 @@ class CameraSource final : public Source {
       // No size asked for: keep the driver's current one.
       v4l2_format current{};
       current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-      if (xioctl(fd_, VIDIOC_G_FMT, &current) == 0) {
+      if (xioctl(*io_, fd_, VIDIOC_G_FMT, &current) == 0) {
         width = int(current.fmt.pix.width);
         height = int(current.fmt.pix.height);
       }
@@ -254,20 +272,20 @@ class CameraSource final : public Source {
 
     // The highest frame rate of this mode; drivers without VIDIOC_S_PARM keep their own.
     const std::vector<double> rates =
-        enum_rates(fd_, format_.pixelformat, int(format_.width), int(format_.height));
+        enum_rates(*io_, fd_, format_.pixelformat, int(format_.width), int(format_.height));
     v4l2_streamparm parm{};
     parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (!rates.empty() && xioctl(fd_, VIDIOC_G_PARM, &parm) == 0 &&
+    if (!rates.empty() && xioctl(*io_, fd_, VIDIOC_G_PARM, &parm) == 0 &&
         (parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME)) {
       const double best = *std::max_element(rates.begin(), rates.end());
       parm.parm.capture.timeperframe.numerator = 1000;
       parm.parm.capture.timeperframe.denominator = std::uint32_t(best * 1000.0 + 0.5);
-      xioctl(fd_, VIDIOC_S_PARM, &parm);
+      xioctl(*io_, fd_, VIDIOC_S_PARM, &parm);
     }
     double fps = 0.0;
     v4l2_streamparm now{};
     now.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (xioctl(fd_, VIDIOC_G_PARM, &now) == 0 && now.parm.capture.timeperframe.numerator > 0)
+    if (xioctl(*io_, fd_, VIDIOC_G_PARM, &now) == 0 && now.parm.capture.timeperframe.numerator > 0)
       fps = double(now.parm.capture.timeperframe.denominator) /
             now.parm.capture.timeperframe.numerator;
     char rate[32];
@@ -282,7 +300,7 @@ class CameraSource final : public Source {
     req.count = kBufferCount;
     req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     req.memory = V4L2_MEMORY_MMAP;
-    if (xioctl(fd_, VIDIOC_REQBUFS, &req) != 0) fail("cannot get streaming buffers", errno);
+    if (xioctl(*io_, fd_, VIDIOC_REQBUFS, &req) != 0) fail("cannot get streaming buffers", errno);
     if (req.count < 2) throw IoError("camera " + device_ + ": the driver gave too few buffers");
     buffers_.resize(req.count);
     for (unsigned i = 0; i < req.count; ++i) {
@@ -290,10 +308,9 @@ class CameraSource final : public Source {
       b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
       b.memory = V4L2_MEMORY_MMAP;
       b.index = i;
-      if (xioctl(fd_, VIDIOC_QUERYBUF, &b) != 0) fail("VIDIOC_QUERYBUF", errno);
+      if (xioctl(*io_, fd_, VIDIOC_QUERYBUF, &b) != 0) fail("VIDIOC_QUERYBUF", errno);
       buffers_[i].length = b.length;
-      buffers_[i].start =
-          ::mmap(nullptr, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, b.m.offset);
+      buffers_[i].start = io_->mmap(fd_, b.length, off_t(b.m.offset));
       if (buffers_[i].start == MAP_FAILED) fail("cannot map a capture buffer", errno);
     }
     for (unsigned i = 0; i < req.count; ++i) {
@@ -301,10 +318,10 @@ class CameraSource final : public Source {
       b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
       b.memory = V4L2_MEMORY_MMAP;
       b.index = i;
-      if (xioctl(fd_, VIDIOC_QBUF, &b) != 0) fail("VIDIOC_QBUF", errno);
+      if (xioctl(*io_, fd_, VIDIOC_QBUF, &b) != 0) fail("VIDIOC_QBUF", errno);
     }
     v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    if (xioctl(fd_, VIDIOC_STREAMON, &type) != 0) {
+    if (xioctl(*io_, fd_, VIDIOC_STREAMON, &type) != 0) {
       // ENOSPC: the USB bus has no bandwidth left for this mode.
       if (errno == ENOSPC)
         throw IoError("camera " + device_ +
@@ -317,13 +334,13 @@ class CameraSource final : public Source {
   void release() {
     if (fd_ >= 0 && streaming_) {
       v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-      xioctl(fd_, VIDIOC_STREAMOFF, &type);  // fails harmlessly on an unplugged device
+      xioctl(*io_, fd_, VIDIOC_STREAMOFF, &type);  // fails harmlessly on an unplugged device
     }
     streaming_ = false;
     for (Buffer& b : buffers_)
-      if (b.start != MAP_FAILED) ::munmap(b.start, b.length);
+      if (b.start != MAP_FAILED) io_->munmap(b.start, b.length);
     buffers_.clear();
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0) io_->close(fd_);
     fd_ = -1;
   }
 
@@ -368,7 +385,7 @@ class CameraSource final : public Source {
     int errors_in_a_row = 0;
     while (!stop_) {
       pollfd p{fd_, POLLIN, 0};
-      const int n = ::poll(&p, 1, kPollTimeoutMs);
+      const int n = io_->poll(&p, 1, kPollTimeoutMs);
       if (n < 0) {
         if (errno == EINTR) continue;
         disconnected();
@@ -397,7 +414,7 @@ class CameraSource final : public Source {
         v4l2_buffer b{};
         b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
         b.memory = V4L2_MEMORY_MMAP;
-        if (xioctl(fd_, VIDIOC_DQBUF, &b) != 0) {
+        if (xioctl(*io_, fd_, VIDIOC_DQBUF, &b) != 0) {
           const int err = errno;
           if (err == EAGAIN) break;
           if (err == ENODEV) {
@@ -412,7 +429,7 @@ class CameraSource final : public Source {
           }
           break;
         }
-        if (have && xioctl(fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
+        if (have && xioctl(*io_, fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
           disconnected();
           return;
         }
@@ -422,7 +439,7 @@ class CameraSource final : public Source {
       if (!have) continue;
       errors_in_a_row = 0;
       const bool good = !(newest.flags & V4L2_BUF_FLAG_ERROR) && convert(newest, back);
-      if (xioctl(fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
+      if (xioctl(*io_, fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
         disconnected();
         return;
       }
@@ -439,6 +456,7 @@ class CameraSource final : public Source {
     }
   }
 
+  const std::shared_ptr<detail::V4l2Io> io_;
   const std::string device_;
   int fd_ = -1;
   bool streaming_ = false;
@@ -456,31 +474,49 @@ class CameraSource final : public Source {
 
 }  // namespace
 
-std::vector<CameraInfo> list_cameras() {
+namespace detail {
+
+std::shared_ptr<V4l2Io> system_v4l2() {
+  static const std::shared_ptr<V4l2Io> kSystem = std::make_shared<SystemV4l2>();
+  return kSystem;
+}
+
+std::vector<CameraInfo> list_cameras(V4l2Io& io) {
   std::vector<CameraInfo> cameras;
-  for (const std::string& node : video_nodes()) {
-    const int fd = ::open(node.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  for (const std::string& node : io.nodes()) {
+    const int fd = io.open(node);
     if (fd < 0) continue;
     v4l2_capability cap{};
-    if (xioctl(fd, VIDIOC_QUERYCAP, &cap) == 0 && (node_caps(cap) & V4L2_CAP_VIDEO_CAPTURE)) {
+    if (xioctl(io, fd, VIDIOC_QUERYCAP, &cap) == 0 && (node_caps(cap) & V4L2_CAP_VIDEO_CAPTURE)) {
       CameraInfo info;
       info.device = node;
       info.name = reinterpret_cast<const char*>(cap.card);
-      for (std::uint32_t fourcc : enum_formats(fd))
-        for (const auto& [w, h] : enum_sizes(fd, fourcc)) {
-          const std::vector<double> rates = enum_rates(fd, fourcc, w, h);
+      for (std::uint32_t fourcc : enum_formats(io, fd))
+        for (const auto& [w, h] : enum_sizes(io, fd, fourcc)) {
+          const std::vector<double> rates = enum_rates(io, fd, fourcc, w, h);
           if (rates.empty()) info.modes.push_back({fourcc_string(fourcc), w, h, 0.0});
           for (double r : rates) info.modes.push_back({fourcc_string(fourcc), w, h, r});
         }
       cameras.push_back(std::move(info));
     }
-    ::close(fd);
+    io.close(fd);
   }
   return cameras;
 }
 
+std::unique_ptr<Source> open_camera(std::shared_ptr<V4l2Io> io, const std::string& device,
+                                    int width, int height) {
+  return std::make_unique<CameraSource>(std::move(io), device, width, height);
+}
+
+}  // namespace detail
+
+std::vector<CameraInfo> list_cameras() {
+  return detail::list_cameras(*detail::system_v4l2());
+}
+
 std::unique_ptr<Source> open_camera(const std::string& device, int width, int height) {
-  return std::make_unique<CameraSource>(device, width, height);
+  return detail::open_camera(detail::system_v4l2(), device, width, height);
 }
 
 }  // namespace rf::app
