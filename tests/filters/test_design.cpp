@@ -172,6 +172,10 @@ TEST_CASE("design: B-spline prefilters invert the sampled B-spline kernel") {
 }
 
 TEST_CASE("design: first-order Gaussian pole solves 2p / (1-p)^2 = sigma^2") {
+  // By hand at sigma = 1: p^2 - 4p + 1 = 0, so p = 2 - sqrt(3).
+  const Recursive unit = design(make_spec(FilterKind::Gaussian, 1, 1.0));
+  CHECK(unit.a[0] == doctest::Approx(std::sqrt(3.0) - 2.0).epsilon(1e-15));
+  CHECK(unit.b0 == doctest::Approx(std::sqrt(3.0) - 1.0).epsilon(1e-15));
   for (double sigma : {0.05, 0.5, 1.0, 3.7, 50.0, 2000.0}) {
     CAPTURE(sigma);
     const Recursive f = design(make_spec(FilterKind::Gaussian, 1, sigma));
@@ -253,6 +257,15 @@ TEST_CASE("design: yvrg follows Lee et al. eq. (3)-(4)") {
     CHECK(f.a[2] == doctest::Approx(-b3 / b0).epsilon(2e-5));
     CHECK(f.b0 == doctest::Approx(B).epsilon(1e-3));
     CHECK(dc_gain(f) == doctest::Approx(1.0).epsilon(1e-12));
+  }
+  // Young and van Vliet's q(sigma) does not give variance sigma^2: measured 1.48 sigma^2 at
+  // sigma 0.5, 1.54 at 1, 1.23 at 4, tending to 1.147 (= (1.085 * 0.98711)^2) for large sigma.
+  for (double sigma : {0.5, 1.0, 4.0, 16.0, 100.0, 2000.0}) {
+    CAPTURE(sigma);
+    const double ratio =
+        measured_variance(design(make_spec(FilterKind::Yvrg, 3, sigma))) / (sigma * sigma);
+    CHECK(ratio > 1.14);
+    CHECK(ratio < 1.55);
   }
 }
 
