@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <vector>
 
 #include "filters/errors.h"
@@ -13,158 +12,263 @@
 namespace rf::cpu {
 namespace {
 
-// Lines filtered together, one per SIMD lane: 16 floats are one cache line, two AVX registers,
-// and enough independent chains to hide the latency of the recursion's feedback.
+// Lines filtered together, one per SIMD lane: four AVX registers of doubles, enough independent
+// chains to hide the latency of the recursion's feedback.
 constexpr int kLanes = 16;
 
-// One BoundaryMaps matrix in float, dense over its nonzero columns: w[j * order + k] is the weight
-// of sample first + j in feedback k.
-struct FloatMap {
+// The recursions run in double, with the image stored in float between passes. A wide Gaussian of
+// order 3..5 has poles clustered near z = 1; in float, rounding a_k alone moves them by more
+// than their distance to the unit circle (order 5 at sigma 20 diverges, order 3 at sigma 100 is
+// off by 2%). In double the same designs stay within 1e-7 of the reference for sigma up to 200,
+// and the cost is small: the passes are bound by memory traffic, which stays float.
+
+// One BoundaryMaps matrix, dense over its nonzero columns: w[j * order + k] is the weight of
+// sample first + j in feedback k.
+struct DenseMap {
   int first = 0;
   int count = 0;
-  std::vector<float> w;
+  std::vector<double> w;
 };
 
 // The initial-feedback maps of lines of one length.
 struct LineMaps {
   int n = 0;
-  FloatMap causal_from_x, anticausal_from_y, anticausal_from_x;
+  DenseMap causal_from_x, anticausal_from_y, anticausal_from_x;
 };
 
 struct Coeffs {
   int order = 0;
-  float b0 = 1.0f;
-  float a[5] = {};
+  double b0 = 1.0;
+  double a[5] = {};
   bool causal_only = false;
 };
 
-FloatMap to_float(const SparseColumns& m) {
-  FloatMap f;
-  f.first = m.first;
-  f.count = m.count;
-  f.w.assign(m.w.begin(), m.w.end());
-  return f;
+DenseMap to_dense(const SparseColumns& m) {
+  DenseMap d;
+  d.first = m.first;
+  d.count = m.count;
+  d.w = m.w;
+  return d;
 }
 
 LineMaps make_line_maps(const Recursive& f, Extension ext, int n) {
   LineMaps m;
   m.n = n;
-  // Ignore starts every recursion from zero feedback: all three maps are zero.
-  if (ext == Extension::Ignore) return m;
+  // Ignore starts every recursion from zero feedback: all three maps are zero. So does zero
+  // padding for a causal-only filter (whose causal side alone sees the extension), which is also
+  // the one case a filter need not decay: the summed-area table.
+  if (ext == Extension::Ignore || (ext == Extension::Zero && f.causal_only)) return m;
   const BoundaryMaps b = boundary_maps(f, ext, n);
-  m.causal_from_x = to_float(b.causal_from_x);
+  m.causal_from_x = to_dense(b.causal_from_x);
   if (!f.causal_only) {
-    m.anticausal_from_y = to_float(b.anticausal_from_y);
-    m.anticausal_from_x = to_float(b.anticausal_from_x);
+    m.anticausal_from_y = to_dense(b.anticausal_from_y);
+    m.anticausal_from_x = to_dense(b.anticausal_from_x);
   }
   return m;
 }
 
-// acc[k][l] += sum_j map(k, j) * x[j][l]: one initial-feedback map applied to kLanes lines whose
-// samples lie `stride` floats apart.
+// acc[k][l] += sum_j map(k, j) * s[j][l]
 template <int R>
-inline void apply_map(const FloatMap& m, const float* x, std::ptrdiff_t stride,
-                      float (&acc)[R][kLanes]) {
+[[gnu::always_inline]] inline void apply_map(const DenseMap& m, const double* s,
+                                             double (&acc)[R][kLanes]) {
   for (int j = 0; j < m.count; ++j) {
-    const float* xj = x + std::ptrdiff_t(m.first + j) * stride;
-    const float* w = &m.w[std::size_t(j) * R];
+    const double* sj = s + std::size_t(m.first + j) * kLanes;
+    const double* w = &m.w[std::size_t(j) * R];
     for (int k = 0; k < R; ++k) {
-      const float wk = w[k];
+      const double wk = w[k];
 #pragma omp simd
-      for (int l = 0; l < kLanes; ++l) acc[k][l] += wk * xj[l];
+      for (int l = 0; l < kLanes; ++l) acc[k][l] += wk * sj[l];
     }
   }
 }
 
-// Filters kLanes lines of n samples in place: sample i of lane l is x[i * stride + l].
+// Filters kLanes lines of n samples in place in s (sample i of lane l at s[i * kLanes + l]).
 // Causal: y_i = b0 x_i - sum_k a_k y_{i-k}, started from (y_{-1} .. y_{-R}) = causal_from_x * x;
 // anticausal: z_i = b0 y_i - sum_k a_k z_{i+k}, started from (z_n .. z_{n+R-1}) =
-// anticausal_from_y * y + anticausal_from_x * x (Nehab & Maximo 2016, the initial feedbacks of
-// eq. 35/44 for constant padding, 49/51 for periodic and 67/72 for even-periodic extensions,
-// evaluated once per line length in double by boundary_maps()). Each output overwrites its input
-// and the recursion reads its history back from the line itself, so no history is shifted.
+// anticausal_from_y * y + anticausal_from_x * x. These are the exact initial feedbacks of
+// Nehab & Maximo 2016 (eq. 35/44 constant padding, 49/51 periodic, 67/72 even-periodic), turned
+// into linear maps once per line length by boundary_maps(). Each output overwrites its input and
+// the recursion reads its history back from the block, oldest term first so that only the last
+// multiply-add waits for the newest output.
 template <int R>
-void filter_lines(float* x, std::ptrdiff_t stride, const Coeffs& c, const LineMaps& m) {
+[[gnu::always_inline]] inline void filter_block(double* s, const Coeffs& c, const LineMaps& m) {
   const int n = m.n;
-  const float b0 = c.b0;
-  float a[R];
+  const double b0 = c.b0;
+  double a[R];
   for (int k = 0; k < R; ++k) a[k] = c.a[k];
 
-  alignas(64) float head[R][kLanes] = {};  // y_{-1} .. y_{-R}
-  alignas(64) float tail[R][kLanes] = {};  // z_n .. z_{n+R-1}
-  apply_map<R>(m.causal_from_x, x, stride, head);
-  if (!c.causal_only) apply_map<R>(m.anticausal_from_x, x, stride, tail);
+  alignas(64) double head[R][kLanes] = {};  // y_{-1} .. y_{-R}
+  alignas(64) double tail[R][kLanes] = {};  // z_n .. z_{n+R-1}
+  apply_map<R>(m.causal_from_x, s, head);
+  if (!c.causal_only) apply_map<R>(m.anticausal_from_x, s, tail);
 
-  // Causal pass. The first R samples reach back into the initial feedback.
   const int lead = std::min(R, n);
   for (int i = 0; i < lead; ++i) {
-    float* xi = x + std::ptrdiff_t(i) * stride;
-    float y[kLanes];
+    double* si = s + std::size_t(i) * kLanes;
+    for (int k = R; k >= 1; --k) {
+      const double* prev = i - k >= 0 ? si - k * kLanes : head[k - i - 1];
 #pragma omp simd
-    for (int l = 0; l < kLanes; ++l) y[l] = b0 * xi[l];
-    for (int k = 1; k <= R; ++k) {
-      const float* prev = i - k >= 0 ? x + std::ptrdiff_t(i - k) * stride : head[k - i - 1];
-#pragma omp simd
-      for (int l = 0; l < kLanes; ++l) y[l] -= a[k - 1] * prev[l];
+      for (int l = 0; l < kLanes; ++l) si[l] = (k == R ? b0 * si[l] : si[l]) - a[k - 1] * prev[l];
     }
-#pragma omp simd
-    for (int l = 0; l < kLanes; ++l) xi[l] = y[l];
   }
   for (int i = lead; i < n; ++i) {
-    float* xi = x + std::ptrdiff_t(i) * stride;
+    double* si = s + std::size_t(i) * kLanes;
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) {
-      float y = b0 * xi[l];
-      for (int k = 1; k <= R; ++k) y -= a[k - 1] * xi[l - k * stride];
-      xi[l] = y;
+      double y = b0 * si[l];
+      for (int k = R; k >= 1; --k) y -= a[k - 1] * si[l - k * kLanes];
+      si[l] = y;
     }
   }
   if (c.causal_only) return;
 
-  // Anticausal pass, from the end; the last R samples reach into the initial feedback.
-  apply_map<R>(m.anticausal_from_y, x, stride, tail);
+  apply_map<R>(m.anticausal_from_y, s, tail);
   const int stop = std::max(n - R, 0);
   for (int i = n - 1; i >= stop; --i) {
-    float* xi = x + std::ptrdiff_t(i) * stride;
-    float z[kLanes];
+    double* si = s + std::size_t(i) * kLanes;
+    for (int k = R; k >= 1; --k) {
+      const double* next = i + k < n ? si + k * kLanes : tail[i + k - n];
 #pragma omp simd
-    for (int l = 0; l < kLanes; ++l) z[l] = b0 * xi[l];
-    for (int k = 1; k <= R; ++k) {
-      const float* next = i + k < n ? x + std::ptrdiff_t(i + k) * stride : tail[i + k - n];
-#pragma omp simd
-      for (int l = 0; l < kLanes; ++l) z[l] -= a[k - 1] * next[l];
+      for (int l = 0; l < kLanes; ++l) si[l] = (k == R ? b0 * si[l] : si[l]) - a[k - 1] * next[l];
     }
-#pragma omp simd
-    for (int l = 0; l < kLanes; ++l) xi[l] = z[l];
   }
   for (int i = stop - 1; i >= 0; --i) {
-    float* xi = x + std::ptrdiff_t(i) * stride;
+    double* si = s + std::size_t(i) * kLanes;
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) {
-      float z = b0 * xi[l];
-      for (int k = 1; k <= R; ++k) z -= a[k - 1] * xi[l + k * stride];
-      xi[l] = z;
+      double z = b0 * si[l];
+      for (int k = R; k >= 1; --k) z -= a[k - 1] * si[l + k * kLanes];
+      si[l] = z;
     }
   }
 }
 
-using LinesFn = void (*)(float*, std::ptrdiff_t, const Coeffs&, const LineMaps&);
-constexpr LinesFn kLinesByOrder[] = {filter_lines<1>, filter_lines<2>, filter_lines<3>,
-                                     filter_lines<4>, filter_lines<5>};
+// A strip of `valid` <= kLanes adjacent floats of every row: kLanes column lines whose samples are
+// `stride` floats apart. Copied to the block, filtered, and copied back.
+template <int R>
+[[gnu::always_inline]] inline void column_strip(float* base, std::ptrdiff_t stride, int valid,
+                                                double* s, const Coeffs& c, const LineMaps& m) {
+  const int n = m.n;
+  if (valid == kLanes) {
+    for (int i = 0; i < n; ++i) {
+      const float* src = base + i * stride;
+      double* dst = s + std::size_t(i) * kLanes;
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) dst[l] = src[l];
+    }
+  } else {
+    for (int i = 0; i < n; ++i)
+      for (int l = 0; l < kLanes; ++l)
+        s[std::size_t(i) * kLanes + l] = l < valid ? base[i * stride + l] : 0.0;
+  }
+  filter_block<R>(s, c, m);
+  for (int i = 0; i < n; ++i) {
+    float* dst = base + i * stride;
+    const double* src = s + std::size_t(i) * kLanes;
+    if (valid == kLanes) {
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) dst[l] = float(src[l]);
+    } else {
+      for (int l = 0; l < valid; ++l) dst[l] = float(src[l]);
+    }
+  }
+}
+
+// A band of `rows` <= kLanes / C consecutive rows of C interleaved channels, transposed so that
+// lane r * C + ch holds channel ch of row r, filtered, and transposed back.
+template <int R, int C>
+[[gnu::always_inline]] inline void row_band(float* data, std::ptrdiff_t row_floats, int rows,
+                                            double* s, const Coeffs& c, const LineMaps& m) {
+  const int n = m.n;  // the image width
+  if (rows * C < kLanes) std::fill(s, s + std::size_t(n) * kLanes, 0.0);
+  for (int r = 0; r < rows; ++r) {
+    const float* src = data + r * row_floats;
+    double* dst = s + r * C;
+    for (int x = 0; x < n; ++x)
+      for (int ch = 0; ch < C; ++ch) dst[std::size_t(x) * kLanes + ch] = src[x * C + ch];
+  }
+  filter_block<R>(s, c, m);
+  for (int r = 0; r < rows; ++r) {
+    float* dst = data + r * row_floats;
+    const double* src = s + r * C;
+    for (int x = 0; x < n; ++x)
+      for (int ch = 0; ch < C; ++ch) dst[x * C + ch] = float(src[std::size_t(x) * kLanes + ch]);
+  }
+}
+
+using ColumnFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
+using RowFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
+
+// Each kernel is compiled twice: for the x86-64-v2 baseline of the build and for AVX2 + FMA,
+// chosen at run time.
+template <int R>
+void column_strip_base(float* b, std::ptrdiff_t st, int v, double* s, const Coeffs& c,
+                       const LineMaps& m) {
+  column_strip<R>(b, st, v, s, c, m);
+}
+template <int R>
+[[gnu::target("avx2,fma")]] void column_strip_avx2(float* b, std::ptrdiff_t st, int v, double* s,
+                                                   const Coeffs& c, const LineMaps& m) {
+  column_strip<R>(b, st, v, s, c, m);
+}
+template <int R, int C>
+void row_band_base(float* d, std::ptrdiff_t rf, int rows, double* s, const Coeffs& c,
+                   const LineMaps& m) {
+  row_band<R, C>(d, rf, rows, s, c, m);
+}
+template <int R, int C>
+[[gnu::target("avx2,fma")]] void row_band_avx2(float* d, std::ptrdiff_t rf, int rows, double* s,
+                                               const Coeffs& c, const LineMaps& m) {
+  row_band<R, C>(d, rf, rows, s, c, m);
+}
+
+template <int R>
+RowFn row_kernel(int channels, bool avx2) {
+  switch (channels) {
+    case 1:
+      return avx2 ? row_band_avx2<R, 1> : row_band_base<R, 1>;
+    case 2:
+      return avx2 ? row_band_avx2<R, 2> : row_band_base<R, 2>;
+    case 3:
+      return avx2 ? row_band_avx2<R, 3> : row_band_base<R, 3>;
+    default:
+      return avx2 ? row_band_avx2<R, 4> : row_band_base<R, 4>;
+  }
+}
+
+struct Kernels {
+  ColumnFn columns;
+  RowFn rows;
+};
+
+Kernels kernels(int order, int channels) {
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  switch (order) {
+    case 1:
+      return {avx2 ? column_strip_avx2<1> : column_strip_base<1>, row_kernel<1>(channels, avx2)};
+    case 2:
+      return {avx2 ? column_strip_avx2<2> : column_strip_base<2>, row_kernel<2>(channels, avx2)};
+    case 3:
+      return {avx2 ? column_strip_avx2<3> : column_strip_base<3>, row_kernel<3>(channels, avx2)};
+    case 4:
+      return {avx2 ? column_strip_avx2<4> : column_strip_base<4>, row_kernel<4>(channels, avx2)};
+    default:
+      return {avx2 ? column_strip_avx2<5> : column_strip_base<5>, row_kernel<5>(channels, avx2)};
+  }
+}
 
 }  // namespace
 
 struct ImagePlan::Impl {
   Coeffs coeffs;
-  LinesFn lines = nullptr;
+  Kernels kernels{};
   int width = 0, height = 0, channels = 0;
   int threads = 1;
   LineMaps columns;  // lines of `height` samples
   LineMaps rows;     // lines of `width` samples
-  // Per thread: a band of rows transposed to lanes (width x kLanes), or the last, partial strip
-  // of columns (height x kLanes).
+  // Per thread, one block of kLanes lines of max(width, height) doubles.
   std::size_t scratch_per_thread = 0;
-  mutable std::vector<float> scratch;
+  mutable std::vector<double> scratch;
 };
 
 ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, int channels)
@@ -175,14 +279,14 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   if (width < 1 || height < 1)
     throw InvalidParameter("image size: " + std::to_string(width) + "x" + std::to_string(height) +
                            " is empty");
-  if (channels < 1 || channels > kLanes)
-    throw InvalidParameter("channels: " + std::to_string(channels) + " is not supported");
+  if (channels < 1 || channels > 4)
+    throw InvalidParameter("channels: " + std::to_string(channels) + " (1 to 4 are supported)");
   Impl& p = *impl_;
   p.coeffs.order = f.order();
-  p.coeffs.b0 = float(f.b0);
-  for (int k = 0; k < f.order(); ++k) p.coeffs.a[k] = float(f.a[k]);
+  p.coeffs.b0 = f.b0;
+  for (int k = 0; k < f.order(); ++k) p.coeffs.a[k] = f.a[k];
   p.coeffs.causal_only = f.causal_only;
-  p.lines = kLinesByOrder[f.order() - 1];
+  p.kernels = kernels(f.order(), channels);
   p.width = width;
   p.height = height;
   p.channels = channels;
@@ -190,7 +294,7 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   p.columns = make_line_maps(f, ext, height);
   p.rows = width == height ? p.columns : make_line_maps(f, ext, width);
   p.scratch_per_thread = std::size_t(std::max(width, height)) * kLanes;
-  p.scratch.assign(p.scratch_per_thread * p.threads, 0.0f);
+  p.scratch.assign(p.scratch_per_thread * p.threads, 0.0);
 }
 
 ImagePlan::~ImagePlan() = default;
@@ -206,71 +310,32 @@ void ImagePlan::run(float* data) const {
   run_rows(data);
 }
 
-// Columns: every float of a row starts its own line, so a strip of kLanes adjacent floats is
-// kLanes lines whose samples are one row apart. The recursion walks down the image itself, one
-// cache line per row; only the last strip, narrower than kLanes, goes through scratch.
+// Columns: every float of a row starts its own line, so kLanes adjacent floats are kLanes lines
+// whose samples are one row apart; a strip reads one cache line per row.
 void ImagePlan::run_columns(float* data) const {
   const Impl& p = *impl_;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
-  const int full = int(row / kLanes);
-  const int rest = int(row % kLanes);
-  const int strips = full + (rest ? 1 : 0);
+  const int strips = int((row + kLanes - 1) / kLanes);
 #pragma omp parallel for schedule(static) num_threads(p.threads)
   for (int s = 0; s < strips; ++s) {
-    float* base = data + std::ptrdiff_t(s) * kLanes;
-    if (s < full) {
-      p.lines(base, row, p.coeffs, p.columns);
-      continue;
-    }
-    float* tmp = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
-    for (int i = 0; i < p.height; ++i) {
-      float* t = tmp + std::size_t(i) * kLanes;
-      std::memcpy(t, base + i * row, sizeof(float) * rest);
-      std::fill(t + rest, t + kLanes, 0.0f);
-    }
-    p.lines(tmp, kLanes, p.coeffs, p.columns);
-    for (int i = 0; i < p.height; ++i)
-      std::memcpy(base + i * row, tmp + std::size_t(i) * kLanes, sizeof(float) * rest);
+    double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
+    const int valid = int(std::min<std::ptrdiff_t>(kLanes, row - std::ptrdiff_t(s) * kLanes));
+    p.kernels.columns(data + std::ptrdiff_t(s) * kLanes, row, valid, block, p.coeffs, p.columns);
   }
 }
 
-// Rows: a band of kLanes / channels rows is transposed into scratch so that lane
-// r * channels + c holds channel c of row r; the band is filtered there and copied back.
+// Rows: a band of kLanes / channels rows is transposed into the block so that each lane holds one
+// channel of one row.
 void ImagePlan::run_rows(float* data) const {
   const Impl& p = *impl_;
-  const int C = p.channels;
-  const int band = kLanes / C;
-  const std::ptrdiff_t row = std::ptrdiff_t(p.width) * C;
+  const int band = kLanes / p.channels;
+  const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int bands = (p.height + band - 1) / band;
 #pragma omp parallel for schedule(static) num_threads(p.threads)
   for (int b = 0; b < bands; ++b) {
-    float* tmp = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
+    double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const int y0 = b * band;
-    const int nrows = std::min(band, p.height - y0);
-    if (nrows * C < kLanes) std::fill(tmp, tmp + std::size_t(p.width) * kLanes, 0.0f);
-    for (int r = 0; r < nrows; ++r) {
-      const float* src = data + (y0 + r) * row;
-      float* dst = tmp + r * C;
-      if (C == 4) {
-        for (int x = 0; x < p.width; ++x)
-          std::memcpy(dst + std::size_t(x) * kLanes, src + x * 4, sizeof(float) * 4);
-      } else {
-        for (int x = 0; x < p.width; ++x)
-          for (int c = 0; c < C; ++c) dst[std::size_t(x) * kLanes + c] = src[x * C + c];
-      }
-    }
-    p.lines(tmp, kLanes, p.coeffs, p.rows);
-    for (int r = 0; r < nrows; ++r) {
-      float* dstrow = data + (y0 + r) * row;
-      const float* src = tmp + r * C;
-      if (C == 4) {
-        for (int x = 0; x < p.width; ++x)
-          std::memcpy(dstrow + x * 4, src + std::size_t(x) * kLanes, sizeof(float) * 4);
-      } else {
-        for (int x = 0; x < p.width; ++x)
-          for (int c = 0; c < C; ++c) dstrow[x * C + c] = src[std::size_t(x) * kLanes + c];
-      }
-    }
+    p.kernels.rows(data + y0 * row, row, std::min(band, p.height - y0), block, p.coeffs, p.rows);
   }
 }
 
