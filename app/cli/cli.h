@@ -46,5 +46,6 @@ void add_truth_command(CLI::App& app);
 void add_coeffs_command(CLI::App& app);
 void add_diff_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_edge_study_command(CLI::App& app);
 
 }  // namespace rf::cli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   rf::cli::add_coeffs_command(app);
   rf::cli::add_diff_command(app);
   rf::cli::add_bench_command(app);
+  rf::cli::add_edge_study_command(app);
   try {
     app.parse(argc, argv);
     return 0;

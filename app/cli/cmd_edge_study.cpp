@@ -1,0 +1,205 @@
+// rfcli edge-study: the kappa study of the edge-aware paper's Fig. 6 (mean squared error of
+// Algorithms C and D against the exact Algorithm A as kappa grows, for several (sigma, sigma_r)
+// and images), and the CPU backend's time for every algorithm on one large RGB image.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli.h"
+#include "app/io/image_io.h"
+#include "filters/edge_aware.h"
+
+namespace rf::cli {
+namespace {
+
+// (sigma, sigma_r) as in the paper, sigma_r on the 8-bit scale.
+struct Pair {
+  double sigma, sigma_r255;
+};
+
+Pair parse_pair(const std::string& s) {
+  const auto colon = s.find(':');
+  try {
+    if (colon == std::string::npos) throw std::invalid_argument(s);
+    Pair p{std::stod(s.substr(0, colon)), std::stod(s.substr(colon + 1))};
+    if (!(p.sigma > 0.0) || !(p.sigma_r255 > 0.0)) throw std::invalid_argument(s);
+    return p;
+  } catch (const std::exception&) {
+    throw UsageError("--pairs: '" + s +
+                     "' is not SIGMA:SIGMA_R with positive numbers (e.g. 50:50)");
+  }
+}
+
+// The colour channels only: the study follows the paper's RGB images.
+Image rgb_of(const Image& in) {
+  if (in.channels == 3 || in.channels == 1) return in;
+  Image out(in.width, in.height, 3);
+  const std::size_t n = std::size_t(in.width) * in.height;
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c)
+      out.pixels[i * 3 + c] = in.pixels[i * in.channels + std::min(c, in.channels - 1)];
+  return out;
+}
+
+// MSE on the 8-bit scale (values times 255), as the paper measures it, without quantising.
+double mse255(const Image& a, const Image& b) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
+    const double d = 255.0 * (double(a.pixels[i]) - double(b.pixels[i]));
+    s += d * d;
+  }
+  return s / double(a.pixels.size());
+}
+
+Image run_plan(const FilterSpec& spec, const Image& in) {
+  cpu::EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
+  Image out(in.width, in.height, in.channels);
+  plan.run(in.pixels.data(), out.pixels.data());
+  return out;
+}
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = name.find_last_of('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// A size x size RGB image tiled from `src` with mirrored copies, so that it keeps real edges.
+Image mirror_tile(const Image& src, int size) {
+  Image out(size, size, 3);
+  auto wrap = [](int i, int n) {
+    const int period = 2 * n;
+    int m = i % period;
+    return m < n ? m : period - 1 - m;
+  };
+  for (int y = 0; y < size; ++y)
+    for (int x = 0; x < size; ++x)
+      for (int c = 0; c < 3; ++c)
+        out.at(x, y, c) = src.at(wrap(x, src.width), wrap(y, src.height), c);
+  return out;
+}
+
+void run_timing(const Image& src, int size, int repeats) {
+  const Image in = mirror_tile(rgb_of(src), size);
+  Image out(in.width, in.height, 3);
+  std::printf(
+      "# CPU backend, %dx%d RGB float, 2 iterations, sigma 50, sigma_r 50/255, kappa 2, "
+      "%d OpenMP threads; steady clock around run() (no I/O), median of %d\n",
+      size, size, omp_get_max_threads(), repeats);
+  std::printf("%-6s %10s\n", "algo", "ms");
+  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact}) {
+    FilterSpec spec;
+    spec.kind = FilterKind::EdgeAware;
+    spec.sigma = 50.0;
+    spec.sigma_r = 50.0 / 255.0;
+    spec.iterations = 2;
+    spec.kappa = 2.0;
+    spec.algo = a;
+    cpu::EdgeAwarePlan plan(spec, in.width, in.height, 3);
+    plan.run(in.pixels.data(), out.pixels.data());
+    std::vector<double> ms;
+    for (int r = 0; r < repeats; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      plan.run(in.pixels.data(), out.pixels.data());
+      const auto t1 = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("%-6s %10.1f\n", to_string(a), ms[ms.size() / 2]);
+  }
+}
+
+}  // namespace
+
+void add_edge_study_command(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> images;
+    std::vector<std::string> pairs = {"20:25", "50:50", "50:150", "200:150"};
+    double kappa_max = 3.0;
+    double kappa_step = 0.25;
+    int iterations = 2;
+    std::string csv;
+    int timing_size = 0;
+    int repeats = 5;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "edge-study",
+      "Fig. 6 of the edge-aware paper: MSE (8-bit scale) of algorithms C and D against A vs kappa, "
+      "on the CPU backend; with --timing, the CPU time of A, C, D and exact");
+  cmd->add_option("images", args->images, "RGB images")->required();
+  cmd->add_option("--pairs", args->pairs, "SIGMA:SIGMA_R pairs, sigma_r on the 8-bit scale")
+      ->capture_default_str();
+  cmd->add_option("--kappa-max", args->kappa_max, "largest kappa")->capture_default_str();
+  cmd->add_option("--kappa-step", args->kappa_step, "kappa step")->capture_default_str();
+  cmd->add_option("--iterations", args->iterations, "iterations N")->capture_default_str();
+  cmd->add_option("--csv", args->csv, "also write the table as CSV to this file");
+  cmd->add_option("--timing", args->timing_size,
+                  "instead of the study, time every algorithm on a SIZE x SIZE RGB image tiled "
+                  "from the first image");
+  cmd->add_option("--repeats", args->repeats, "timed runs per algorithm (--timing)")
+      ->capture_default_str();
+  cmd->callback([args] {
+    if (args->timing_size < 0) throw UsageError("--timing: must be a positive size");
+    if (args->timing_size > 0) {
+      if (args->repeats < 1) throw UsageError("--repeats: must be >= 1");
+      run_timing(io::read_image(args->images.front()), args->timing_size, args->repeats);
+      return;
+    }
+    if (!(args->kappa_step > 0.0) || !(args->kappa_max >= 0.0))
+      throw UsageError("--kappa-step and --kappa-max: must be positive");
+    std::vector<Pair> pairs;
+    for (const std::string& s : args->pairs) pairs.push_back(parse_pair(s));
+    std::vector<double> kappas;
+    for (int i = 0; i * args->kappa_step <= args->kappa_max + 1e-9; ++i)
+      kappas.push_back(i * args->kappa_step);
+
+    std::FILE* csv = nullptr;
+    if (!args->csv.empty()) {
+      csv = std::fopen(args->csv.c_str(), "w");
+      if (!csv) throw UsageError("--csv: cannot write '" + args->csv + "'");
+      std::fprintf(csv, "image,width,height,sigma,sigma_r_8bit,iterations,kappa,mse_c,mse_d\n");
+    }
+    std::printf("%-12s %9s %6s %6s %6s %12s %12s\n", "image", "size", "sigma", "sigma_r", "kappa",
+                "mse_C", "mse_D");
+    for (const std::string& path : args->images) {
+      const Image in = rgb_of(io::read_image(path));
+      const std::string name = base_name(path);
+      for (const Pair& p : pairs) {
+        FilterSpec spec;
+        spec.kind = FilterKind::EdgeAware;
+        spec.sigma = p.sigma;
+        spec.sigma_r = p.sigma_r255 / 255.0;
+        spec.iterations = args->iterations;
+        spec.algo = Algorithm::EdgeA;
+        const Image truth = run_plan(spec, in);
+        for (double kappa : kappas) {
+          spec.kappa = kappa;
+          spec.algo = Algorithm::EdgeC;
+          const double mc = mse255(run_plan(spec, in), truth);
+          spec.algo = Algorithm::EdgeD;
+          const double md = mse255(run_plan(spec, in), truth);
+          char size[32];
+          std::snprintf(size, sizeof size, "%dx%d", in.width, in.height);
+          std::printf("%-12s %9s %6g %6g %6.2f %12.5g %12.5g\n", name.c_str(), size, p.sigma,
+                      p.sigma_r255, kappa, mc, md);
+          if (csv)
+            std::fprintf(csv, "%s,%d,%d,%g,%g,%d,%.2f,%.6g,%.6g\n", name.c_str(), in.width,
+                         in.height, p.sigma, p.sigma_r255, args->iterations, kappa, mc, md);
+        }
+        std::fflush(stdout);
+      }
+    }
+    if (csv) std::fclose(csv);
+  });
+}
+
+}  // namespace rf::cli
