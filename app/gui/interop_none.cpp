@@ -1,0 +1,11 @@
+// Builds without the CUDA backend have no interop: the copy path (glTexSubImage2D) runs.
+#include "app/gui/interop.h"
+
+namespace rf::gui {
+
+std::unique_ptr<Interop> make_cuda_gl_interop(std::string* why) {
+  if (why) *why = "built without CUDA";
+  return nullptr;
+}
+
+}  // namespace rf::gui

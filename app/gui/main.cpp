@@ -1,0 +1,81 @@
+// rfstudio: live recursive filtering. Reads top to bottom like Dear ImGui's
+// example_glfw_opengl3/main.cpp: set up, loop, shut down.
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "app/gui/options.h"
+#include "app/gui/platform.h"
+#include "app/gui/studio.h"
+#include "app/gui/ui_style.h"
+
+int main(int argc, char** argv) {
+  using namespace rf::gui;
+
+  StudioOptions options;
+  if (auto exit_code = parse_options(argc, argv, &options)) return *exit_code;
+
+  // Platform: a window for people, EGL without any window for --offscreen.
+  std::unique_ptr<Platform> platform;
+  try {
+    const PlatformConfig config{options.width, options.height, "Recursive Filter Studio"};
+    platform = options.offscreen ? make_offscreen_platform(config) : make_window_platform(config);
+  } catch (const PlatformError& e) {
+    std::fprintf(stderr, "rfstudio: %s\n", e.what());
+    if (!options.offscreen)
+      std::fprintf(stderr,
+                   "rfstudio: without a display, render offscreen instead, e.g.\n"
+                   "  rfstudio --offscreen --frames 3 --screenshot out/rfstudio.png [options]\n");
+    return 2;
+  }
+
+  // Dear ImGui, its ini file in $XDG_CONFIG_HOME/rfstudio/, fonts at the monitor's scale.
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  static std::string ini_path;
+  ini_path = platform->offscreen() || options.frames > 0 ? std::string() : imgui_ini_path();
+  io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+  platform->init_imgui();
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  float scale = options.ui_scale > 0 ? options.ui_scale : platform->content_scale();
+  apply_ui_scale(scale);
+
+  int exit_code = 0;
+  try {
+    Studio studio(options, *platform);
+    std::printf("rfstudio: %s, OpenGL %s (%s)\n", platform->name().c_str(),
+                reinterpret_cast<const char*>(glGetString(GL_VERSION)),
+                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+
+    // Main loop.
+    while (!platform->should_close() && !studio.done()) {
+      platform->new_frame();
+      if (options.ui_scale <= 0 && platform->content_scale() != scale) {
+        scale = platform->content_scale();
+        apply_ui_scale(scale);
+      }
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      studio.frame();
+      ImGui::Render();
+      studio.render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      studio.after_render();
+      platform->present();
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rfstudio: %s\n", e.what());
+    exit_code = 1;
+  }
+
+  // Shutdown.
+  ImGui_ImplOpenGL3_Shutdown();
+  platform->shutdown_imgui();
+  ImGui::DestroyContext();
+  return exit_code;
+}

@@ -1,0 +1,37 @@
+// rfstudio's command line: rfcli's filter options, a source, the view, and offscreen rendering.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/gui/view_settings.h"
+#include "filters/spec.h"
+
+namespace rf::gui {
+
+enum class SourceKind { Default, Image, Folder, Video, Camera, Pattern };
+
+struct SourceChoice {
+  SourceKind kind = SourceKind::Default;  // Default: the embedded astronaut
+  std::string path;                       // file, folder, device or pattern name
+};
+
+struct StudioOptions {
+  FilterSpec spec;
+  SourceChoice source;
+  ViewSettings view;
+  DiffSettings diff;
+  std::string preset;  // applied first; explicit options override it
+  bool offscreen = false;
+  int frames = 0;  // 0: run until closed (window); offscreen defaults to 3
+  std::string screenshot;
+  int width = 1600, height = 960;
+  float ui_scale = 0.0f;  // 0: the monitor's content scale
+  bool hide_ui = false;
+};
+
+// Parses argv. Returns an exit code when the program should stop (help printed: 0, an error
+// printed: 2), nothing when it should run. Explicit options override the preset's values.
+std::optional<int> parse_options(int argc, char** argv, StudioOptions* options);
+
+}  // namespace rf::gui

@@ -1,0 +1,76 @@
+// Diff: the ground truth, its progress, and the error of the result over the whole image, a
+// border band and the interior.
+#include <imgui.h>
+
+#include <cmath>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/studio.h"
+
+namespace rf::gui {
+
+void diff_panel(Studio& st) {
+  if (!ImGui::CollapsingHeader("Diff against ground truth", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  DiffSettings& d = st.diff;
+  ImGui::Checkbox("compute ground truth", &st.truth_enabled);
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+  int mode = int(d.truth);
+  if (ImGui::Combo(
+          "truth", &mode,
+          "FIR Gaussian (double)\0padded recursion (double)\0same filter, other extension\0"))
+    d.truth = TruthMode(mode);
+  int ext = int(d.truth_ext) - 1;
+  if (ImGui::Combo("truth extension", &ext, "zero\0clamp\0repeat\0mirror\0"))
+    d.truth_ext = Extension(ext + 1);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "used for the comparison, and for the truth when the filter ignores boundaries");
+  ImGui::Checkbox("band = 3 sigma", &d.auto_band);
+  if (!d.auto_band) {
+    ImGui::SameLine();
+    ImGui::SliderInt("##band", &d.band, 1, 256, "%d px");
+  }
+  ImGui::PopItemWidth();
+
+  if (st.truth_worker.busy()) {
+    ImGui::ProgressBar(st.truth_worker.progress(),
+                       ImVec2(ImGui::GetContentRegionAvail().x * 0.7f, 0), "truth");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) st.truth_worker.cancel();
+  }
+  if (!st.truth_current) {
+    ImGui::TextDisabled(st.truth_enabled ? "waiting for the truth of this frame" : "off");
+    return;
+  }
+  ImGui::TextWrapped("truth: %s (%.0f ms)", st.truth.label.c_str(), st.truth.ms);
+  const DiffStats& s = st.truth.stats;
+  if (ImGui::BeginTable("stats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("region");
+    ImGui::TableSetupColumn("max |d|");
+    ImGui::TableSetupColumn("RMSE");
+    ImGui::TableSetupColumn("PSNR dB");
+    ImGui::TableHeadersRow();
+    auto row = [](const char* name, const ErrorStats& e) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2e", e.max_abs);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2e", e.rmse);
+      ImGui::TableNextColumn();
+      if (std::isinf(e.psnr))
+        ImGui::TextUnformatted("inf");
+      else
+        ImGui::Text("%.1f", e.psnr);
+    };
+    char border[32];
+    std::snprintf(border, sizeof border, "border %d px", s.band);
+    row("whole", s.whole);
+    row(border, s.border);
+    row("interior", s.interior);
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace rf::gui

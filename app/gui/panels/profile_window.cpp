@@ -1,0 +1,114 @@
+// Line profile: one row or column of the input, the result, the truth and the result under every
+// extension, overlaid; the boundary behaviour of each extension is visible at both ends.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <vector>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/studio.h"
+
+namespace rf::gui {
+namespace {
+
+struct Series {
+  const std::vector<float>* data;
+  ImU32 color;
+  float thickness;
+  const char* label;
+};
+
+}  // namespace
+
+void profile_window(Studio& st, float x, float y, float w, float h) {
+  ImGui::SetNextWindowPos(ImVec2(x, y));
+  ImGui::SetNextWindowSize(ImVec2(w, h));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoScrollbar;
+  char title[64];
+  std::snprintf(title, sizeof title, "Profile of %s %d (luma)###profile",
+                st.profile.vertical ? "column" : "row", st.profile.line);
+  if (!ImGui::Begin(title, nullptr, flags)) {
+    ImGui::End();
+    return;
+  }
+  const ProfileData& p = st.profile;
+  static bool show_ext[5] = {true, true, true, true, true};
+  const ImU32 ext_colors[5] = {IM_COL32(255, 90, 90, 255), IM_COL32(150, 150, 255, 255),
+                               IM_COL32(255, 170, 60, 255), IM_COL32(90, 220, 120, 255),
+                               IM_COL32(230, 110, 230, 255)};
+  std::vector<Series> series;
+  series.push_back({&p.input, IM_COL32(140, 140, 140, 255), 1.0f, "input"});
+  for (Extension e : kAllExtensions) {
+    const int i = int(e);
+    if (i < int(p.by_extension.size()) && show_ext[i] && e != st.spec.ext)
+      series.push_back({&p.by_extension[i], ext_colors[i], 1.0f, to_string(e)});
+  }
+  if (!p.truth.empty()) series.push_back({&p.truth, IM_COL32(80, 220, 255, 255), 2.5f, "truth"});
+  series.push_back({&p.result, IM_COL32(255, 255, 255, 255), 1.5f, "result"});
+
+  // Legend with toggles for the extension curves.
+  ImGui::TextColored(ImVec4(1, 1, 1, 1), "result (%s)", to_string(st.spec.ext));
+  ImGui::SameLine();
+  ImGui::TextColored(ImVec4(0.55f, 0.55f, 0.55f, 1), "input");
+  if (!p.truth.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.31f, 0.86f, 1, 1), "truth");
+  }
+  for (Extension e : kAllExtensions) {
+    if (e == st.spec.ext) continue;
+    const int i = int(e);
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ext_colors[i]));
+    ImGui::Checkbox(to_string(e), &show_ext[i]);
+    ImGui::PopStyleColor();
+  }
+  if (!p.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", p.error.c_str());
+
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 size = ImGui::GetContentRegionAvail();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y),
+                    IM_COL32(18, 18, 20, 255));
+  float lo = FLT_MAX, hi = -FLT_MAX;
+  for (const Series& s : series)
+    for (float v : *s.data) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  if (series.empty() || p.result.size() < 2 || !(hi >= lo)) {
+    ImGui::End();
+    return;
+  }
+  if (hi - lo < 1e-6f) hi = lo + 1e-6f;
+  const float pad = 0.05f * (hi - lo);
+  lo -= pad;
+  hi += pad;
+  const int n = int(p.result.size());
+  auto pt = [&](int i, float v) {
+    return ImVec2(origin.x + size.x * (float(i) + 0.5f) / float(n),
+                  origin.y + size.y * (1.0f - (v - lo) / (hi - lo)));
+  };
+  // Zero and one, the range of the input, as reference lines.
+  for (float ref : {0.0f, 1.0f})
+    if (ref > lo && ref < hi)
+      dl->AddLine(pt(0, ref), ImVec2(origin.x + size.x, pt(0, ref).y), IM_COL32(60, 60, 60, 255));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", hi);
+  dl->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(160, 160, 160, 255), buf);
+  std::snprintf(buf, sizeof buf, "%.3g", lo);
+  dl->AddText(ImVec2(origin.x + 4, origin.y + size.y - ImGui::GetFontSize() - 2),
+              IM_COL32(160, 160, 160, 255), buf);
+  std::vector<ImVec2> pts;
+  for (const Series& s : series) {
+    if (int(s.data->size()) != n) continue;
+    pts.clear();
+    for (int i = 0; i < n; ++i) pts.push_back(pt(i, (*s.data)[i]));
+    dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, s.thickness);
+  }
+  ImGui::End();
+}
+
+}  // namespace rf::gui

@@ -1,0 +1,67 @@
+// Source: what is being filtered: the built-in image, a file or folder, a video, a camera or a
+// classroom pattern.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/studio.h"
+
+namespace rf::gui {
+
+void source_panel(Studio& st) {
+  if (!ImGui::CollapsingHeader("Source", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextWrapped("%s", st.source.description().c_str());
+  const std::string status = st.source.status();
+  if (!status.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", status.c_str());
+
+  static const char* patterns[] = {"impulses", "steps", "checkerboard",
+                                   "periodic", "noise", "moving-bar"};
+  static int pattern = 1;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+  ImGui::Combo("##pattern", &pattern, patterns, IM_ARRAYSIZE(patterns));
+  ImGui::SameLine();
+  if (ImGui::Button("Pattern")) st.open_source({SourceKind::Pattern, patterns[pattern]});
+  ImGui::SameLine();
+  if (ImGui::Button("Built-in")) st.open_source({SourceKind::Default, {}});
+
+  if (ImGui::Button("Open file, folder or video... (Ctrl+O)")) st.open_dialog_requested = true;
+
+  static std::vector<app::CameraInfo> cameras;
+  static bool scanned = false;
+  if (ImGui::Button("Scan cameras")) {
+    try {
+      cameras = app::list_cameras();
+    } catch (const std::exception& e) {
+      st.post(std::string("camera scan: ") + e.what(), true);
+    }
+    scanned = true;
+  }
+  if (scanned && cameras.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("no V4L2 camera found");
+  }
+  for (const app::CameraInfo& c : cameras) {
+    const std::string label = c.device + "  " + c.name;
+    if (ImGui::Selectable(label.c_str())) st.open_source({SourceKind::Camera, c.device});
+    if (ImGui::IsItemHovered() && !c.modes.empty()) {
+      ImGui::BeginTooltip();
+      for (const app::CameraMode& m : c.modes)
+        ImGui::Text("%s %dx%d %.0f fps", m.fourcc.c_str(), m.width, m.height, m.fps);
+      ImGui::EndTooltip();
+    }
+  }
+
+  if (st.source.animated()) {
+    bool paused = st.source.paused();
+    if (ImGui::Checkbox("Pause (Space)", &paused)) st.source.set_paused(paused);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!paused);
+    if (ImGui::Button("Step")) st.source.step();
+    ImGui::EndDisabled();
+  }
+  if (st.processor.has_frame())
+    ImGui::TextDisabled("%d x %d, frame %llu", st.processor.width(), st.processor.height(),
+                        static_cast<unsigned long long>(st.source.frame().index));
+}
+
+}  // namespace rf::gui

@@ -1,0 +1,49 @@
+// Timing: which backend runs and why, per-stage times, a rolling plot, fps and GiP/s.
+#include <imgui.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/studio.h"
+
+namespace rf::gui {
+
+void timing_panel(Studio& st) {
+  if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextWrapped("%s", st.processor.backend_line().c_str());
+  ImGui::TextWrapped("%s", st.processor.path_line().c_str());
+  const FrameTiming& t = st.processor.timing();
+  const char* clock = t.gpu_events ? "CUDA events" : "host clock";
+  if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    auto row = [](const char* name, double ms) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      ImGui::Text("%8.3f ms", ms);
+    };
+    row("upload", t.upload_ms);
+    for (const StageTime& s : t.stages) row(("  " + s.stage).c_str(), s.ms);
+    row("filter", t.filter_ms);
+    row(t.gpu_events ? "interop" : "texture upload", t.interop_ms);
+    row("truth (background)", st.truth.ms);
+    ImGui::EndTable();
+  }
+  const double px = double(st.processor.width()) * st.processor.height();
+  if (t.filter_ms > 0)
+    ImGui::Text("%.3f GiP/s filter only (%s)", px / (t.filter_ms * 1e-3) / double(1 << 30), clock);
+
+  std::vector<float> hist(st.frame_ms_history.begin(), st.frame_ms_history.end());
+  if (!hist.empty()) {
+    const float peak = *std::max_element(hist.begin(), hist.end());
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "path %.2f ms (max %.2f)", hist.back(), peak);
+    ImGui::PlotLines("##path", hist.data(), int(hist.size()), 0, overlay, 0.0f, peak * 1.15f,
+                     ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4));
+  }
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::Text("UI %.1f fps (%.2f ms)", io.Framerate, 1000.0f / std::max(io.Framerate, 1e-3f));
+}
+
+}  // namespace rf::gui

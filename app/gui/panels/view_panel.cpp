@@ -1,0 +1,80 @@
+// View: what the canvas shows, and the settings of each view.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/studio.h"
+
+namespace rf::gui {
+namespace {
+
+const std::pair<ViewMode, const char*> kModes[] = {
+    {ViewMode::Original, "original"},       {ViewMode::Result, "result"},
+    {ViewMode::Diff, "diff (D)"},           {ViewMode::Split, "split wipe"},
+    {ViewMode::SideBySide, "side by side"}, {ViewMode::Tiles, "3x3 tiles"},
+    {ViewMode::Profile, "line profile"},    {ViewMode::Impulse, "impulse probe"},
+};
+
+}  // namespace
+
+void view_panel(Studio& st) {
+  if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ViewSettings& v = st.view;
+  int i = 0;
+  for (const auto& [mode, label] : kModes) {
+    if (i++ % 2) ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::RadioButton(label, v.mode == mode)) v.mode = mode;
+  }
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+  switch (v.mode) {
+    case ViewMode::Split:
+      ImGui::SliderFloat("split", &v.split, 0.0f, 1.0f, "%.2f");
+      ImGui::TextDisabled("drag the handle on the image");
+      break;
+    case ViewMode::Diff: {
+      int scale = int(v.diff_scale);
+      if (ImGui::Combo("scale", &scale, "log (1e-7 .. 1)\0linear\0"))
+        v.diff_scale = DiffScale(scale);
+      ImGui::SliderFloat("amplification", &v.amplification, 1.0f, 1e6f, "x%.0f",
+                         ImGuiSliderFlags_Logarithmic);
+      break;
+    }
+    case ViewMode::Tiles: {
+      int src = v.tiles_show_result ? 1 : 0;
+      ImGui::Combo("tiles of", &src, "input (what the filter sees)\0result\0");
+      v.tiles_show_result = src == 1;
+      ImGui::TextDisabled("the real image is outlined in yellow");
+      break;
+    }
+    case ViewMode::Profile: {
+      int dir = v.profile_vertical ? 1 : 0;
+      if (ImGui::Combo("along", &dir, "row\0column\0")) v.profile_vertical = dir == 1;
+      const int n = std::max(1, v.profile_vertical ? st.processor.width() : st.processor.height());
+      int line = v.profile_line < 0 ? n / 2 : v.profile_line;
+      if (ImGui::SliderInt(v.profile_vertical ? "column" : "row", &line, 0, n - 1))
+        v.profile_line = line;
+      ImGui::TextDisabled("click the image to choose the line");
+      break;
+    }
+    case ViewMode::Impulse:
+      ImGui::TextDisabled("click to place the impulse");
+      ImGui::Text("impulse at (%d, %d)", st.impulse.x, st.impulse.y);
+      if (st.impulse.max > 0)
+        ImGui::Text("peak %.3g, smallest nonzero %.2g", st.impulse.max, st.impulse.min_nonzero);
+      if (!st.impulse.error.empty())
+        ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", st.impulse.error.c_str());
+      break;
+    default:
+      break;
+  }
+  ImGui::PopItemWidth();
+  ImGui::Text("zoom %.0f%%", 100.0f * st.transform().zoom);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("fit (F)")) st.fit_view();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("1:1 (1)")) st.one_to_one();
+  ImGui::TextDisabled("wheel zooms at the cursor, drag pans, Tab hides the panels");
+}
+
+}  // namespace rf::gui

@@ -1,0 +1,186 @@
+#include "app/gui/presets.h"
+
+#include <fstream>
+
+#include "filters/errors.h"
+
+namespace rf::gui {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+void read(const json& j, const char* key, T* value) {
+  if (!j.contains(key)) return;
+  try {
+    *value = j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw InvalidParameter(std::string("preset key '") + key + "' has the wrong type");
+  }
+}
+
+template <class E, class Parse>
+void read_enum(const json& j, const char* key, E* value, Parse parse) {
+  if (!j.contains(key)) return;
+  std::string name;
+  read(j, key, &name);
+  auto v = parse(name);
+  if (!v)
+    throw InvalidParameter(std::string("preset key '") + key + "': unknown value '" + name + "'");
+  *value = *v;
+}
+
+std::optional<DiffScale> parse_diff_scale(std::string_view s) {
+  if (s == "log") return DiffScale::Log;
+  if (s == "linear") return DiffScale::Linear;
+  return std::nullopt;
+}
+
+const char* source_key(SourceKind k) {
+  switch (k) {
+    case SourceKind::Image:
+      return "image";
+    case SourceKind::Folder:
+      return "folder";
+    case SourceKind::Video:
+      return "video";
+    case SourceKind::Camera:
+      return "camera";
+    case SourceKind::Pattern:
+      return "pattern";
+    case SourceKind::Default:
+      break;
+  }
+  return "default";
+}
+
+}  // namespace
+
+Preset make_preset(const std::string& name, const FilterSpec& spec, const ViewSettings& view,
+                   const DiffSettings& diff, std::optional<SourceChoice> source) {
+  Preset p;
+  p.name = name;
+  p.spec = spec;
+  p.view = view;
+  p.diff = diff;
+  p.source = std::move(source);
+  return p;
+}
+
+json to_json(const Preset& p) {
+  const FilterSpec& s = p.spec;
+  json j;
+  j["name"] = p.name;
+  if (!p.description.empty()) j["description"] = p.description;
+  j["filter"] = {{"kind", to_string(s.kind)}, {"sigma", s.sigma},
+                 {"order", s.order},          {"pole", s.pole},
+                 {"ext", to_string(s.ext)},   {"sigma_r", s.sigma_r},
+                 {"kappa", s.kappa},          {"iterations", s.iterations},
+                 {"algo", to_string(s.algo)}, {"backend", to_string(s.backend)}};
+  j["view"] = {{"mode", to_string(p.view.mode)},
+               {"split", p.view.split},
+               {"diff_scale", p.view.diff_scale == DiffScale::Log ? "log" : "linear"},
+               {"amplification", p.view.amplification},
+               {"tiles_show_result", p.view.tiles_show_result},
+               {"profile_vertical", p.view.profile_vertical},
+               {"profile_line", p.view.profile_line},
+               {"probe", {p.view.probe_x, p.view.probe_y}}};
+  j["diff"] = {{"truth", to_string(p.diff.truth)},
+               {"truth_ext", to_string(p.diff.truth_ext)},
+               {"auto_band", p.diff.auto_band},
+               {"band", p.diff.band}};
+  if (p.source && p.source->kind != SourceKind::Default)
+    j["source"] = {{source_key(p.source->kind), p.source->path}};
+  return j;
+}
+
+Preset preset_from_json(const json& j, const Preset& base) {
+  if (!j.is_object()) throw InvalidParameter("a preset must be a JSON object");
+  Preset p = base;
+  read(j, "name", &p.name);
+  read(j, "description", &p.description);
+  if (j.contains("filter")) {
+    const json& f = j.at("filter");
+    FilterSpec& s = p.spec;
+    read_enum(f, "kind", &s.kind, parse_filter_kind);
+    read(f, "sigma", &s.sigma);
+    read(f, "order", &s.order);
+    read(f, "pole", &s.pole);
+    read_enum(f, "ext", &s.ext, parse_extension);
+    read(f, "sigma_r", &s.sigma_r);
+    read(f, "kappa", &s.kappa);
+    read(f, "iterations", &s.iterations);
+    read_enum(f, "algo", &s.algo, parse_algorithm);
+    read_enum(f, "backend", &s.backend, parse_backend);
+  }
+  if (j.contains("view")) {
+    const json& v = j.at("view");
+    read_enum(v, "mode", &p.view.mode, parse_view_mode);
+    read(v, "split", &p.view.split);
+    read_enum(v, "diff_scale", &p.view.diff_scale, parse_diff_scale);
+    read(v, "amplification", &p.view.amplification);
+    read(v, "tiles_show_result", &p.view.tiles_show_result);
+    read(v, "profile_vertical", &p.view.profile_vertical);
+    read(v, "profile_line", &p.view.profile_line);
+    if (v.contains("probe")) {
+      std::array<int, 2> probe{};
+      read(v, "probe", &probe);
+      p.view.probe_x = probe[0];
+      p.view.probe_y = probe[1];
+    }
+  }
+  if (j.contains("diff")) {
+    const json& d = j.at("diff");
+    read_enum(d, "truth", &p.diff.truth, parse_truth_mode);
+    read_enum(d, "truth_ext", &p.diff.truth_ext, parse_extension);
+    read(d, "auto_band", &p.diff.auto_band);
+    read(d, "band", &p.diff.band);
+  }
+  if (j.contains("source")) {
+    const json& src = j.at("source");
+    const std::pair<const char*, SourceKind> kinds[] = {{"image", SourceKind::Image},
+                                                        {"folder", SourceKind::Folder},
+                                                        {"video", SourceKind::Video},
+                                                        {"camera", SourceKind::Camera},
+                                                        {"pattern", SourceKind::Pattern}};
+    for (const auto& [key, kind] : kinds) {
+      if (!src.contains(key)) continue;
+      SourceChoice c{kind, {}};
+      read(src, key, &c.path);
+      p.source = c;
+    }
+  }
+  return p;
+}
+
+Preset load_preset_file(const std::string& path, const Preset& base) {
+  std::ifstream f(path);
+  if (!f) throw IoError(path + ": cannot open the preset");
+  json j;
+  try {
+    j = json::parse(f);
+  } catch (const json::parse_error& e) {
+    throw IoError(path + ": not valid JSON (" + e.what() + ")");
+  }
+  try {
+    return preset_from_json(j, base);
+  } catch (const InvalidParameter& e) {
+    throw InvalidParameter(path + ": " + e.what());
+  }
+}
+
+void save_preset_file(const std::string& path, const Preset& preset) {
+  std::ofstream f(path);
+  if (!f) throw IoError(path + ": cannot write the preset");
+  f << to_json(preset).dump(2) << "\n";
+  if (!f) throw IoError(path + ": cannot write the preset");
+}
+
+void apply_preset(const Preset& p, StudioOptions* o) {
+  o->spec = p.spec;
+  o->view = p.view;
+  o->diff = p.diff;
+  if (p.source) o->source = *p.source;
+}
+
+}  // namespace rf::gui

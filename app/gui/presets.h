@@ -1,0 +1,40 @@
+// Presets: the filter spec, view and diff settings (and optionally a source) as JSON, for saving
+// a setup and for the classroom presets shipped in assets/presets/. Every key is optional; a
+// missing key keeps the current value.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/gui/options.h"
+
+namespace rf::gui {
+
+struct Preset {
+  std::string name;
+  std::string description;
+  FilterSpec spec;
+  ViewSettings view;
+  DiffSettings diff;
+  std::optional<SourceChoice> source;
+};
+
+// The preset of the current state (source included when it is a pattern or a file).
+Preset make_preset(const std::string& name, const FilterSpec& spec, const ViewSettings& view,
+                   const DiffSettings& diff, std::optional<SourceChoice> source);
+
+nlohmann::json to_json(const Preset& preset);
+// Reads over `base` (the current state): keys present replace its values. Throws
+// InvalidParameter naming the key for an unknown name or a value of the wrong type.
+Preset preset_from_json(const nlohmann::json& j, const Preset& base);
+
+// Throws IoError (file) or InvalidParameter (content), naming the file.
+Preset load_preset_file(const std::string& path, const Preset& base = {});
+void save_preset_file(const std::string& path, const Preset& preset);
+
+// Applies a preset to the command line's state (options given explicitly are applied after).
+void apply_preset(const Preset& preset, StudioOptions* options);
+
+}  // namespace rf::gui

@@ -1,0 +1,48 @@
+// The current frame source and its newest frame. Opening a source that fails keeps the previous
+// one running and reports why: nothing on screen is lost to a bad path or a missing camera.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/gui/options.h"
+#include "app/sources/source.h"
+
+namespace rf::gui {
+
+// The embedded astronaut (assets/astronaut.png), decoded once.
+std::unique_ptr<app::Source> open_default_image();
+
+class SourceSlot {
+ public:
+  // Opens `choice`; on failure keeps the current source and returns the message (empty: success).
+  std::string open(const SourceChoice& choice);
+  // Opens a path dropped on the window or typed into Ctrl+O: folder, video or image.
+  std::string open_path(const std::string& path);
+
+  // Polls the source; true when `frame()` holds a newer frame.
+  bool poll();
+  app::Frame& frame() { return frame_; }
+  bool has_frame() const { return frame_.width > 0; }
+
+  std::string description() const { return source_ ? source_->description() : "no source"; }
+  std::string status() const { return source_ ? source_->status() : std::string(); }
+  bool animated() const { return source_ && source_->animated(); }
+  void set_paused(bool paused);
+  bool paused() const { return paused_; }
+  void step() {
+    if (source_) source_->step();
+  }
+  const SourceChoice& choice() const { return choice_; }
+
+ private:
+  std::string install(std::unique_ptr<app::Source> source, const SourceChoice& choice);
+
+  std::unique_ptr<app::Source> source_;
+  SourceChoice choice_;
+  app::Frame frame_;
+  bool paused_ = false;
+  bool fresh_ = false;  // a frame installed by open() not yet reported by poll()
+};
+
+}  // namespace rf::gui

@@ -1,0 +1,593 @@
+#include "app/gui/studio.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "app/gui/colormap.h"
+#include "app/gui/export.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/presets.h"
+#include "filters/engine.h"
+
+namespace rf::gui {
+namespace {
+
+constexpr std::size_t kHistory = 240;
+
+std::uint64_t hash_combine(std::uint64_t h, std::uint64_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
+
+std::uint64_t hash_spec(const FilterSpec& s) {
+  std::uint64_t h = 0;
+  const std::hash<double> hd;
+  h = hash_combine(h, std::uint64_t(s.kind));
+  h = hash_combine(h, hd(s.sigma));
+  h = hash_combine(h, std::uint64_t(s.order));
+  h = hash_combine(h, hd(s.pole));
+  h = hash_combine(h, std::uint64_t(s.ext));
+  h = hash_combine(h, hd(s.sigma_r));
+  h = hash_combine(h, hd(s.kappa));
+  h = hash_combine(h, std::uint64_t(s.iterations));
+  h = hash_combine(h, std::uint64_t(s.algo));
+  return h;
+}
+
+float luma(const Image& img, int x, int y) {
+  return 0.299f * img.at(x, y, 0) + 0.587f * img.at(x, y, 1) + 0.114f * img.at(x, y, 2);
+}
+
+void push_history(std::deque<float>& d, float v) {
+  d.push_back(v);
+  while (d.size() > kHistory) d.pop_front();
+}
+
+ImU32 to_u32(Rgb c) {
+  return IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), 255);
+}
+
+// A vertical colour bar with decade (or linear) labels: the fixed scale of the heat maps.
+void draw_legend(ImDrawList* dl, ImVec2 pos, float height, float low, float high, bool log_scale,
+                 float amplification, const char* title) {
+  const float w = ImGui::GetFontSize() * 0.9f;
+  const float pad = ImGui::GetFontSize() * 0.4f;
+  const int steps = 64;
+  const float label_w = ImGui::CalcTextSize("1e-10").x;
+  const ImVec2 box0(pos.x - pad, pos.y - ImGui::GetFontSize() - 2 * pad);
+  const ImVec2 box1(pos.x + w + label_w + 3 * pad, pos.y + height + pad);
+  dl->AddRectFilled(box0, box1, IM_COL32(20, 20, 20, 210), 4.0f);
+  dl->AddText(ImVec2(pos.x, pos.y - ImGui::GetFontSize() - pad), IM_COL32(230, 230, 230, 255),
+              title);
+  for (int i = 0; i < steps; ++i) {
+    const float t0 = float(i) / steps, t1 = float(i + 1) / steps;
+    dl->AddRectFilled(ImVec2(pos.x, pos.y + height * (1 - t1)),
+                      ImVec2(pos.x + w, pos.y + height * (1 - t0)),
+                      to_u32(inferno(0.5f * (t0 + t1))));
+  }
+  char buf[32];
+  const int labels = log_scale ? int(high - low) : 4;
+  for (int i = 0; i <= labels; ++i) {
+    const float t = float(i) / labels;
+    if (log_scale) {
+      // With amplification a, colour t shows |d| = 10^(low + t (high - low)) / a.
+      const double v = std::pow(10.0, low + t * (high - low)) / amplification;
+      std::snprintf(buf, sizeof buf, "%.0e", v);
+    } else {
+      std::snprintf(buf, sizeof buf, "%.3g", t / amplification);
+    }
+    const float y = pos.y + height * (1 - t);
+    dl->AddLine(ImVec2(pos.x + w, y), ImVec2(pos.x + w + pad * 0.7f, y),
+                IM_COL32(230, 230, 230, 255));
+    dl->AddText(ImVec2(pos.x + w + pad, y - ImGui::GetFontSize() * 0.5f),
+                IM_COL32(230, 230, 230, 255), buf);
+  }
+}
+
+}  // namespace
+
+Studio::Studio(const StudioOptions& options, Platform& platform)
+    : spec(options.spec),
+      view(options.view),
+      diff(options.diff),
+      options_(options),
+      platform_(platform) {
+  compositor_ = std::make_unique<Compositor>();
+  mode_before_diff_ = view.mode == ViewMode::Diff ? ViewMode::Result : view.mode;
+  if (options.frames > 0) filter_every_frame = false;
+  std::string err = source.open(options.source);
+  if (!err.empty()) {
+    post("cannot open the source: " + err + "; showing the built-in image", true);
+    source.open({SourceKind::Default, {}});
+  }
+}
+
+Studio::~Studio() = default;
+
+void Studio::post(std::string text, bool error) {
+  std::fprintf(error ? stderr : stdout, "rfstudio: %s\n", text.c_str());
+  messages.push_back({std::move(text), error, ImGui::GetTime()});
+  if (messages.size() > 50) messages.erase(messages.begin());
+}
+
+void Studio::open_source(const SourceChoice& choice) {
+  const std::string err = source.open(choice);
+  if (err.empty())
+    post("opened " + source.description());
+  else
+    post("cannot open: " + err, true);
+}
+
+void Studio::open_path(const std::string& path) {
+  const std::string err = source.open_path(path);
+  if (err.empty())
+    post("opened " + source.description());
+  else
+    post("cannot open: " + err, true);
+}
+
+float Studio::result_gain() const {
+  // A summed-area table grows with the area summed; shown divided by the image area it becomes
+  // a ramp whose brightness is the running mean.
+  if (spec.kind == FilterKind::Sat && processor.width() > 0)
+    return 1.0f / (float(processor.width()) * float(processor.height()));
+  return 1.0f;
+}
+
+int Studio::band() const {
+  return diff.auto_band ? default_band(spec.sigma) : std::max(1, diff.band);
+}
+
+void Studio::one_to_one() {
+  transform_ = rf::gui::one_to_one(transform_, {canvas_.w, canvas_.h});
+  auto_fit_ = false;
+}
+
+Rect Studio::content_rect() const {
+  const float w = float(processor.width()), h = float(processor.height());
+  if (view.mode == ViewMode::Tiles) return {-w, -h, 3 * w, 3 * h};
+  return {0, 0, w, h};
+}
+
+std::vector<std::pair<CanvasRect, int>> Studio::panes() const {
+  std::vector<std::pair<CanvasRect, int>> out;
+  CanvasRect c = canvas_;
+  if (view.mode == ViewMode::SideBySide) {
+    CanvasRect a = c, b = c;
+    a.w = b.w = std::floor(c.w * 0.5f);
+    b.x = c.x + a.w;
+    out.push_back({a, 0});
+    out.push_back({b, 1});
+    return out;
+  }
+  if (view.mode == ViewMode::Profile) c.h = std::floor(c.h * 0.6f);
+  out.push_back({c, shader_mode(view.mode)});
+  return out;
+}
+
+void Studio::update_layout() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float s = ImGui::GetFontSize();
+  const float left = view.show_ui ? 24.0f * s : 0.0f;
+  const float right = view.show_ui ? 21.0f * s : 0.0f;
+  const float bottom = view.show_ui ? ImGui::GetFrameHeight() + 2.0f : 0.0f;
+  canvas_ = {left, 0.0f, std::max(1.0f, io.DisplaySize.x - left - right),
+             std::max(1.0f, io.DisplaySize.y - bottom)};
+  // Fit on the first frame, when the image size or the kind of view changes, and on F.
+  const bool tiles_changed = (fitted_mode_ == ViewMode::Tiles) != (view.mode == ViewMode::Tiles);
+  const bool panes_changed =
+      (fitted_mode_ == ViewMode::SideBySide) != (view.mode == ViewMode::SideBySide) ||
+      (fitted_mode_ == ViewMode::Profile) != (view.mode == ViewMode::Profile);
+  if (auto_fit_ || tiles_changed || panes_changed || fitted_w_ != processor.width() ||
+      fitted_h_ != processor.height()) {
+    const CanvasRect pane = panes().front().first;
+    transform_ = fit(content_rect(), {pane.w, pane.h});
+    fitted_mode_ = view.mode;
+    fitted_w_ = processor.width();
+    fitted_h_ = processor.height();
+  }
+}
+
+void Studio::handle_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  // Dear ImGui 1.86 indexes KeysDown by the GLFW key code, which is ASCII for letters and digits.
+  const bool any_popup = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) && !any_popup)
+    platform_.request_close();
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false)) view.show_ui = !view.show_ui;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
+    source.set_paused(!source.paused());
+  if (io.KeyCtrl) {
+    if (ImGui::IsKeyPressed('O', false)) open_dialog_requested = true;
+    if (ImGui::IsKeyPressed('S', false)) export_all("rfstudio");
+    return;
+  }
+  if (ImGui::IsKeyPressed('F', false)) fit_view();
+  if (ImGui::IsKeyPressed('1', false)) one_to_one();
+  if (ImGui::IsKeyPressed('D', false)) {
+    if (view.mode == ViewMode::Diff) {
+      view.mode = mode_before_diff_;
+    } else {
+      mode_before_diff_ = view.mode;
+      view.mode = ViewMode::Diff;
+    }
+  }
+}
+
+void Studio::handle_canvas_mouse() {
+  ImGuiIO& io = ImGui::GetIO();
+  hover_x = hover_y = -1;
+  if (!processor.has_frame()) return;
+  const ImVec2 m = io.MousePos;
+  const auto ps = panes();
+  const CanvasRect* pane = nullptr;
+  for (const auto& p : ps)
+    if (m.x >= p.first.x && m.x < p.first.x + p.first.w && m.y >= p.first.y &&
+        m.y < p.first.y + p.first.h)
+      pane = &p.first;
+  if (!io.MouseDown[0] && !io.MouseDown[1] && !io.MouseDown[2]) dragging_ = dragging_split_ = false;
+  if (dragging_ || dragging_split_) {
+    if (dragging_split_ && pane) {
+      const Vec2 q = transform_.to_image({m.x - pane->x, m.y - pane->y});
+      view.split = std::clamp(q.x / float(processor.width()), 0.0f, 1.0f);
+    } else if (dragging_) {
+      transform_ = pan(transform_, {io.MouseDelta.x, io.MouseDelta.y});
+      auto_fit_ = false;
+    }
+    return;
+  }
+  if (!pane || io.WantCaptureMouse) return;
+  const Vec2 local{m.x - pane->x, m.y - pane->y};
+  int px = -1, py = -1;
+  const bool on_image =
+      pixel_at(transform_, local, processor.width(), processor.height(), &px, &py);
+  if (on_image) {
+    hover_x = px;
+    hover_y = py;
+  }
+  if (io.MouseWheel != 0.0f) {
+    transform_ = zoom_at(transform_, local, std::pow(1.2f, io.MouseWheel));
+    auto_fit_ = false;
+  }
+  if (ImGui::IsMouseClicked(0)) {
+    const float split_x = transform_.to_canvas({view.split * processor.width(), 0}).x;
+    if (view.mode == ViewMode::Split && std::abs(local.x - split_x) < 0.5f * ImGui::GetFontSize()) {
+      dragging_split_ = true;
+    } else if (view.mode == ViewMode::Profile && on_image) {
+      view.profile_line = view.profile_vertical ? px : py;
+    } else if (view.mode == ViewMode::Impulse && on_image) {
+      view.probe_x = px;
+      view.probe_y = py;
+    } else {
+      dragging_ = true;
+    }
+  }
+  if (ImGui::IsMouseClicked(1) || ImGui::IsMouseClicked(2)) dragging_ = true;
+}
+
+void Studio::update_truth() {
+  if (!truth_enabled || !processor.has_frame()) return;
+  std::uint64_t key = hash_combine(processor.result_version(), std::uint64_t(diff.truth));
+  key = hash_combine(key, std::uint64_t(diff.truth_ext));
+  key = hash_combine(key, std::uint64_t(processor.frame_version()) << 20);
+  const bool live = source.animated() && !source.paused();
+  if (key != requested_truth_key_ && (!live || !truth_worker.busy())) {
+    TruthRequest r;
+    r.spec = spec;
+    r.mode = diff.truth;
+    r.truth_ext = diff.truth_ext;
+    r.input = processor.input();
+    r.result = processor.result();
+    r.band = band();
+    r.key = key;
+    truth_worker.request(std::move(r));
+    requested_truth_key_ = key;
+  }
+  // Offscreen and --frames runs capture a finished picture: wait for the truth on the last frame.
+  if (options_.frames > 0 && frame_count_ + 1 >= options_.frames) truth_worker.wait_idle();
+  if (auto done = truth_worker.take()) {
+    if (!done->error.empty() && done->error != "cancelled")
+      post("ground truth: " + done->error, true);
+    if (done->truth.empty()) return;
+    truth = std::move(*done);
+    truth_texture.allocate(GL_RGBA32F, truth.truth.width, truth.truth.height);
+    truth_texture.upload(GL_RGBA, GL_FLOAT, truth.truth.pixels.data());
+    truth_key_ = truth.key;
+  }
+  truth_current = !truth.truth.empty() && truth_key_ == requested_truth_key_ &&
+                  truth.truth.width == processor.width() &&
+                  truth.truth.height == processor.height();
+  // The band is a statistic only: a new width recomputes the numbers, not the truth.
+  if (truth_current && truth.stats.band != band())
+    truth.stats = diff_stats(processor.result(), truth.truth, band());
+}
+
+void Studio::update_profile() {
+  if (view.mode != ViewMode::Profile || !processor.has_frame()) return;
+  const int w = processor.width(), h = processor.height();
+  const int n_lines = view.profile_vertical ? w : h;
+  const int line = view.profile_line < 0 ? n_lines / 2 : std::min(view.profile_line, n_lines - 1);
+  std::uint64_t key = hash_combine(processor.result_version(), std::uint64_t(line));
+  key = hash_combine(key, view.profile_vertical);
+  key = hash_combine(key, truth_current ? truth_key_ : 0);
+  if (key == profile.key) return;
+  profile = ProfileData();
+  profile.key = key;
+  profile.vertical = view.profile_vertical;
+  profile.line = line;
+  const int len = view.profile_vertical ? h : w;
+  auto sample = [&](const Image& img, std::vector<float>& out) {
+    out.resize(len);
+    for (int i = 0; i < len; ++i)
+      out[i] = view.profile_vertical ? luma(img, line, i) : luma(img, i, line);
+  };
+  sample(processor.input(), profile.input);
+  sample(processor.result(), profile.result);
+  if (truth_current) sample(truth.truth, profile.truth);
+  // The same filter under every extension, on the CPU (exact, and independent of the backend).
+  profile.by_extension.resize(std::size(kAllExtensions));
+  try {
+    for (Extension e : kAllExtensions) {
+      FilterSpec s = spec;
+      s.ext = e;
+      sample(filter_image(s, processor.input(), Backend::Cpu), profile.by_extension[int(e)]);
+    }
+  } catch (const std::exception& e) {
+    profile.error = e.what();
+    profile.by_extension.clear();
+  }
+}
+
+void Studio::update_impulse() {
+  if (view.mode != ViewMode::Impulse || !processor.has_frame()) return;
+  const int w = processor.width(), h = processor.height();
+  const int x = view.probe_x < 0 ? std::min(w - 1, w / 16) : std::min(view.probe_x, w - 1);
+  const int y = view.probe_y < 0 ? std::min(h - 1, h / 16) : std::min(view.probe_y, h - 1);
+  std::uint64_t key = hash_combine(hash_spec(spec), std::uint64_t(x) << 32 | std::uint64_t(y));
+  key = hash_combine(key, std::uint64_t(w) << 32 | std::uint64_t(h));
+  if (key == impulse.key) return;
+  impulse.key = key;
+  impulse.x = x;
+  impulse.y = y;
+  impulse.error.clear();
+  Image probe(w, h, 1);
+  probe.at(x, y) = 1.0f;
+  try {
+    impulse.response = filter_image(spec, probe, Backend::Cpu);
+  } catch (const std::exception& e) {
+    impulse.error = e.what();
+    impulse.response = Image();
+    return;
+  }
+  impulse.max = 0.0;
+  impulse.min_nonzero = 1e300;
+  for (float v : impulse.response.pixels) {
+    const double a = std::abs(double(v));
+    impulse.max = std::max(impulse.max, a);
+    if (a > 0) impulse.min_nonzero = std::min(impulse.min_nonzero, a);
+  }
+  impulse.texture.allocate(GL_R32F, w, h);
+  impulse.texture.upload(GL_RED, GL_FLOAT, impulse.response.pixels.data());
+}
+
+void Studio::frame() {
+  const ImGuiIO& io = ImGui::GetIO();
+  push_history(ui_ms_history, 1000.0f * io.DeltaTime);
+  for (const std::string& path : platform_.take_dropped_paths()) open_path(path);
+
+  if (source.poll()) processor.set_frame(source.frame());
+  const bool filtered = processor.process(spec, filter_every_frame || source.animated());
+  if (filtered) push_history(frame_ms_history, float(processor.timing().total_ms()));
+
+  handle_keys();
+  update_layout();
+  handle_canvas_mouse();
+  update_truth();
+  update_profile();
+  update_impulse();
+
+  if (view.show_ui) {
+    const float s = ImGui::GetFontSize();
+    const float left = 24.0f * s, right = 21.0f * s;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(left, canvas_.h));
+    if (ImGui::Begin("Recursive Filter Studio", nullptr, fixed)) {
+      source_panel(*this);
+      filter_panel(*this);
+      view_panel(*this);
+      export_panel(*this);
+    }
+    ImGui::End();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - right, 0));
+    ImGui::SetNextWindowSize(ImVec2(right, canvas_.h));
+    if (ImGui::Begin("Measurements", nullptr, fixed)) {
+      timing_panel(*this);
+      diff_panel(*this);
+      inspector_panel(*this);
+    }
+    ImGui::End();
+    status_bar(*this, 0, canvas_.h, io.DisplaySize.x, io.DisplaySize.y - canvas_.h);
+  }
+  if (view.mode == ViewMode::Profile) {
+    const float top = canvas_.y + std::floor(canvas_.h * 0.6f);
+    profile_window(*this, canvas_.x, top, canvas_.w, canvas_.y + canvas_.h - top);
+  }
+  open_dialog(*this);
+  draw_overlays();
+}
+
+void Studio::draw_overlays() {
+  if (!processor.has_frame()) return;
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  const float s = ImGui::GetFontSize();
+  const float w = float(processor.width()), h = float(processor.height());
+  const ImU32 yellow = IM_COL32(255, 210, 60, 255), white = IM_COL32(235, 235, 235, 255);
+  for (const auto& [pane, mode] : panes()) {
+    dl->PushClipRect(ImVec2(pane.x, pane.y), ImVec2(pane.x + pane.w, pane.y + pane.h), true);
+    auto at = [&](float u, float v) {
+      const Vec2 c = transform_.to_canvas({u, v});
+      return ImVec2(pane.x + c.x, pane.y + c.y);
+    };
+    if (view.mode == ViewMode::Tiles) {
+      dl->AddRect(at(0, 0), at(w, h), yellow, 0.0f, 0, 2.0f);
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "extension: %s%s", to_string(spec.ext),
+                    spec.ext == Extension::Ignore ? " (nothing assumed: zero feedback)" : "");
+      dl->AddText(ImVec2(at(0, 0).x, at(0, 0).y - s * 1.3f), yellow, buf);
+    }
+    if (view.mode == ViewMode::Split) {
+      const ImVec2 top = at(view.split * w, 0), bottom = at(view.split * w, h);
+      dl->AddCircleFilled(ImVec2(top.x, 0.5f * (top.y + bottom.y)), 0.45f * s, yellow);
+      dl->AddText(ImVec2(top.x - s * 4.6f, top.y - s * 1.3f), white, "original");
+      dl->AddText(ImVec2(top.x + s * 0.5f, top.y - s * 1.3f), white, "result");
+    }
+    if (view.mode == ViewMode::SideBySide)
+      dl->AddText(ImVec2(pane.x + s * 0.6f, pane.y + s * 0.4f), white,
+                  mode == 0 ? "original" : "result");
+    if (view.mode == ViewMode::Profile && profile.line >= 0) {
+      const float l = float(profile.line) + 0.5f;
+      if (profile.vertical)
+        dl->AddLine(at(l, 0), at(l, h), IM_COL32(80, 220, 255, 255), 1.5f);
+      else
+        dl->AddLine(at(0, l), at(w, l), IM_COL32(80, 220, 255, 255), 1.5f);
+    }
+    if (view.mode == ViewMode::Impulse) {
+      const ImVec2 c = at(impulse.x + 0.5f, impulse.y + 0.5f);
+      dl->AddCircle(c, 0.8f * s, IM_COL32(80, 220, 255, 255), 0, 1.5f);
+    }
+    dl->PopClipRect();
+  }
+  const float legend_h = std::min(canvas_.h * 0.4f, 16.0f * s);
+  const ImVec2 legend_pos(canvas_.x + canvas_.w - 6.0f * s,
+                          canvas_.y + canvas_.h - legend_h - 1.2f * s);
+  if (view.mode == ViewMode::Diff) {
+    if (truth_current) {
+      draw_legend(dl, legend_pos, legend_h, kLogScaleLowDecade, kLogScaleHighDecade,
+                  view.diff_scale == DiffScale::Log, view.amplification, "|result - truth|");
+    } else {
+      char buf[80];
+      std::snprintf(buf, sizeof buf, "computing ground truth... %d%%",
+                    int(100.0f * truth_worker.progress()));
+      dl->AddText(ImVec2(canvas_.x + s, canvas_.y + s), yellow,
+                  truth_enabled ? buf : "ground truth is off");
+    }
+  }
+  if (view.mode == ViewMode::Impulse)
+    draw_legend(dl, legend_pos, legend_h, kImpulseLowDecade, 0.0f, true, 1.0f, "|response|");
+}
+
+void Studio::render() {
+  const int fb_w = platform_.framebuffer_width(), fb_h = platform_.framebuffer_height();
+  glBindFramebuffer(GL_FRAMEBUFFER, platform_.framebuffer());
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(0.11f, 0.11f, 0.12f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (!processor.has_frame() || !processor.result_texture()) return;
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  for (const auto& [pane, mode] : panes()) {
+    PaneContent c;
+    c.shader_mode = mode;
+    c.original = processor.original_texture();
+    c.result = processor.result_texture();
+    c.truth = truth_current ? truth_texture.id() : 0;
+    c.width = processor.width();
+    c.height = processor.height();
+    c.transform.zoom = transform_.zoom * scale.x;
+    c.transform.offset = {transform_.offset.x * scale.x, transform_.offset.y * scale.y};
+    c.split = view.split * float(processor.width());
+    c.diff_log = view.diff_scale == DiffScale::Log;
+    c.amplification = view.amplification;
+    c.low_decade = kLogScaleLowDecade;
+    c.high_decade = kLogScaleHighDecade;
+    c.extension = spec.ext;
+    c.tiles_result = view.tiles_show_result;
+    c.result_gain = result_gain();
+    if (view.mode == ViewMode::Impulse) {
+      c.result = impulse.texture.id();
+      c.low_decade = kImpulseLowDecade;
+      c.high_decade = 0.0f;
+      if (!c.result) continue;
+    }
+    const Pane p{int(pane.x * scale.x), int(pane.y * scale.y), int(pane.w * scale.x),
+                 int(pane.h * scale.y)};
+    compositor_->draw(p, fb_h, c);
+  }
+  glViewport(0, 0, fb_w, fb_h);
+}
+
+void Studio::after_render() {
+  ++frame_count_;
+  const bool last = options_.frames > 0 && frame_count_ >= options_.frames;
+  if (last && !options_.screenshot.empty()) screenshot_path_ = options_.screenshot;
+  if (screenshot_path_.empty()) return;
+  try {
+    write_png(screenshot_path_,
+              read_framebuffer(platform_.framebuffer(), platform_.framebuffer_width(),
+                               platform_.framebuffer_height()));
+    post("screenshot: " + screenshot_path_);
+  } catch (const std::exception& e) {
+    post(e.what(), true);
+  }
+  screenshot_path_.clear();
+}
+
+std::string Studio::sidecar_json() const {
+  nlohmann::json j;
+  j["preset"] = to_json(make_preset("export", spec, view, diff, source.choice()));
+  j["filter"] = describe(spec);
+  j["source"] = source.description();
+  j["width"] = processor.width();
+  j["height"] = processor.height();
+  j["backend"] = processor.backend_line();
+  j["path"] = processor.path_line();
+  const FrameTiming& t = processor.timing();
+  nlohmann::json stages = nlohmann::json::array();
+  for (const StageTime& st : t.stages) stages.push_back({{"stage", st.stage}, {"ms", st.ms}});
+  j["timing"] = {{"upload_ms", t.upload_ms},
+                 {"filter_ms", t.filter_ms},
+                 {"interop_ms", t.interop_ms},
+                 {"total_ms", t.total_ms()},
+                 {"clock", t.gpu_events ? "CUDA events" : "host steady clock"},
+                 {"stages", stages},
+                 {"ui_fps", ImGui::GetIO().Framerate}};
+  if (truth_current) {
+    auto stats = [](const ErrorStats& e) {
+      return nlohmann::json{
+          {"max_abs", e.max_abs}, {"rmse", e.rmse}, {"psnr_db", e.psnr}, {"samples", e.samples}};
+    };
+    j["truth"] = {{"label", truth.label},
+                  {"band_px", truth.stats.band},
+                  {"whole", stats(truth.stats.whole)},
+                  {"border", stats(truth.stats.border)},
+                  {"interior", stats(truth.stats.interior)},
+                  {"ms", truth.ms}};
+  }
+  return j.dump(2);
+}
+
+void Studio::export_all(const std::string& stem) {
+  if (!processor.has_frame()) return;
+  try {
+    std::filesystem::create_directories(export_dir);
+    const std::string base = (std::filesystem::path(export_dir) / stem).string();
+    write_result(base + "-result.png", processor.result());
+    write_result(base + "-result.pfm", processor.result());
+    write_text(base + ".json", sidecar_json());
+    screenshot_path_ = base + "-view.png";
+    last_export = base;
+    post("exported " + base + "-result.png, -result.pfm, .json and -view.png");
+  } catch (const std::exception& e) {
+    post(std::string("export failed: ") + e.what(), true);
+  }
+}
+
+}  // namespace rf::gui

@@ -1,0 +1,136 @@
+// The application's state and its per-frame work, between main()'s platform loop and the panels.
+// Widgets change `spec`, `view` and `diff` only; frame() filters in one place (the Processor) and
+// keeps the truth, the profiles and the impulse probe in step with them.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/compositor.h"
+#include "app/gui/gl_util.h"
+#include "app/gui/options.h"
+#include "app/gui/platform.h"
+#include "app/gui/processing.h"
+#include "app/gui/source_slot.h"
+#include "app/gui/truth.h"
+#include "app/gui/view_math.h"
+
+namespace rf::gui {
+
+struct Message {
+  std::string text;
+  bool error = false;
+  double time = 0.0;  // ImGui::GetTime() when posted
+};
+
+// A line across the image: input, result, truth and the result under every extension.
+struct ProfileData {
+  std::uint64_t key = 0;
+  bool vertical = false;
+  int line = 0;
+  std::vector<float> input, result, truth;
+  std::vector<std::vector<float>> by_extension;  // indexed by int(Extension)
+  std::string error;
+};
+
+// The response to one bright pixel at (x, y), for the log-scale impulse view.
+struct ImpulseData {
+  std::uint64_t key = 0;
+  int x = 0, y = 0;
+  Image response;  // 1 channel
+  Texture texture;
+  double min_nonzero = 0.0, max = 0.0;
+  std::string error;
+};
+
+// The canvas rectangle in ImGui coordinates (points).
+struct CanvasRect {
+  float x = 0, y = 0, w = 0, h = 0;
+};
+
+class Studio {
+ public:
+  Studio(const StudioOptions& options, Platform& platform);
+  ~Studio();
+
+  // Input, sources, filtering, truth, panels: between ImGui::NewFrame() and ImGui::Render().
+  void frame();
+  // Draws the canvas into the platform's framebuffer, before ImGui's draw data.
+  void render();
+  // Work that needs the finished framebuffer (screenshots); before present().
+  void after_render();
+  // True once a --frames run has rendered its frames.
+  bool done() const { return options_.frames > 0 && frame_count_ >= options_.frames; }
+
+  // The state the panels read and change.
+  FilterSpec spec;
+  ViewSettings view;
+  DiffSettings diff;
+  bool filter_every_frame = true;  // live timing; off: filter only on change
+  bool truth_enabled = true;
+
+  SourceSlot source;
+  Processor processor;
+  TruthWorker truth_worker;
+
+  // Truth as last computed for the current result (empty while computing or disabled).
+  TruthResult truth;
+  bool truth_current = false;  // truth matches the shown result and settings
+  Texture truth_texture;
+  ProfileData profile;
+  ImpulseData impulse;
+
+  std::deque<float> frame_ms_history;  // the filter path's total per frame, newest last
+  std::deque<float> ui_ms_history;     // whole UI frame time
+  std::vector<Message> messages;
+  std::string export_dir = "out";
+  std::string last_export;
+  bool open_dialog_requested = false;
+
+  void post(std::string text, bool error = false);
+  void open_source(const SourceChoice& choice);
+  void open_path(const std::string& path);
+  void fit_view() { auto_fit_ = true; }
+  void one_to_one();
+  void request_screenshot(const std::string& path) { screenshot_path_ = path; }
+  // Result PNG or PFM (by extension), its JSON sidecar, and a screenshot next to them.
+  void export_all(const std::string& stem);
+  std::string sidecar_json() const;
+  const Platform& platform() const { return platform_; }
+  const CanvasRect& canvas() const { return canvas_; }
+  const ViewTransform& transform() const { return transform_; }
+  // Pixel under the mouse, -1 when outside the image.
+  int hover_x = -1, hover_y = -1;
+  float result_gain() const;
+  int band() const;
+
+ private:
+  void handle_keys();
+  void handle_canvas_mouse();
+  void update_layout();
+  void update_truth();
+  void update_profile();
+  void update_impulse();
+  void draw_overlays();
+  Rect content_rect() const;
+  std::vector<std::pair<CanvasRect, int>> panes() const;  // rect and shader mode
+
+  StudioOptions options_;
+  Platform& platform_;
+  std::unique_ptr<Compositor> compositor_;
+  CanvasRect canvas_;
+  ViewTransform transform_;
+  bool auto_fit_ = true;
+  ViewMode fitted_mode_ = ViewMode::Result;
+  int fitted_w_ = 0, fitted_h_ = 0;
+  ViewMode mode_before_diff_ = ViewMode::Result;
+  bool dragging_ = false, dragging_split_ = false;
+  std::uint64_t truth_key_ = 0, requested_truth_key_ = 0;
+  std::string screenshot_path_;
+  int frame_count_ = 0;
+};
+
+}  // namespace rf::gui

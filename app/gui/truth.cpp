@@ -1,0 +1,191 @@
+#include "app/gui/truth.h"
+
+#include <chrono>
+#include <exception>
+#include <vector>
+
+#include "filters/design.h"
+#include "filters/edge_aware.h"
+#include "filters/engine.h"
+#include "filters/reference.h"
+
+namespace rf::gui {
+namespace {
+
+bool is_gaussian(FilterKind k) {
+  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
+}
+
+FilterSpec truth_spec(const TruthRequest& r) {
+  FilterSpec s = r.spec;
+  if (r.mode == TruthMode::OtherExtension || s.ext == Extension::Ignore) s.ext = r.truth_ext;
+  if (s.ext == Extension::Ignore) s.ext = Extension::Mirror;
+  return s;
+}
+
+struct Cancelled {};
+
+// Columns then rows, each line through the padded double reference (filter_line_padded).
+Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* progress,
+                   const std::atomic<bool>* cancel) {
+  const Recursive f = design(spec);
+  Image out = in;
+  const int channels = 3;
+  const double lines = double(channels) * (in.width + in.height);
+  double done = 0;
+  std::vector<double> line;
+  for (int c = 0; c < channels; ++c) {
+    for (int x = 0; x < in.width; ++x, ++done) {
+      if (cancel->load()) throw Cancelled{};
+      line.resize(in.height);
+      for (int y = 0; y < in.height; ++y) line[y] = out.at(x, y, c);
+      const std::vector<double> z = ref::filter_line_padded(f, spec.ext, line);
+      for (int y = 0; y < in.height; ++y) out.at(x, y, c) = float(z[y]);
+      progress->store(float(done / lines));
+    }
+    for (int y = 0; y < in.height; ++y, ++done) {
+      if (cancel->load()) throw Cancelled{};
+      line.resize(in.width);
+      for (int x = 0; x < in.width; ++x) line[x] = out.at(x, y, c);
+      const std::vector<double> z = ref::filter_line_padded(f, spec.ext, line);
+      for (int x = 0; x < in.width; ++x) out.at(x, y, c) = float(z[x]);
+      progress->store(float(done / lines));
+    }
+  }
+  return out;
+}
+
+// rf::ref::ground_truth channel by channel: progress and cancellation between channels.
+Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* progress,
+                      const std::atomic<bool>* cancel) {
+  Image out = in;
+  for (int c = 0; c < 3; ++c) {
+    if (cancel->load()) throw Cancelled{};
+    Image plane(in.width, in.height, 1);
+    for (std::size_t i = 0; i < plane.pixels.size(); ++i) plane.pixels[i] = in.pixels[4 * i + c];
+    const Image t = spec.kind == FilterKind::EdgeAware ? edge_aware_reference(spec, plane)
+                                                       : ref::ground_truth(spec, plane);
+    for (std::size_t i = 0; i < plane.pixels.size(); ++i) out.pixels[4 * i + c] = t.pixels[i];
+    progress->store(float(c + 1) / 3.0f);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string truth_label(const TruthRequest& r) {
+  const FilterSpec s = truth_spec(r);
+  const std::string ext = to_string(s.ext);
+  switch (r.mode) {
+    case TruthMode::OtherExtension:
+      return "the same filter with extension " + ext;
+    case TruthMode::Padded:
+      return "padded sequential recursion in double, " + ext;
+    case TruthMode::Fir:
+      break;
+  }
+  if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
+  if (is_gaussian(s.kind)) return "FIR Gaussian in double (6 sigma), " + ext;
+  return "padded sequential recursion in double, " + ext;
+}
+
+TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
+                          const std::atomic<bool>* cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  TruthResult out;
+  out.key = r.key;
+  out.label = truth_label(r);
+  progress->store(0.0f);
+  try {
+    const FilterSpec s = truth_spec(r);
+    if (r.mode == TruthMode::OtherExtension) {
+      // The CPU engine, so the comparison isolates the extension from the backend.
+      out.truth = filter_image(s, r.input, Backend::Cpu);
+    } else if (r.mode == TruthMode::Padded && s.kind != FilterKind::EdgeAware) {
+      out.truth = padded_truth(s, r.input, progress, cancel);
+    } else {
+      out.truth = reference_truth(s, r.input, progress, cancel);
+    }
+    if (!r.result.empty()) out.stats = diff_stats(r.result, out.truth, r.band);
+  } catch (const Cancelled&) {
+    out.truth = Image();
+    out.error = "cancelled";
+  } catch (const std::exception& e) {
+    out.truth = Image();
+    out.error = e.what();
+  }
+  progress->store(1.0f);
+  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+TruthWorker::TruthWorker() : thread_([this] { loop(); }) {}
+
+TruthWorker::~TruthWorker() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+    cancel_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void TruthWorker::request(TruthRequest request) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_ = std::move(request);
+    if (running_) cancel_ = true;
+  }
+  wake_.notify_all();
+}
+
+void TruthWorker::cancel() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.reset();
+  if (running_) cancel_ = true;
+}
+
+bool TruthWorker::busy() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return running_ || pending_.has_value();
+}
+
+std::uint64_t TruthWorker::pending_key() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pending_ ? pending_->key : running_key_;
+}
+
+std::optional<TruthResult> TruthWorker::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<TruthResult> out;
+  out.swap(done_);
+  return out;
+}
+
+void TruthWorker::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return !running_ && !pending_; });
+}
+
+void TruthWorker::loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return quit_ || pending_.has_value(); });
+    if (quit_) return;
+    TruthRequest job = std::move(*pending_);
+    pending_.reset();
+    running_ = true;
+    running_key_ = job.key;
+    cancel_ = false;
+    lock.unlock();
+    TruthResult result = compute_truth(job, &progress_, &cancel_);
+    lock.lock();
+    running_ = false;
+    // A cancelled job whose request was replaced reports nothing; the replacement follows.
+    if (result.error != "cancelled" || !pending_) done_ = std::move(result);
+    if (!pending_) idle_.notify_all();
+  }
+}
+
+}  // namespace rf::gui

@@ -1,0 +1,80 @@
+// Ground truth for the diff view, computed off the UI thread: long FIR convolutions in double must
+// not freeze the interface. One job at a time; a newer request replaces a pending one and cancels
+// the running one. The UI shows progress and can cancel.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "app/gui/diff_stats.h"
+#include "app/gui/view_settings.h"
+#include "filters/image.h"
+#include "filters/spec.h"
+
+namespace rf::gui {
+
+struct TruthRequest {
+  FilterSpec spec;  // the spec of the result being judged
+  TruthMode mode = TruthMode::Fir;
+  Extension truth_ext = Extension::Mirror;
+  Image input;   // float RGBA
+  Image result;  // float RGBA, the result to compare
+  int band = 12;
+  std::uint64_t key = 0;  // the caller's identity of (frame, spec, settings)
+};
+
+struct TruthResult {
+  Image truth;
+  DiffStats stats;
+  std::string label;  // "FIR Gaussian in double, mirror", ...
+  std::string error;  // non-empty when the truth could not be computed
+  double ms = 0.0;
+  std::uint64_t key = 0;
+};
+
+// What the truth of `request` is called, for the UI, and the spec it is computed for: Ignore is
+// not an extension, so its truth uses `truth_ext`.
+std::string truth_label(const TruthRequest& request);
+
+// Computes synchronously; `progress` in [0, 1] is updated and `cancel` polled between lines or
+// channels (returns an empty truth with error "cancelled").
+TruthResult compute_truth(const TruthRequest& request, std::atomic<float>* progress,
+                          const std::atomic<bool>* cancel);
+
+class TruthWorker {
+ public:
+  TruthWorker();
+  ~TruthWorker();
+  TruthWorker(const TruthWorker&) = delete;
+  TruthWorker& operator=(const TruthWorker&) = delete;
+
+  void request(TruthRequest request);
+  void cancel();
+  bool busy() const;
+  float progress() const { return progress_.load(); }
+  std::uint64_t pending_key() const;
+  // The newest finished result, once.
+  std::optional<TruthResult> take();
+  // Blocks until no job is pending or running (offscreen screenshots wait for the truth).
+  void wait_idle();
+
+ private:
+  void loop();
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_, idle_;
+  std::optional<TruthRequest> pending_;
+  std::optional<TruthResult> done_;
+  bool running_ = false, quit_ = false;
+  std::uint64_t running_key_ = 0;
+  std::atomic<float> progress_{0.0f};
+  std::atomic<bool> cancel_{false};
+  std::thread thread_;
+};
+
+}  // namespace rf::gui
