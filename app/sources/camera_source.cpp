@@ -29,6 +29,8 @@ constexpr unsigned kBufferCount = 4;
 constexpr int kPollTimeoutMs = 200;
 // A camera that delivers nothing for this long is reported stalled (but not given up on).
 constexpr double kStallSeconds = 3.0;
+// How long a message about a passing problem stays up after frames flow again.
+constexpr std::chrono::seconds kTransientStatus{2};
 
 int xioctl(detail::V4l2Io& io, int fd, unsigned long request, void* arg) {
   int r;
@@ -347,6 +349,16 @@ class CameraSource final : public Source {
   void set_status(std::string s) {
     std::lock_guard<std::mutex> lock(mutex_);
     status_ = std::move(s);
+    transient_ = false;
+  }
+
+  // A status about one bad frame or a pause in the stream; good frames clear it once it has
+  // been up long enough for a person to read it.
+  void set_transient_status(std::string s) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    status_ = std::move(s);
+    transient_ = true;
+    transient_since_ = std::chrono::steady_clock::now();
   }
 
   void disconnected() { set_status("camera " + device_ + " disconnected: showing the last frame"); }
@@ -359,7 +371,7 @@ class CameraSource final : public Source {
       try {
         decode_mjpeg(data, used, out);
       } catch (const IoError& e) {
-        set_status("camera " + device_ + ": skipped a damaged frame (" + e.what() + ")");
+        set_transient_status("camera " + device_ + ": skipped a damaged frame (" + e.what() + ")");
         return false;
       }
       return true;
@@ -367,7 +379,7 @@ class CameraSource final : public Source {
     const std::size_t needed = std::size_t(format_.bytesperline) * format_.height;
     // Some drivers report bytesused 0 for full buffers; trust the length then.
     if ((b.bytesused != 0 && used < needed) || buffers_[b.index].length < needed) {
-      set_status("camera " + device_ + ": skipped a short frame");
+      set_transient_status("camera " + device_ + ": skipped a short frame");
       return false;
     }
     out.width = int(format_.width);
@@ -381,7 +393,6 @@ class CameraSource final : public Source {
   void run() {
     Frame back;
     auto last_frame = std::chrono::steady_clock::now();
-    bool stalled = false;
     int errors_in_a_row = 0;
     while (!stop_) {
       pollfd p{fd_, POLLIN, 0};
@@ -394,10 +405,8 @@ class CameraSource final : public Source {
       if (n == 0) {
         const double quiet =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - last_frame).count();
-        if (quiet > kStallSeconds && !stalled) {
-          stalled = true;
-          set_status("camera " + device_ + " sends no frames: showing the last frame");
-        }
+        if (quiet > kStallSeconds)
+          set_transient_status("camera " + device_ + " sends no frames: showing the last frame");
         continue;
       }
       // An unplugged USB camera wakes poll() with POLLERR/POLLHUP and then fails every ioctl
@@ -446,9 +455,9 @@ class CameraSource final : public Source {
       if (!good) continue;
       last_frame = std::chrono::steady_clock::now();
       std::lock_guard<std::mutex> lock(mutex_);
-      if (stalled) {
-        stalled = false;
+      if (transient_ && last_frame - transient_since_ > kTransientStatus) {
         status_.clear();
+        transient_ = false;
       }
       if (paused_) continue;
       back.index = detail::next_frame_index();
@@ -466,8 +475,10 @@ class CameraSource final : public Source {
   std::vector<Buffer> buffers_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> paused_{false};
-  mutable std::mutex mutex_;  // guards latest_ and status_
+  mutable std::mutex mutex_;  // guards latest_ and the status
   Frame latest_;
+  bool transient_ = false;
+  std::chrono::steady_clock::time_point transient_since_;
   std::string status_;
   std::thread capture_;
 };

@@ -48,7 +48,11 @@ class FakeCamera final : public detail::V4l2Io {
   bool busy = false;
   bool no_bandwidth = false;
   std::atomic<bool> unplugged{false};
-  std::vector<std::uint8_t> jpeg;  // the content of every MJPEG frame
+  // The content of every MJPEG frame from now on.
+  void set_jpeg(std::vector<std::uint8_t> bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jpeg_ = std::move(bytes);
+  }
 
   // What the source did, for the tests to inspect.
   std::atomic<int> opens{0}, closes{0}, unmaps{0}, stream_offs{0};
@@ -293,13 +297,15 @@ class FakeCamera final : public detail::V4l2Io {
         }
       b.bytesused = format_.sizeimage;
     } else {
-      std::copy(jpeg.begin(), jpeg.end(), b.memory.begin());
-      b.bytesused = std::uint32_t(jpeg.size());
+      const std::size_t n = std::min(jpeg_.size(), b.memory.size());
+      std::copy_n(jpeg_.begin(), n, b.memory.begin());
+      b.bytesused = std::uint32_t(n);
     }
     done_.push_back(std::uint32_t(&b - buffers_.data()));
   }
 
   std::mutex mutex_;
+  std::vector<std::uint8_t> jpeg_;
   v4l2_pix_format format_{};
   v4l2_fract timeperframe_{1, 30};
   std::vector<Buffer> buffers_;
@@ -445,7 +451,7 @@ TEST_CASE("a size only MJPEG offers selects MJPEG, whose frames lack Huffman tab
   }
   stripped.insert(stripped.end(), jpeg.begin() + std::ptrdiff_t(i), jpeg.end());
   REQUIRE(stripped.size() < jpeg.size());
-  cam->jpeg = stripped;
+  cam->set_jpeg(stripped);
 
   auto source = detail::open_camera(cam, cam->path, 160, 120);
   CHECK(source->description() == "/dev/video7 MJPG 160x120 30 fps");
@@ -458,10 +464,15 @@ TEST_CASE("a size only MJPEG offers selects MJPEG, whose frames lack Huffman tab
   CHECK(std::abs(int(f.bytes[2]) - 90) <= 3);
 
   // A damaged frame is skipped with a status; the last good one stays.
-  cam->jpeg.assign(64, 0x55);
+  cam->set_jpeg(std::vector<std::uint8_t>(64, 0x55));
   REQUIRE(wait_until([&] { return !source->status().empty(); }));
   CHECK(source->status().find("damaged frame") != std::string::npos);
   CHECK(std::abs(int(f.bytes[0]) - 200) <= 3);
+  // Good frames again: the message goes once it has been up for a while.
+  cam->set_jpeg(stripped);
+  REQUIRE(wait_for_frame(*source, f));
+  CHECK(std::abs(int(f.bytes[0]) - 200) <= 3);
+  CHECK(wait_until([&] { return source->status().empty(); }, 5.0));
 }
 
 TEST_CASE("a camera prefers YUYV, at the size asked for or the driver's nearest") {
