@@ -19,6 +19,15 @@ using Index = std::ptrdiff_t;
 // loops vectorise and each OpenMP work item touches whole cache lines.
 constexpr int kColumnChunk = 64;
 
+template <typename S>
+Strided<const S, Index> in_line(const S* p, Index offset, Index stride) {
+  return {p + offset, stride};
+}
+template <typename S>
+Strided<S, Index> out_line(S* p, Index offset, Index stride) {
+  return {p + offset, stride};
+}
+
 Coeffs<float> to_float(const Coeffs<double>& k) {
   return {float(k.B), float(k.c1), float(k.c2), float(k.c3)};
 }
@@ -48,16 +57,19 @@ void reference_lines(Partition p, const Coeffs<double>& k, const std::vector<dou
   for (Index l = 0; l < L.count; ++l) {
     const Index o = L.offset(l);
     if (p == Partition::OneWay) {
-      one_way_line<double>(k, x + o, w + o, out + o, L.n, L.stride);
+      one_way_line<double>(k, in_line(x, o, L.stride), out_line(w, o, L.stride),
+                           out_line(out, o, L.stride), L.n);
     } else {
       double pc = 0.0;
       for (int part = 0; part < 3; ++part) {
         const double v =
-            two_way_first<double>(k, part, x + o, w + o, L.n, L.stride, weights.data(), radius);
+            two_way_first<double>(k, part, in_line(x, o, L.stride), out_line(w, o, L.stride), L.n,
+                                  weights.data(), radius);
         if (part == 1) pc = v;
       }
       for (int part = 0; part < 3; ++part)
-        two_way_second<double>(k, part, w + o, out + o, L.n, L.stride, pc);
+        two_way_second<double>(k, part, in_line<double>(w, o, L.stride), out_line(out, o, L.stride),
+                               L.n, pc);
     }
   }
 }
@@ -112,7 +124,8 @@ std::vector<double> one_way_line(double sigma, const std::vector<double>& x) {
   if (x.empty()) return {};
   const Coeffs<double> k = coefficients(sigma);
   std::vector<double> w(x.size()), out(x.size());
-  rf::lee2014::one_way_line<double>(k, x.data(), w.data(), out.data(), Index(x.size()), Index(1));
+  rf::lee2014::one_way_line<double>(k, in_line(x.data(), 0, 1), out_line(w.data(), 0, 1),
+                                    out_line(out.data(), 0, 1), Index(x.size()));
   return out;
 }
 
@@ -125,12 +138,13 @@ std::vector<double> two_way_line(double sigma, const std::vector<double>& x) {
   const Index n = Index(x.size());
   double pc = 0.0;
   for (int part = 0; part < 3; ++part) {
-    const double v =
-        two_way_first<double>(k, part, x.data(), w.data(), n, Index(1), g.data(), radius);
+    const double v = two_way_first<double>(k, part, in_line(x.data(), 0, 1),
+                                           out_line(w.data(), 0, 1), n, g.data(), radius);
     if (part == 1) pc = v;
   }
   for (int part = 0; part < 3; ++part)
-    two_way_second<double>(k, part, w.data(), out.data(), n, Index(1), pc);
+    two_way_second<double>(k, part, in_line<double>(w.data(), 0, 1), out_line(out.data(), 0, 1), n,
+                           pc);
   return out;
 }
 
@@ -175,7 +189,8 @@ void Plan::rows(const float* in, float* out) {
 #pragma omp parallel for schedule(static)
     for (Index l = 0; l < L.count; ++l) {
       const Index o = L.offset(l);
-      one_way_line<float>(k_, in + o, w + o, out + o, L.n, L.stride);
+      one_way_line<float>(k_, in_line(in, o, L.stride), out_line(w, o, L.stride),
+                          out_line(out, o, L.stride), L.n);
     }
     return;
   }
@@ -185,14 +200,15 @@ void Plan::rows(const float* in, float* out) {
   for (Index t = 0; t < 3 * L.count; ++t) {
     const Index l = t / 3, o = L.offset(l);
     const int part = int(t % 3);
-    const float v =
-        two_way_first<float>(k_, part, in + o, w + o, L.n, L.stride, weights_.data(), radius_);
+    const float v = two_way_first<float>(k_, part, in_line(in, o, L.stride),
+                                         out_line(w, o, L.stride), L.n, weights_.data(), radius_);
     if (part == 1) centre_[l] = v;
   }
 #pragma omp parallel for schedule(static)
   for (Index t = 0; t < 3 * L.count; ++t) {
     const Index l = t / 3, o = L.offset(l);
-    two_way_second<float>(k_, int(t % 3), w + o, out + o, L.n, L.stride, centre_[l]);
+    two_way_second<float>(k_, int(t % 3), in_line<float>(w, o, L.stride),
+                          out_line(out, o, L.stride), L.n, centre_[l]);
   }
 }
 
