@@ -44,12 +44,17 @@ double parse_rate(const std::string& s) {
   return den > 0.0 && num > 0.0 ? num / den : 0.0;
 }
 
+// The last non-empty line of a program's messages, without ffmpeg's "[decoder @ 0x...] " prefix.
 std::string last_line(const std::string& text) {
-  std::size_t end = text.find_last_not_of("\r\n \t");
+  const std::size_t end = text.find_last_not_of("\r\n \t");
   if (end == std::string::npos) return {};
-  const std::size_t begin = text.find_last_of("\r\n", end);
-  return text.substr(begin == std::string::npos ? 0 : begin + 1,
-                     end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+  const std::size_t newline = text.find_last_of("\r\n", end);
+  std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  if (text[begin] == '[') {
+    const std::size_t close = text.find("] ", begin);
+    if (close != std::string::npos && close < end) begin = close + 2;
+  }
+  return text.substr(begin, end - begin + 1);
 }
 
 VideoInfo probe_with_ffprobe(const std::string& ffprobe, const std::string& path) {
@@ -187,6 +192,7 @@ class VideoSource final : public Source {
         const ssize_t got = ::read(fds[1].fd, text, sizeof text);
         if (got > 0) {
           errors.append(text, std::size_t(got));
+          error_bytes_ += std::size_t(got);
           if (errors.size() > 4096) errors.erase(0, errors.size() - 4096);
         } else if (got == 0 || errno != EINTR) {
           fds[1].fd = -1;
@@ -249,7 +255,14 @@ class VideoSource final : public Source {
       std::uint64_t frames = 0;
       std::size_t filled = 0;
       Read r;
+      std::size_t errors_reported = error_bytes_;
       while ((r = read_frame(*child, buffer, filled, errors)) == Read::Frame) {
+        // ffmpeg conceals damage and decodes on; say that the file is damaged.
+        if (error_bytes_ != errors_reported) {
+          errors_reported = error_bytes_;
+          set_status(detail::base_name(path_) + ": damaged data, playing on (" + last_line(errors) +
+                     ")");
+        }
         std::unique_lock<std::mutex> lock(mutex_);
         // The very first frame shows at once; later ones at their time.
         if (!(first_run && frames == 0) && !wait_for_turn(lock)) return;
@@ -298,7 +311,8 @@ class VideoSource final : public Source {
   const bool loop_;
   std::string ffmpeg_;
   VideoInfo info_;
-  mutable std::mutex mutex_;  // guards everything below that the reader and poll() share
+  std::size_t error_bytes_ = 0;  // how much ffmpeg has written to stderr; reader thread only
+  mutable std::mutex mutex_;     // guards everything below that the reader and poll() share
   std::condition_variable wake_;
   detail::FrameClock clock_;
   Frame latest_;

@@ -191,3 +191,34 @@ TEST_CASE("without ffmpeg a video says what is missing") {
   ::setenv("PATH", saved.c_str(), 1);
   CHECK(message == "video needs ffmpeg, which is not installed");
 }
+
+TEST_CASE("a video with damage in the middle plays on and says the file is damaged") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string clip = make_clip(dir, "whole.ts", 30);
+  std::string bytes;
+  {
+    std::ifstream in(clip, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::mt19937 rng(44);
+  for (std::size_t i = bytes.size() / 2; i < bytes.size() / 2 + 3000; ++i) bytes[i] = char(rng());
+  const std::string damaged = dir.file("damaged.ts");
+  std::ofstream(damaged, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+  auto source = open_video(damaged, false);
+  source->set_paused(true);
+  Frame f;
+  REQUIRE(wait_for_frame(*source, f));
+  int frames = 1;
+  std::string damage_message;
+  // Steps through the file as fast as it decodes.
+  while (frames < 100) {
+    source->step();
+    if (!wait_for_frame(*source, f, 1.0)) break;
+    ++frames;
+    if (damage_message.empty()) damage_message = source->status();
+  }
+  CHECK(frames >= 20);
+  CHECK(damage_message.find("damaged.ts: damaged data, playing on (") == 0);
+  CHECK(damage_message.find(" @ 0x") == std::string::npos);
+}
