@@ -15,6 +15,7 @@ namespace {
 // Lines filtered together, one per SIMD lane: four AVX registers of doubles, enough independent
 // chains to hide the latency of the recursion's feedback.
 constexpr int kLanes = 16;
+constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
 
 // The recursions run in double, with the image stored in float between passes. A wide Gaussian of
 // order 3..5 has poles clustered near z = 1; in float, rounding a_k alone moves them by more
@@ -67,12 +68,12 @@ LineMaps make_line_maps(const Recursive& f, Extension ext, int n) {
   return m;
 }
 
-// acc[k][l] += sum_j map(k, j) * s[j][l]
+// acc[k][l] += sum_j map(k, j) * s[j * stride + l]
 template <int R>
 [[gnu::always_inline]] inline void apply_map(const DenseMap& m, const double* s,
-                                             double (&acc)[R][kLanes]) {
+                                             std::ptrdiff_t stride, double (&acc)[R][kLanes]) {
   for (int j = 0; j < m.count; ++j) {
-    const double* sj = s + std::size_t(m.first + j) * kLanes;
+    const double* sj = s + (m.first + j) * stride;
     const double* w = &m.w[std::size_t(j) * R];
     for (int k = 0; k < R; ++k) {
       const double wk = w[k];
@@ -82,7 +83,7 @@ template <int R>
   }
 }
 
-// Filters kLanes lines of n samples in place in s (sample i of lane l at s[i * kLanes + l]).
+// Filters kLanes lines of n samples in place in s (sample i of lane l at s[i * stride + l]).
 // Causal: y_i = b0 x_i - sum_k a_k y_{i-k}, started from (y_{-1} .. y_{-R}) = causal_from_x * x;
 // anticausal: z_i = b0 y_i - sum_k a_k z_{i+k}, started from (z_n .. z_{n+R-1}) =
 // anticausal_from_y * y + anticausal_from_x * x. These are the exact initial feedbacks of
@@ -91,7 +92,8 @@ template <int R>
 // the recursion reads its history back from the block, oldest term first so that only the last
 // multiply-add waits for the newest output.
 template <int R>
-[[gnu::always_inline]] inline void filter_block(double* s, const Coeffs& c, const LineMaps& m) {
+[[gnu::always_inline]] inline void filter_block(double* s, std::ptrdiff_t stride, const Coeffs& c,
+                                                const LineMaps& m) {
   const int n = m.n;
   const double b0 = c.b0;
   double a[R];
@@ -99,75 +101,77 @@ template <int R>
 
   alignas(64) double head[R][kLanes] = {};  // y_{-1} .. y_{-R}
   alignas(64) double tail[R][kLanes] = {};  // z_n .. z_{n+R-1}
-  apply_map<R>(m.causal_from_x, s, head);
-  if (!c.causal_only) apply_map<R>(m.anticausal_from_x, s, tail);
+  apply_map<R>(m.causal_from_x, s, stride, head);
+  if (!c.causal_only) apply_map<R>(m.anticausal_from_x, s, stride, tail);
 
   const int lead = std::min(R, n);
   for (int i = 0; i < lead; ++i) {
-    double* si = s + std::size_t(i) * kLanes;
+    double* si = s + i * stride;
     for (int k = R; k >= 1; --k) {
-      const double* prev = i - k >= 0 ? si - k * kLanes : head[k - i - 1];
+      const double* prev = i - k >= 0 ? si - k * stride : head[k - i - 1];
 #pragma omp simd
       for (int l = 0; l < kLanes; ++l) si[l] = (k == R ? b0 * si[l] : si[l]) - a[k - 1] * prev[l];
     }
   }
   for (int i = lead; i < n; ++i) {
-    double* si = s + std::size_t(i) * kLanes;
+    double* si = s + i * stride;
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) {
       double y = b0 * si[l];
-      for (int k = R; k >= 1; --k) y -= a[k - 1] * si[l - k * kLanes];
+      for (int k = R; k >= 1; --k) y -= a[k - 1] * si[l - k * stride];
       si[l] = y;
     }
   }
   if (c.causal_only) return;
 
-  apply_map<R>(m.anticausal_from_y, s, tail);
+  apply_map<R>(m.anticausal_from_y, s, stride, tail);
   const int stop = std::max(n - R, 0);
   for (int i = n - 1; i >= stop; --i) {
-    double* si = s + std::size_t(i) * kLanes;
+    double* si = s + i * stride;
     for (int k = R; k >= 1; --k) {
-      const double* next = i + k < n ? si + k * kLanes : tail[i + k - n];
+      const double* next = i + k < n ? si + k * stride : tail[i + k - n];
 #pragma omp simd
       for (int l = 0; l < kLanes; ++l) si[l] = (k == R ? b0 * si[l] : si[l]) - a[k - 1] * next[l];
     }
   }
   for (int i = stop - 1; i >= 0; --i) {
-    double* si = s + std::size_t(i) * kLanes;
+    double* si = s + i * stride;
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) {
       double z = b0 * si[l];
-      for (int k = R; k >= 1; --k) z -= a[k - 1] * si[l + k * kLanes];
+      for (int k = R; k >= 1; --k) z -= a[k - 1] * si[l + k * stride];
       si[l] = z;
     }
   }
 }
 
-// A strip of `valid` <= kLanes adjacent floats of every row: kLanes column lines whose samples are
-// `stride` floats apart. Copied to the block, filtered, and copied back.
+// A strip of `valid` <= `lanes` adjacent floats of every row (`lanes` a multiple of kLanes): column
+// lines whose samples are `stride` floats apart. The strip is copied to the block, filtered kLanes
+// lines at a time, and copied back. Rows are `stride` floats apart in the image, so each row of the
+// strip costs a cache miss that no hardware prefetcher sees coming; a strip of several cache lines
+// per row lets those misses overlap and fills whole lines.
 template <int R>
 [[gnu::always_inline]] inline void column_strip(float* base, std::ptrdiff_t stride, int valid,
-                                                double* s, const Coeffs& c, const LineMaps& m) {
+                                                int lanes, double* s, const Coeffs& c,
+                                                const LineMaps& m) {
   const int n = m.n;
-  if (valid == kLanes) {
-    for (int i = 0; i < n; ++i) {
-      const float* src = base + i * stride;
-      double* dst = s + std::size_t(i) * kLanes;
+  for (int i = 0; i < n; ++i) {
+    const float* src = base + i * stride;
+    double* dst = s + std::size_t(i) * lanes;
+    if (valid == lanes) {
 #pragma omp simd
-      for (int l = 0; l < kLanes; ++l) dst[l] = src[l];
+      for (int l = 0; l < lanes; ++l) dst[l] = src[l];
+    } else {
+      for (int l = 0; l < lanes; ++l) dst[l] = l < valid ? src[l] : 0.0;
     }
-  } else {
-    for (int i = 0; i < n; ++i)
-      for (int l = 0; l < kLanes; ++l)
-        s[std::size_t(i) * kLanes + l] = l < valid ? base[i * stride + l] : 0.0;
   }
-  filter_block<R>(s, c, m);
+  for (int l0 = 0; l0 < valid; l0 += kLanes) filter_block<R>(s + l0, lanes, c, m);
   for (int i = 0; i < n; ++i) {
     float* dst = base + i * stride;
-    const double* src = s + std::size_t(i) * kLanes;
-    if (valid == kLanes) {
+    const double* src = s + std::size_t(i) * lanes;
+    if (valid == lanes) {
 #pragma omp simd
-      for (int l = 0; l < kLanes; ++l) dst[l] = float(src[l]);
+      for (int l = 0; l < lanes; ++l) dst[l] = float(src[l]);
     } else {
       for (int l = 0; l < valid; ++l) dst[l] = float(src[l]);
     }
@@ -187,7 +191,7 @@ template <int R, int C>
     for (int x = 0; x < n; ++x)
       for (int ch = 0; ch < C; ++ch) dst[std::size_t(x) * kLanes + ch] = src[x * C + ch];
   }
-  filter_block<R>(s, c, m);
+  filter_block<R>(s, kLanes, c, m);
   for (int r = 0; r < rows; ++r) {
     float* dst = data + r * row_floats;
     const double* src = s + r * C;
@@ -196,20 +200,21 @@ template <int R, int C>
   }
 }
 
-using ColumnFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
+using ColumnFn = void (*)(float*, std::ptrdiff_t, int, int, double*, const Coeffs&,
+                          const LineMaps&);
 using RowFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
 
 // Each kernel is compiled twice: for the x86-64-v2 baseline of the build and for AVX2 + FMA,
 // chosen at run time.
 template <int R>
-void column_strip_base(float* b, std::ptrdiff_t st, int v, double* s, const Coeffs& c,
+void column_strip_base(float* b, std::ptrdiff_t st, int v, int w, double* s, const Coeffs& c,
                        const LineMaps& m) {
-  column_strip<R>(b, st, v, s, c, m);
+  column_strip<R>(b, st, v, w, s, c, m);
 }
 template <int R>
-[[gnu::target("avx2,fma")]] void column_strip_avx2(float* b, std::ptrdiff_t st, int v, double* s,
-                                                   const Coeffs& c, const LineMaps& m) {
-  column_strip<R>(b, st, v, s, c, m);
+[[gnu::target("avx2,fma")]] void column_strip_avx2(float* b, std::ptrdiff_t st, int v, int w,
+                                                   double* s, const Coeffs& c, const LineMaps& m) {
+  column_strip<R>(b, st, v, w, s, c, m);
 }
 template <int R, int C>
 void row_band_base(float* d, std::ptrdiff_t rf, int rows, double* s, const Coeffs& c,
@@ -264,9 +269,10 @@ struct ImagePlan::Impl {
   Kernels kernels{};
   int width = 0, height = 0, channels = 0;
   int threads = 1;
-  LineMaps columns;  // lines of `height` samples
-  LineMaps rows;     // lines of `width` samples
-  // Per thread, one block of kLanes lines of max(width, height) doubles.
+  LineMaps columns;    // lines of `height` samples
+  LineMaps rows;       // lines of `width` samples
+  int strip = kLanes;  // floats per row in a strip of the column pass
+  // Per thread, one block of max(strip * height, kLanes * width) doubles.
   std::size_t scratch_per_thread = 0;
   mutable std::vector<double> scratch;
 };
@@ -293,7 +299,12 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   p.threads = std::max(1, omp_get_max_threads());
   p.columns = make_line_maps(f, ext, height);
   p.rows = width == height ? p.columns : make_line_maps(f, ext, width);
-  p.scratch_per_thread = std::size_t(std::max(width, height)) * kLanes;
+  // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
+  const std::ptrdiff_t row_floats = std::ptrdiff_t(width) * channels;
+  while (p.strip < 4 * kLanes && p.strip < row_floats &&
+         std::size_t(2 * p.strip) * height * sizeof(double) <= kBlockBytes)
+    p.strip *= 2;
+  p.scratch_per_thread = std::max(std::size_t(p.strip) * height, std::size_t(kLanes) * width);
   p.scratch.assign(p.scratch_per_thread * p.threads, 0.0);
 }
 
@@ -310,17 +321,18 @@ void ImagePlan::run(float* data) const {
   run_rows(data);
 }
 
-// Columns: every float of a row starts its own line, so kLanes adjacent floats are kLanes lines
-// whose samples are one row apart; a strip reads one cache line per row.
+// Columns: every float of a row starts its own line, so adjacent floats are lines whose samples
+// are one row apart.
 void ImagePlan::run_columns(float* data) const {
   const Impl& p = *impl_;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
-  const int strips = int((row + kLanes - 1) / kLanes);
+  const int strips = int((row + p.strip - 1) / p.strip);
 #pragma omp parallel for schedule(static) num_threads(p.threads)
   for (int s = 0; s < strips; ++s) {
     double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
-    const int valid = int(std::min<std::ptrdiff_t>(kLanes, row - std::ptrdiff_t(s) * kLanes));
-    p.kernels.columns(data + std::ptrdiff_t(s) * kLanes, row, valid, block, p.coeffs, p.columns);
+    const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.strip;
+    const int valid = int(std::min<std::ptrdiff_t>(p.strip, row - x0));
+    p.kernels.columns(data + x0, row, valid, p.strip, block, p.coeffs, p.columns);
   }
 }
 
