@@ -380,3 +380,26 @@ TEST_CASE("a still pattern delivers its frame once") {
   auto newer = open_pattern("impulses", 40, 30);
   CHECK(newer->poll(f));
 }
+
+TEST_CASE("the frame clock counts frames while playing and stands still while paused") {
+  using clock = detail::FrameClock::clock;
+  using ms = std::chrono::milliseconds;
+  detail::FrameClock c(25.0);
+  const clock::time_point t0 = clock::now();
+  c.seek(0, t0);
+  CHECK(c.frame(t0) == 0);
+  CHECK(c.frame(t0 + ms(39)) == 0);
+  CHECK(c.frame(t0 + ms(41)) == 1);
+  CHECK(c.frame(t0 + ms(1001)) == 25);
+  CHECK(c.due(3) - t0 == std::chrono::duration_cast<clock::duration>(ms(120)));
+  c.set_paused(true, t0 + ms(130));
+  CHECK(c.paused());
+  CHECK(c.frame(t0 + ms(5000)) == 3);
+  c.seek(7, t0 + ms(5000));  // a step while paused
+  CHECK(c.frame(t0 + ms(9000)) == 7);
+  c.set_paused(false, t0 + ms(9000));
+  CHECK(c.frame(t0 + ms(9000)) == 7);
+  CHECK(c.frame(t0 + ms(9041)) == 8);
+  CHECK_THROWS_AS(detail::FrameClock(0.0), InvalidParameter);
+  CHECK_THROWS_AS(detail::FrameClock(-5.0), InvalidParameter);
+}
