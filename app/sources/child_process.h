@@ -1,4 +1,4 @@
-// Helper programs (ffmpeg, ffprobe) run as child processes through posix_spawn: no shell, so file
+// External programs (ffmpeg, ffprobe) run as child processes through posix_spawn: no shell, so file
 // names are passed as they are, and no fork of a process that holds GL contexts and threads.
 #pragma once
 

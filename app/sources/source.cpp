@@ -1,4 +1,4 @@
-// Still images, open_path, and the helpers every source shares.
+// Still images, open_path, and the utilities every source shares.
 #include <sys/stat.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Helpers shared by the source implementations (and their tests); not part of the GUI's API.
+// Utilities shared by the source implementations (and their tests); not part of the GUI's API.
 #pragma once
 
 #include <chrono>

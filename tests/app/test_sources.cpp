@@ -1,4 +1,4 @@
-// Camera pixel conversions (YUYV, MJPEG with and without Huffman tables), patterns, helpers.
+// Camera pixel conversions (YUYV, MJPEG with and without Huffman tables), patterns, utilities.
 #include <doctest/doctest.h>
 #include <turbojpeg.h>
 
