@@ -146,6 +146,21 @@ Matrix companion(const Recursive& f) {
   return m;
 }
 
+bool is_stable(const Recursive& f) {
+  // Step-down recursion on 1 + a_1 z^-1 + ... + a_r z^-r: stable iff every reflection
+  // coefficient k = c_r / c_0 has |k| < 1.
+  std::vector<long double> c{1.0L};
+  for (double a : f.a) c.push_back(a);
+  for (int r = int(c.size()) - 1; r > 0; --r) {
+    const long double k = c[r] / c[0];
+    if (!(std::abs(k) < 1.0L)) return false;
+    std::vector<long double> next(r);
+    for (int i = 0; i < r; ++i) next[i] = (c[i] - k * c[r - i]) / (1.0L - k * k);
+    c = std::move(next);
+  }
+  return true;
+}
+
 std::vector<float> to_float(const Matrix& m) {
   return {m.v.begin(), m.v.end()};
 }
@@ -328,6 +343,8 @@ BlockMatrices block_matrices(const Recursive& f, int len) {
 ExtensionSeeds extension_seeds(const Recursive& f, Extension ext, int n) {
   const int r = f.order();
   if (r < 1 || n < 1) throw std::domain_error("block algebra: empty filter or line");
+  if (ext != Extension::Ignore && !is_stable(f))
+    throw std::domain_error("block algebra: a pole on or outside the unit circle");
   ExtensionSeeds sd;
   sd.ext = ext;
   sd.r = r;

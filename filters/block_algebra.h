@@ -53,6 +53,10 @@ Matrix solve_stein(const Matrix& a, const Matrix& b, const Matrix& c);
 // The companion matrix A of f described above (r x r).
 Matrix companion(const Recursive& f);
 
+// Whether every pole of f lies strictly inside the unit circle (Schur-Cohn step-down test), i.e.
+// whether the infinite sums behind the extension seeds converge.
+bool is_stable(const Recursive& f);
+
 // The block matrices of Nehab et al. 2011 (eqs. 11, 14, 34, 37, 39 and appendix A) for one block
 // of `len` samples (the last block of a line may be shorter than the others, even shorter than r).
 // Prologues and epilogues are state vectors (nearest first), so for any len

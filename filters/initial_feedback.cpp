@@ -181,6 +181,8 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
   maps.n = n;
   maps.causal_from_x.rows = maps.anticausal_from_y.rows = maps.anticausal_from_x.rows = r;
   if (ext == Extension::Ignore) return maps;
+  if (f.causal_only && ext == Extension::Zero) return maps;
+  if (!algebra::is_stable(f)) throw std::domain_error("a pole on or outside the unit circle");
 
   MapBuilder causal(r), from_y(r), from_x(r);
   const bool anticausal = !f.causal_only;

@@ -28,6 +28,16 @@ int main(int argc, char** argv) {
   rf::cli::add_bench_command(app);
   rf::cli::add_edge_study_command(app);
   try {
+    // CLI11 reports a mistyped subcommand as a missing one; name it instead.
+    if (argc > 1 && argv[1][0] != '-') {
+      bool known = false;
+      std::string names;
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        known = known || sub->get_name() == argv[1];
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+      }
+      if (!known) return fail(std::string("unknown subcommand '") + argv[1] + "' (" + names + ")");
+    }
     app.parse(argc, argv);
     return 0;
   } catch (const CLI::CallForHelp& e) {
