@@ -181,7 +181,10 @@ class CameraSource final : public Source {
   }
 
   // A paused camera keeps capturing (the driver would drop frames anyway) but shows none.
-  void set_paused(bool paused) override { paused_ = paused; }
+  void set_paused(bool paused) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    paused_ = paused;
+  }
   bool animated() const override { return true; }
 
  private:
@@ -474,9 +477,9 @@ class CameraSource final : public Source {
   v4l2_pix_format format_{};
   std::vector<Buffer> buffers_;
   std::atomic<bool> stop_{false};
-  std::atomic<bool> paused_{false};
-  mutable std::mutex mutex_;  // guards latest_ and the status
+  mutable std::mutex mutex_;  // guards latest_, paused_ and the status
   Frame latest_;
+  bool paused_ = false;
   bool transient_ = false;
   std::chrono::steady_clock::time_point transient_since_;
   std::string status_;

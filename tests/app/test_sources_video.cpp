@@ -22,17 +22,16 @@ using rf::app::test::wait_for_frame;
 
 namespace {
 
-// A 64x48 clip of `frames` frames at 10 fps from ffmpeg's test source; empty when it cannot be
-// made here.
-std::string make_clip(const TempDir& dir, const std::string& name, int frames) {
+// A 64x48 clip of `frames` frames at `fps` from ffmpeg's test source.
+std::string make_clip(const TempDir& dir, const std::string& name, int frames, int fps = 10) {
   const std::string ffmpeg = detail::find_program("ffmpeg");
   if (ffmpeg.empty()) return {};
   std::string out, err;
   const std::string path = dir.file(name);
-  const int rc = detail::run_program(
-      {ffmpeg, "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10",
-       "-frames:v", std::to_string(frames), "-pix_fmt", "yuv420p", path},
-      out, err, 60.0);
+  const int rc = detail::run_program({ffmpeg, "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                                      "testsrc=size=64x48:rate=" + std::to_string(fps), "-frames:v",
+                                      std::to_string(frames), "-pix_fmt", "yuv420p", path},
+                                     out, err, 60.0);
   INFO(err);
   REQUIRE(rc == 0);
   return path;
@@ -61,16 +60,24 @@ TEST_CASE("a video plays its frames once, paced, then says it ended and keeps th
     CHECK(source->description() == "clip.mp4 64x48 10 fps");
     Frame f;
     std::vector<std::vector<std::uint8_t>> frames;
+    std::uint64_t first_index = 0;
     while (std::chrono::steady_clock::now() - start < std::chrono::seconds(10) &&
            source->status().empty()) {
-      if (source->poll(f)) frames.push_back(f.bytes);
+      if (source->poll(f)) {
+        frames.push_back(f.bytes);
+        if (first_index == 0) first_index = f.index;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (source->poll(f)) frames.push_back(f.bytes);
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(source->status() == "end of clip.mp4: showing the last frame");
-    REQUIRE(frames.size() == 5);
+    // Frame indices count every frame the source published, including any this loop missed
+    // on a busy machine.
+    REQUIRE(first_index > 0);
+    CHECK(f.index - first_index + 1 == 5);
+    REQUIRE(frames.size() >= 2);
     CHECK(f.width == 64);
     CHECK(f.height == 48);
     CHECK(f.format == PixelFormat::RGBA8);
@@ -87,7 +94,8 @@ TEST_CASE("a video plays its frames once, paced, then says it ended and keeps th
 TEST_CASE("a looping video restarts, steps while paused, and reaps ffmpeg when closed") {
   if (ffmpeg_missing()) return;
   TempDir dir;
-  const std::string clip = make_clip(dir, "loop.mkv", 3);
+  // 2 fps: the pause below comes long before the second frame is due.
+  const std::string clip = make_clip(dir, "loop.mkv", 3, 2);
   {
     auto source = open_video(clip, true);
     source->set_paused(true);
@@ -111,9 +119,9 @@ TEST_CASE("a looping video restarts, steps while paused, and reaps ffmpeg when c
     source->set_paused(false);
     int more = 0;
     const auto start = std::chrono::steady_clock::now();
-    while (more < 4 && std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
-      if (wait_for_frame(*source, f, 1.0)) ++more;
-    CHECK(more == 4);
+    while (more < 2 && std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+      if (wait_for_frame(*source, f, 2.0)) ++more;
+    CHECK(more == 2);
   }
   CHECK(no_children_left());
 }
