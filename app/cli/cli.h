@@ -47,5 +47,6 @@ void add_coeffs_command(CLI::App& app);
 void add_diff_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_edge_study_command(CLI::App& app);
+void add_lee_commands(CLI::App& app);  // lee-table and lee-bench
 
 }  // namespace rf::cli

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   rf::cli::add_diff_command(app);
   rf::cli::add_bench_command(app);
   rf::cli::add_edge_study_command(app);
+  rf::cli::add_lee_commands(app);
   try {
     // CLI11 reports a mistyped subcommand as a missing one; name it instead.
     if (argc > 1 && argv[1][0] != '-') {
