@@ -150,7 +150,7 @@ class CudaEngine final : public Engine {
     scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
     const auto blocks = [](int n) { return (n + kBlock - 1) / kBlock; };
     const std::size_t carries =
-        std::size_t(r) * sample *
+        std::size_t(r) * 2 * sample *
         std::max(std::size_t(blocks(height)) * width, std::size_t(blocks(width)) * height);
     for (auto* b : {&pbar_, &ebar_, &pst_, &est_}) b->allocate(carries);
     const std::size_t seeds = std::size_t(r) * 2 * sample * std::size_t(std::max(width, height));
@@ -244,11 +244,7 @@ class CudaEngine final : public Engine {
     a.ext = op.ext;
     a.causal_only = op.causal_only ? 1 : 0;
     a.b0 = f.b0;
-    a.b0f = float(f.b0);
-    for (int k = 0; k < r; ++k) {
-      a.a[k] = f.a[std::size_t(k)];
-      a.af[k] = float(f.a[std::size_t(k)]);
-    }
+    for (int k = 0; k < r; ++k) a.a[k] = f.a[std::size_t(k)];
     a.g = static_cast<const double*>(g_.ptr);
     a.pbar = pbar_.ptr;
     a.ebar = ebar_.ptr;

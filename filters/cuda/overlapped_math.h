@@ -70,10 +70,20 @@ RF_HDI Vec<C, T> recursion_step(const Coeffs<R, T>& f, const Vec<C, T>& x, Vec<C
   return y;
 }
 
+// Block recursions keep their samples in float but the window in double: the error a float
+// window would inject at every step is amplified by the sum of the impulse response of
+// 1 / (1 + sum a_k q^-k), i.e. by 1 / b0 (25 for the order-3 Gaussian of sigma 4, thousands at
+// sigma 60), while rounding each output sample to float is not amplified at all.
+template <int R, int C>
+RF_HDI Vec<C> recursion_step(const Coeffs<R, double>& f, const Vec<C>& x, Vec<C, double> (&w)[R]) {
+  return convert<float>(recursion_step(f, convert<double>(x), w));
+}
+
 // Causal filtering of one block in place, F(p, B_m(x)) of eq. (15), from the prologue held in w;
 // leaves the block's own prologue in w. Only the first `len` samples are filtered (`Full`: all).
 template <int R, int C, bool Full>
-RF_HDI void causal_block(const Coeffs<R>& f, Vec<C> (&v)[kBlock], Vec<C> (&w)[R], int len) {
+RF_HDI void causal_block(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock], Vec<C, double> (&w)[R],
+                         int len) {
 #pragma unroll
   for (int i = 0; i < kBlock; ++i)
     if (Full || i < len) v[i] = recursion_step(f, v[i], w);
@@ -82,7 +92,8 @@ RF_HDI void causal_block(const Coeffs<R>& f, Vec<C> (&v)[kBlock], Vec<C> (&w)[R]
 // Anticausal filtering of one block in place, R(B_m(y), e) of eq. (25), from the epilogue held in
 // w = (z_len, ..., z_{len+r-1}); leaves the block's own epilogue (z_0, ..., z_{r-1}) in w.
 template <int R, int C, bool Full>
-RF_HDI void anticausal_block(const Coeffs<R>& f, Vec<C> (&v)[kBlock], Vec<C> (&w)[R], int len) {
+RF_HDI void anticausal_block(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock],
+                             Vec<C, double> (&w)[R], int len) {
 #pragma unroll
   for (int i = kBlock - 1; i >= 0; --i)
     if (Full || i < len) v[i] = recursion_step(f, v[i], w);

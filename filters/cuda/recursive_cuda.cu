@@ -8,6 +8,9 @@
 namespace rf::cuda {
 namespace {
 
+// Block carries and boundary seeds are kept in double: a float prologue perturbs the block's free
+// response by far more than one ulp when the poles are close to the unit circle (large sigma).
+
 // Warps per CTA: each warp owns 32 lines x kBlock samples; 4 channels need 4x the registers and
 // shared memory per warp.
 template <int C>
@@ -59,42 +62,41 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const Pas
   if (s >= a.nb || line >= a.lines) return;
   const int base = s * kBlock;
   const int len = min(kBlock, a.n - base);
-  const Coeffs<R> f = coeffs_of<R>(a.b0f, a.af);
+  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
 
   Vec<C> v[kBlock];
   load_block<C>(a.src, line, base, len, v);
-  Vec<C> w[R];
+  Vec<C, double> w[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) w[k] = zero_vec<C>();
+  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
   if (len == kBlock)
     causal_block<R, C, true>(f, v, w, len);
   else
     causal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-  for (int k = 0; k < R; ++k) *carry_ptr<C>(a.pbar, s, k, R, a.lines, line) = w[k];
+  for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.pbar, s, k, R, a.lines, line) = w[k];
 
   if (!a.causal_only) {
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = zero_vec<C>();
+    for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
     if (len == kBlock)
       anticausal_block<R, C, true>(f, v, w, len);
     else
       anticausal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-    for (int k = 0; k < R; ++k) *carry_ptr<C>(a.ebar, s, k, R, a.lines, line) = w[k];
+    for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.ebar, s, k, R, a.lines, line) = w[k];
   }
 
   if (a.pad > 0 && (s == 0 || s == a.nb - 1)) {
-    const Coeffs<R, double> fd = coeffs_of<R>(a.b0, a.a);
     auto load = [&](int j) { return read<C>(a.src, line, j); };
     Vec<C, double> seed[R];
     if (s == 0) {
-      causal_seed<R, C>(fd, a.ext, a.n, a.pad, load, seed);
+      causal_seed<R, C>(f, a.ext, a.n, a.pad, load, seed);
 #pragma unroll
       for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.pseed, 0, k, R, a.lines, line) = seed[k];
     }
     if (s == a.nb - 1 && !a.causal_only) {
-      anticausal_seed_from_tail<R, C>(fd, a.ext, a.n, a.pad, a.g, load, seed);
+      anticausal_seed_from_tail<R, C>(f, a.ext, a.n, a.pad, a.g, load, seed);
 #pragma unroll
       for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.eseed, 0, k, R, a.lines, line) = seed[k];
     }
@@ -120,8 +122,8 @@ __global__ void __launch_bounds__(128) carries_kernel(const PassArgs a) {
     Vec<C, double> next[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      *carry_ptr<C>(a.pst, s, k, R, a.lines, line) = convert<float>(p[k]);
-      next[k] = convert<double>(*carry_ptr<C>(a.pbar, s, k, R, a.lines, line));
+      *carry_ptr<C, double>(a.pst, s, k, R, a.lines, line) = p[k];
+      next[k] = *carry_ptr<C, double>(a.pbar, s, k, R, a.lines, line);
     }
     if (s == a.nb - 1)
       mat_vec_add<R, C>(Tl, p, next);
@@ -151,9 +153,9 @@ __global__ void __launch_bounds__(128) carries_kernel(const PassArgs a) {
     Vec<C, double> next[R], ps[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      *carry_ptr<C>(a.est, s, k, R, a.lines, line) = convert<float>(e[k]);
-      next[k] = convert<double>(*carry_ptr<C>(a.ebar, s, k, R, a.lines, line));
-      ps[k] = convert<double>(*carry_ptr<C>(a.pst, s, k, R, a.lines, line));
+      *carry_ptr<C, double>(a.est, s, k, R, a.lines, line) = e[k];
+      next[k] = *carry_ptr<C, double>(a.ebar, s, k, R, a.lines, line);
+      ps[k] = *carry_ptr<C, double>(a.pst, s, k, R, a.lines, line);
     }
     if (last) {
       double Ml[R][R], Ul[R][R];
@@ -183,21 +185,21 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
   const int base = s * kBlock;
   const int len = min(kBlock, a.n - base);
   const bool active = line < a.lines;
-  const Coeffs<R> f = coeffs_of<R>(a.b0f, a.af);
+  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
 
   Vec<C> v[kBlock];
-  Vec<C> w[R];
+  Vec<C, double> w[R];
   if (active) {
     load_block<C>(a.src, line, base, len, v);
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = *carry_ptr<C>(a.pst, s, k, R, a.lines, line);
+    for (int k = 0; k < R; ++k) w[k] = *carry_ptr<C, double>(a.pst, s, k, R, a.lines, line);
     if (len == kBlock)
       causal_block<R, C, true>(f, v, w, len);
     else
       causal_block<R, C, false>(f, v, w, len);
     if (!a.causal_only) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) w[k] = *carry_ptr<C>(a.est, s, k, R, a.lines, line);
+      for (int k = 0; k < R; ++k) w[k] = *carry_ptr<C, double>(a.est, s, k, R, a.lines, line);
       if (len == kBlock)
         anticausal_block<R, C, true>(f, v, w, len);
       else
@@ -226,30 +228,23 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
   auto x_of = [&](int pos) { return rows ? pos : line; };
   auto y_of = [&](int pos) { return rows ? line : pos; };
   auto load = [&](int j) { return read<C>(a.src, x_of(j), y_of(j)); };
-  const Coeffs<R> f = coeffs_of<R>(a.b0f, a.af);
-  const Coeffs<R, double> fd = coeffs_of<R>(a.b0, a.a);
+  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
 
-  Vec<C, double> seed[R];
-  causal_seed<R, C>(fd, a.ext, n, a.pad, load, seed);
-  Vec<C> w[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k) w[k] = convert<float>(seed[k]);
+  Vec<C, double> w[R];
+  causal_seed<R, C>(f, a.ext, n, a.pad, load, w);
   const Io& causal_out = a.causal_only ? a.dst : tmp;
   for (int i = 0; i < n; ++i) write<C>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
   if (a.causal_only) return;
 
   Vec<C, double> e[R];
-  anticausal_seed_from_tail<R, C>(fd, a.ext, n, a.pad, a.g, load, e);
+  anticausal_seed_from_tail<R, C>(f, a.ext, n, a.pad, a.g, load, e);
   if (a.ext != Extension::Ignore) {
     double N[R][R];
     matrix_of<R>(a.N, N);
-    Vec<C, double> p[R];
-#pragma unroll
-    for (int k = 0; k < R; ++k) p[k] = convert<double>(w[k]);
-    mat_vec_add<R, C>(N, p, e);
+    mat_vec_add<R, C>(N, w, e);
   }
 #pragma unroll
-  for (int k = 0; k < R; ++k) w[k] = convert<float>(e[k]);
+  for (int k = 0; k < R; ++k) w[k] = e[k];
   for (int i = n - 1; i >= 0; --i)
     write<C>(a.dst, x_of(i), y_of(i), recursion_step(f, read<C>(tmp, x_of(i), y_of(i)), w));
 }

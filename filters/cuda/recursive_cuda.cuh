@@ -23,10 +23,9 @@ struct PassArgs {
   int pad = 0;       // extension samples read by the boundary seeds (OverlappedPlan::pad)
   Extension ext = Extension::Ignore;
   int causal_only = 0;
-  float b0f = 1.f, af[kMaxOrder] = {};
   double b0 = 1.0, a[kMaxOrder] = {};
   const double* g = nullptr;  // anticausal impulse response, pad + r taps (device)
-  // Block carries: Vec<C> [nb][r][lines]; seeds: Vec<C, double> [r][lines] (device).
+  // Block carries: Vec<C, double> [nb][r][lines]; seeds: Vec<C, double> [r][lines] (device).
   void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
   void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
   void* pst = nullptr;   // completed prologues P_{m-1}(y) entering each block, eq. (24)
