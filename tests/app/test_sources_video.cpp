@@ -230,3 +230,31 @@ TEST_CASE("a video with damage in the middle plays on and says the file is damag
   CHECK(damage_message.find("damaged.ts: damaged data, playing on (") == 0);
   CHECK(damage_message.find(" @ 0x") == std::string::npos);
 }
+
+TEST_CASE("without ffprobe the stream's size and rate come from ffmpeg's own report") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string clip = make_clip(dir, "clip.mkv", 3, 5);
+  // A PATH holding ffmpeg alone.
+  const std::string bin = dir.file("bin");
+  std::filesystem::create_directory(bin);
+  std::filesystem::create_symlink(detail::find_program("ffmpeg"), bin + "/ffmpeg");
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", bin.c_str(), 1);
+  std::string description, error;
+  Frame f;
+  bool got = false;
+  try {
+    auto source = open_video(clip, false);
+    description = source->description();
+    got = wait_for_frame(*source, f);
+  } catch (const IoError& e) {
+    error = e.what();
+  }
+  ::setenv("PATH", saved.c_str(), 1);
+  CHECK(error.empty());
+  CHECK(description == "clip.mkv 64x48 5 fps");
+  CHECK(got);
+  CHECK(f.width == 64);
+}
