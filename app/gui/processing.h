@@ -33,7 +33,8 @@ class Processor {
   bool process(const FilterSpec& spec, bool always);
 
   GLuint original_texture() const { return original_.id(); }
-  GLuint result_texture() const { return result_tex_.id(); }
+  // 0 until the first result exists.
+  GLuint result_texture() const { return have_result_ ? result_tex_.id() : 0; }
   int width() const { return input_.width; }
   int height() const { return input_.height; }
 

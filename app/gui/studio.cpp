@@ -60,8 +60,9 @@ void draw_legend(ImDrawList* dl, ImVec2 pos, float height, float low, float high
   const float pad = ImGui::GetFontSize() * 0.4f;
   const int steps = 64;
   const float label_w = ImGui::CalcTextSize("1e-10").x;
+  const float box_w = std::max(w + label_w + 3 * pad, ImGui::CalcTextSize(title).x + 2 * pad);
   const ImVec2 box0(pos.x - pad, pos.y - ImGui::GetFontSize() - 2 * pad);
-  const ImVec2 box1(pos.x + w + label_w + 3 * pad, pos.y + height + pad);
+  const ImVec2 box1(pos.x - pad + box_w, pos.y + height + pad);
   dl->AddRectFilled(box0, box1, IM_COL32(20, 20, 20, 210), 4.0f);
   dl->AddText(ImVec2(pos.x, pos.y - ImGui::GetFontSize() - pad), IM_COL32(230, 230, 230, 255),
               title);
@@ -171,11 +172,18 @@ std::vector<std::pair<CanvasRect, int>> Studio::panes() const {
   return out;
 }
 
+// The panels take at most a quarter of the width each, so small windows keep a canvas.
+float Studio::left_panel_width() const {
+  return std::min(24.0f * ImGui::GetFontSize(), 0.27f * ImGui::GetIO().DisplaySize.x);
+}
+float Studio::right_panel_width() const {
+  return std::min(21.0f * ImGui::GetFontSize(), 0.25f * ImGui::GetIO().DisplaySize.x);
+}
+
 void Studio::update_layout() {
   const ImGuiIO& io = ImGui::GetIO();
-  const float s = ImGui::GetFontSize();
-  const float left = view.show_ui ? 24.0f * s : 0.0f;
-  const float right = view.show_ui ? 21.0f * s : 0.0f;
+  const float left = view.show_ui ? left_panel_width() : 0.0f;
+  const float right = view.show_ui ? right_panel_width() : 0.0f;
   const float bottom = view.show_ui ? ImGui::GetFrameHeight() + 2.0f : 0.0f;
   canvas_ = {left, 0.0f, std::max(1.0f, io.DisplaySize.x - left - right),
              std::max(1.0f, io.DisplaySize.y - bottom)};
@@ -394,8 +402,7 @@ void Studio::frame() {
   update_impulse();
 
   if (view.show_ui) {
-    const float s = ImGui::GetFontSize();
-    const float left = 24.0f * s, right = 21.0f * s;
+    const float left = left_panel_width(), right = right_panel_width();
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
     ImGui::SetNextWindowPos(ImVec2(0, 0));
@@ -491,13 +498,15 @@ void Studio::render() {
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(0.11f, 0.11f, 0.12f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  if (!processor.has_frame() || !processor.result_texture()) return;
+  if (!processor.has_frame()) return;
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
   for (const auto& [pane, mode] : panes()) {
     PaneContent c;
     c.shader_mode = mode;
     c.original = processor.original_texture();
-    c.result = processor.result_texture();
+    // Until a first result exists (a refused parameter, say), the original stands in for it.
+    c.result =
+        processor.result_texture() ? processor.result_texture() : processor.original_texture();
     c.truth = truth_current ? truth_texture.id() : 0;
     c.width = processor.width();
     c.height = processor.height();

@@ -111,6 +111,8 @@ class Studio {
   void handle_keys();
   void handle_canvas_mouse();
   void update_layout();
+  float left_panel_width() const;
+  float right_panel_width() const;
   void update_truth();
   void update_profile();
   void update_impulse();

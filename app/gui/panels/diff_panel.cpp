@@ -44,11 +44,13 @@ void diff_panel(Studio& st) {
   }
   ImGui::TextWrapped("truth: %s (%.0f ms)", st.truth.label.c_str(), st.truth.ms);
   const DiffStats& s = st.truth.stats;
+  // Explicit column weights: a table appearing on the frame of a screenshot has no measured
+  // content widths yet.
   if (ImGui::BeginTable("stats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("region");
-    ImGui::TableSetupColumn("max |d|");
-    ImGui::TableSetupColumn("RMSE");
-    ImGui::TableSetupColumn("PSNR dB");
+    ImGui::TableSetupColumn("region", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn("max |d|", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("RMSE", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("PSNR dB", ImGuiTableColumnFlags_WidthStretch, 0.9f);
     ImGui::TableHeadersRow();
     auto row = [](const char* name, const ErrorStats& e) {
       ImGui::TableNextRow();

@@ -108,7 +108,9 @@ void filter_panel(Studio& st) {
   if (ImGui::Combo("extension", &ext, "ignore\0zero\0clamp\0repeat\0mirror\0"))
     s.ext = Extension(ext);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kExtensionHelp[int(s.ext)]);
-  ImGui::TextDisabled("%s", kExtensionHelp[int(s.ext)]);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", kExtensionHelp[int(s.ext)]);
+  ImGui::PopStyleColor();
 
   if (s.kind == FilterKind::EdgeAware)
     enum_combo("algorithm", &s.algo,
@@ -158,8 +160,11 @@ void filter_panel(Studio& st) {
     ImGui::TreePop();
   }
   ImGui::Checkbox("filter every frame (live timing)", &st.filter_every_frame);
-  if (!st.processor.error().empty())
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", st.processor.error().c_str());
+  if (!st.processor.error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%s", st.processor.error().c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 }  // namespace rf::gui

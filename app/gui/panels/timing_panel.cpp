@@ -16,6 +16,8 @@ void timing_panel(Studio& st) {
   const FrameTiming& t = st.processor.timing();
   const char* clock = t.gpu_events ? "CUDA events" : "host clock";
   if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("stage", ImGuiTableColumnFlags_WidthStretch, 1.8f);
+    ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     auto row = [](const char* name, double ms) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -32,7 +34,9 @@ void timing_panel(Studio& st) {
   }
   const double px = double(st.processor.width()) * st.processor.height();
   if (t.filter_ms > 0)
-    ImGui::Text("%.3f GiP/s filter only (%s)", px / (t.filter_ms * 1e-3) / double(1 << 30), clock);
+    ImGui::Text("%.3f GiP/s = %.1f MP/s, filter only (%s)",
+                px / (t.filter_ms * 1e-3) / double(1 << 30), px / (t.filter_ms * 1e-3) * 1e-6,
+                clock);
 
   std::vector<float> hist(st.frame_ms_history.begin(), st.frame_ms_history.end());
   if (!hist.empty()) {
