@@ -2,6 +2,7 @@
 // files, looping, pausing and stepping.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -102,6 +103,32 @@ TEST_CASE("open_image: PFM stays float (RGBA32F) with values above 1 kept") {
       CHECK(px[(y * 9 + x) * 4 + 3] == 1.0f);
     }
   CHECK(worst <= 1e-6f);
+}
+
+TEST_CASE("open_image: Radiance HDR stays float, within RGBE's 8-bit mantissa") {
+  TempDir dir;
+  Image hdr(11, 6, 3);
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<float> value(0.05f, 60.0f);
+  for (float& v : hdr.pixels) v = value(rng);
+  io::write_image(dir.file("sky.hdr"), hdr);
+  auto source = open_image(dir.file("sky.hdr"));
+  CHECK(source->description() == "sky.hdr 11x6 float");
+  Frame f;
+  REQUIRE(source->poll(f));
+  CHECK(f.format == PixelFormat::RGBA32F);
+  REQUIRE(f.bytes.size() == 11 * 6 * 16);
+  const float* px = reinterpret_cast<const float*>(f.bytes.data());
+  float worst = 0.0f;
+  for (int y = 0; y < 6; ++y)
+    for (int x = 0; x < 11; ++x) {
+      // RGBE shares one exponent per pixel: the error is relative to the pixel's largest channel.
+      const float m = std::max({hdr.at(x, y, 0), hdr.at(x, y, 1), hdr.at(x, y, 2)});
+      for (int c = 0; c < 3; ++c)
+        worst = std::max(worst, std::abs(px[(y * 11 + x) * 4 + c] - hdr.at(x, y, c)) / m);
+      CHECK(px[(y * 11 + x) * 4 + 3] == 1.0f);
+    }
+  CHECK(worst < 1.0f / 128.0f);
 }
 
 TEST_CASE("open_image and open_path name the file they cannot read") {
