@@ -17,7 +17,9 @@ struct Frame {
   int height = 0;
   PixelFormat format = PixelFormat::RGBA8;
   std::vector<std::uint8_t> bytes;
-  std::uint64_t index = 0;  // increases with every new frame of the source
+  // Increases with every new frame of the source. Indices come from one process-wide counter
+  // (starting at 1), so a frame of a source opened later is always newer than a kept one.
+  std::uint64_t index = 0;
   FrameView view() {
     FrameView v;
     v.data = bytes.data();
@@ -54,7 +56,8 @@ std::unique_ptr<Source> open_image(const std::string& path);
 std::unique_ptr<Source> open_folder(const std::string& dir, double fps = 10.0, bool loop = true);
 std::unique_ptr<Source> open_video(const std::string& path, bool loop = true);  // ffmpeg process
 std::unique_ptr<Source> open_camera(const std::string& device, int width = 0, int height = 0);
-// name: impulses, steps, checkerboard, periodic, noise, moving-bar
+// name: impulses, steps, checkerboard, periodic, noise, moving-bar (app/sources/pattern.h
+// describes each); an unknown name or a size outside 1..16384 throws InvalidParameter.
 std::unique_ptr<Source> open_pattern(const std::string& name, int width = 512, int height = 512);
 // The source for a command-line or dropped path: folder, video (by extension) or image.
 std::unique_ptr<Source> open_path(const std::string& path);
