@@ -22,13 +22,14 @@ void add_filter_command(CLI::App& app) {
     const Image in = io::read_image(args->in);
     std::string note;
     auto engine = make_engine(spec.backend, &note);
-    if (!note.empty()) std::fprintf(stderr, "rfcli: %s\n", note.c_str());
     double ms = 0.0;
     const Image out = run_engine(*engine, spec, in, &ms);
     io::write_image(args->out, out);
     std::printf("%s: %dx%d, %d channel%s, %s on %s in %.2f ms -> %s\n", args->in.c_str(), in.width,
                 in.height, in.channels, in.channels == 1 ? "" : "s", describe(spec).c_str(),
                 engine->description().c_str(), ms, args->out.c_str());
+    // Said after the work, so that an error stays the only line on stderr.
+    if (!note.empty()) std::printf("note: %s\n", note.c_str());
   });
 }
 

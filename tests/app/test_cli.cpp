@@ -1,0 +1,223 @@
+// rfcli as a person runs it: the built binary as a subprocess, its exit status and its output.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/io/image_io.h"
+#include "filters/engine.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kRfcli = std::string(RF_BINARY_DIR) + "/bin/rfcli";
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int serial = 0;
+    path = fs::temp_directory_path() /
+           ("rf_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+// Runs rfcli with `args` (already shell-quoted where needed), capturing stdout and stderr.
+Run rfcli(const TempDir& dir, const std::string& args) {
+  REQUIRE_MESSAGE(fs::exists(kRfcli), "build rfcli first: " << kRfcli);
+  const std::string out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd = "'" + kRfcli + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  const int raw = std::system(cmd.c_str());
+  Run r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+std::string astronaut() {
+  const std::string beside = std::string(RF_SOURCE_DIR) + "/../shared/images/astronaut.png";
+  return fs::exists(beside) ? beside : std::string(RF_SOURCE_DIR) + "/assets/astronaut.png";
+}
+
+// A bad invocation: exit status 2 and exactly one line on stderr that contains `needle`.
+void check_refused(const TempDir& dir, const std::string& args, const std::string& needle) {
+  CAPTURE(args);
+  const Run r = rfcli(dir, args);
+  CHECK(r.status == 2);
+  CAPTURE(r.err);
+  CHECK(lines(r.err) == 1);
+  CHECK(r.err.rfind("rfcli: ", 0) == 0);
+  CHECK(r.err.find(needle) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("rfcli filter: writes the filtered image and says where") {
+  TempDir dir;
+  const std::string out = dir / "blur.pfm";
+  const Run r =
+      rfcli(dir, "filter '" + astronaut() + "' '" + out +
+                     "' --filter gaussian --sigma 3 --order 3 --ext mirror --backend cpu");
+  CHECK(r.status == 0);
+  CHECK(r.out.find(out) != std::string::npos);
+  const rf::Image in = rf::io::read_image(astronaut());
+  const rf::Image got = rf::io::read_image(out);
+  REQUIRE(got.width == in.width);
+  REQUIRE(got.channels == in.channels);
+  rf::FilterSpec spec;
+  spec.sigma = 3.0;
+  const rf::Image want = rf::filter_image(spec, in, rf::Backend::Cpu);
+  CHECK(got.pixels == want.pixels);
+}
+
+TEST_CASE("rfcli coeffs --json prints the public convention") {
+  TempDir dir;
+  const Run r = rfcli(dir, "coeffs --filter bspline3 --json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["a"].size() == 1);
+  CHECK(j["a"][0].get<double>() == doctest::Approx(2.0 - std::sqrt(3.0)).epsilon(1e-12));
+  CHECK(j["causal_only"].get<bool>() == false);
+  CHECK(j.contains("b0"));
+
+  const Run sat = rfcli(dir, "coeffs --filter sat --json");
+  REQUIRE(sat.status == 0);
+  CHECK(nlohmann::json::parse(sat.out)["causal_only"].get<bool>());
+
+  const Run human = rfcli(dir, "coeffs --filter gaussian --sigma 5 --order 4");
+  CHECK(human.status == 0);
+  CHECK(human.out.find("a4 =") != std::string::npos);
+  CHECK(human.out.find("max relative") != std::string::npos);
+}
+
+TEST_CASE("rfcli diff: whole image, border band and interior") {
+  TempDir dir;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(0.1f, 0.9f);
+  rf::Image a(40, 30, 1);
+  for (float& v : a.pixels) v = u(rng);
+  rf::Image b = a;
+  b.at(0, 0) += 0.25f;     // in the border band
+  b.at(20, 15) += 0.125f;  // in the interior
+  rf::io::write_image(dir / "a.pfm", a);
+  rf::io::write_image(dir / "b.pfm", b);
+  const Run r =
+      rfcli(dir, "diff '" + (dir / "a.pfm") + "' '" + (dir / "b.pfm") + "' --border 4 --json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["border"].get<int>() == 4);
+  CHECK(j["whole"]["max_abs"].get<double>() == doctest::Approx(0.25).epsilon(1e-6));
+  CHECK(j["border_band"]["max_abs"].get<double>() == doctest::Approx(0.25).epsilon(1e-6));
+  CHECK(j["interior"]["max_abs"].get<double>() == doctest::Approx(0.125).epsilon(1e-6));
+  CHECK(j["interior"]["samples"].get<long long>() == 32 * 22);
+  const double rmse = std::sqrt((0.25 * 0.25 + 0.125 * 0.125) / (40.0 * 30.0));
+  CHECK(j["whole"]["rmse"].get<double>() == doctest::Approx(rmse).epsilon(1e-5));
+  CHECK(j["whole"]["psnr"].get<double>() ==
+        doctest::Approx(-20.0 * std::log10(rmse)).epsilon(1e-5));
+
+  const Run same = rfcli(dir, "diff '" + (dir / "a.pfm") + "' '" + (dir / "a.pfm") + "' --sigma 2");
+  CHECK(same.status == 0);
+  CHECK(same.out.find("border band 6 px") != std::string::npos);
+  CHECK(same.out.find("inf") != std::string::npos);
+}
+
+TEST_CASE("rfcli bench: a small CPU run writes the JSON of the protocol") {
+  TempDir dir;
+  const std::string json = dir / "bench.json";
+  const Run r = rfcli(dir,
+                      "bench --sizes 67 --no-hd --orders 1,3 --ext mirror,zero --channels 1,4 "
+                      "--iterations 3 --warmup 1 --backend cpu --json '" +
+                          json + "'");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(slurp(json));
+  CHECK(j["device"].get<std::string>().find("CPU") != std::string::npos);
+  CHECK(j["date"].get<std::string>().size() == 10);
+  CHECK(j["copy_floor_gbps"].get<double>() > 0.0);
+  int cpu_rows = 0;
+  for (const auto& row : j["results"]) {
+    for (const char* key :
+         {"impl", "filter", "order", "ext", "width", "height", "channels", "gips", "ms"})
+      CHECK(row.contains(key));
+    if (row["impl"] == "cpu") {
+      ++cpu_rows;
+      CHECK(row["width"].get<int>() == 67);
+      CHECK(row["gips"].get<double>() > 0.0);
+    }
+  }
+  CHECK(cpu_rows == 2 * 2 * 2);
+}
+
+TEST_CASE("rfcli: every bad input is one line on stderr and exit status 2") {
+  TempDir dir;
+  const std::string img = "'" + astronaut() + "'";
+  const std::string out = "'" + (dir / "out.png") + "'";
+  check_refused(dir, "filter '" + (dir / "missing.png") + "' " + out, "missing.png: cannot open");
+  const std::string truncated = std::string(RF_SOURCE_DIR) + "/../shared/images/truncated.jpg";
+  if (fs::exists(truncated))
+    check_refused(dir, "filter '" + truncated + "' " + out, "truncated.jpg");
+  {
+    std::ofstream(dir / "text.png") << "not an image";
+    check_refused(dir, "filter '" + (dir / "text.png") + "' " + out, "text.png: unsupported");
+  }
+  {
+    std::ofstream(dir / "huge.pfm") << "Pf\n100000 2\n-1.0\n";
+    check_refused(dir, "filter '" + (dir / "huge.pfm") + "' " + out, "exceeds the limit");
+  }
+  check_refused(dir, "filter " + img + " " + out + " --bogus", "--bogus");
+  check_refused(dir, "frobnicate", "unknown subcommand 'frobnicate'");
+  check_refused(dir, "", "subcommand");
+  check_refused(dir, "filter " + img + " " + out + " --ext wrap", "--ext");
+  check_refused(dir, "filter " + img + " " + out + " --filter median", "--filter");
+  check_refused(dir, "filter " + img + " " + out + " --sigma -1", "sigma");
+  check_refused(dir, "filter " + img + " " + out + " --sigma nan", "sigma");
+  check_refused(dir, "filter " + img + " " + out + " --sigma abc", "--sigma");
+  check_refused(dir, "filter " + img + " " + out + " --order 7", "order");
+  check_refused(dir, "filter " + img + " " + out + " --filter exp --pole 1", "pole");
+  check_refused(dir, "filter " + img + " '" + (dir / "out.xyz") + "'", "unsupported output format");
+  check_refused(dir, "filter " + img + " '" + (dir / "no/dir/out.png") + "'", "cannot write");
+  check_refused(dir, "coeffs --filter deriche --order 3", "order");
+  check_refused(dir, "diff " + img + " '" + (dir / "missing.pfm") + "'", "missing.pfm");
+  {
+    rf::Image small(3, 3, 3);
+    rf::io::write_image(dir / "small.png", small);
+    check_refused(dir, "diff " + img + " '" + (dir / "small.png") + "'", "does not match");
+  }
+  check_refused(dir, "bench --orders 9", "--orders");
+  if (!rf::cuda_available()) {
+    check_refused(dir, "filter " + img + " " + out + " --backend cuda", "CUDA");
+    check_refused(dir, "bench --backend cuda --sizes 64", "CUDA");
+  }
+}
