@@ -15,6 +15,7 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "app/sources/child_process.h"
 #include "app/sources/source.h"
@@ -29,9 +30,13 @@ constexpr double kMaxFps = 240.0;
 constexpr int kMaxSide = 16384;
 
 struct VideoInfo {
-  int width = 0;
+  int width = 0;  // as displayed: after the rotation ffmpeg applies
   int height = 0;
   double fps = 0.0;
+  // Whether the size accounts for the stream's display rotation (phone videos store a rotation
+  // of +-90 degrees instead of rotated pixels). ffmpeg rotates when it does; otherwise the
+  // frames are taken as coded.
+  bool rotation_known = false;
 };
 
 // "30000/1001" or "25" -> frames per second; 0 when absent ("0/0") or unreadable.
@@ -59,17 +64,18 @@ std::string last_line(const std::string& text) {
 
 VideoInfo probe_with_ffprobe(const std::string& ffprobe, const std::string& path) {
   std::string out, err;
-  const int rc =
-      detail::run_program({ffprobe, "-v", "error", "-select_streams", "v:0", "-show_entries",
-                           "stream=width,height,avg_frame_rate,r_frame_rate", "-of",
-                           "default=noprint_wrappers=1", path},
-                          out, err, 20.0);
+  const int rc = detail::run_program(
+      {ffprobe, "-v", "error", "-select_streams", "v:0", "-show_entries",
+       "stream=width,height,avg_frame_rate,r_frame_rate:stream_side_data=rotation", "-of",
+       "default=noprint_wrappers=1", path},
+      out, err, 20.0);
   if (rc != 0) {
     const std::string why = last_line(err);
     throw IoError(path + ": not a readable video (" + (why.empty() ? "ffprobe failed" : why) + ")");
   }
   VideoInfo info;
   double avg = 0.0, r = 0.0;
+  int rotation = 0;
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);) {
     const std::size_t eq = line.find('=');
@@ -79,7 +85,10 @@ VideoInfo probe_with_ffprobe(const std::string& ffprobe, const std::string& path
     if (key == "height") info.height = std::atoi(value.c_str());
     if (key == "avg_frame_rate") avg = parse_rate(value);
     if (key == "r_frame_rate") r = parse_rate(value);
+    if (key == "rotation") rotation = std::atoi(value.c_str());
   }
+  if (((rotation % 180) + 180) % 180 == 90) std::swap(info.width, info.height);
+  info.rotation_known = true;
   // The average rate is the true one for variable-rate streams (GIFs declare r = 100 fps).
   info.fps = avg > 0.0 ? avg : r;
   return info;
@@ -233,12 +242,12 @@ class VideoSource final : public Source {
     const std::size_t frame_bytes = std::size_t(info_.width) * info_.height * 4;
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", info_.fps);
-    // -noautorotate keeps the coded size that ffprobe reported; -r makes the output constant-rate
-    // at the rate the frames are paced to.
-    const std::vector<std::string> argv = {
-        ffmpeg_, "-nostdin", "-hide_banner", "-loglevel", "error", "-noautorotate",
-        "-i",    path_,      "-an",          "-sn",       "-r",    rate,
-        "-f",    "rawvideo", "-pix_fmt",     "rgba",      "-"};
+    // -r makes the output constant-rate at the rate the frames are paced to. Without a known
+    // rotation, -noautorotate keeps the coded size the probe reported.
+    std::vector<std::string> argv = {ffmpeg_, "-nostdin", "-hide_banner", "-loglevel", "error"};
+    if (!info_.rotation_known) argv.push_back("-noautorotate");
+    argv.insert(argv.end(),
+                {"-i", path_, "-an", "-sn", "-r", rate, "-f", "rawvideo", "-pix_fmt", "rgba", "-"});
     std::vector<std::uint8_t> buffer(frame_bytes);
     bool first_run = true;
     while (true) {

@@ -258,3 +258,26 @@ TEST_CASE("without ffprobe the stream's size and rate come from ffmpeg's own rep
   CHECK(got);
   CHECK(f.width == 64);
 }
+
+TEST_CASE("a video with a display rotation plays upright") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  const std::string clip = make_clip(dir, "coded.mp4", 3);
+  // What a phone writes when held upright: landscape pixels and a 90 degree display rotation.
+  const std::string rotated = dir.file("rotated.mp4");
+  std::string out, err;
+  REQUIRE(detail::run_program({detail::find_program("ffmpeg"), "-nostdin", "-v", "error", "-i",
+                               clip, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated},
+                              out, err, 60.0) == 0);
+  if (detail::find_program("ffprobe").empty()) {
+    MESSAGE("[skipped] ffprobe is not installed: rotation is not detected without it");
+    return;
+  }
+  auto source = open_video(rotated, false);
+  CHECK(source->description() == "rotated.mp4 48x64 10 fps");
+  Frame f;
+  REQUIRE(wait_for_frame(*source, f));
+  CHECK(f.width == 48);
+  CHECK(f.height == 64);
+  CHECK(f.bytes.size() == 48 * 64 * 4);
+}
