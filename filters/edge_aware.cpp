@@ -201,7 +201,9 @@ template <int C, int L>
 class LinePass {
  public:
   LinePass(const Batch& b, const PolesF& poles, const Weight* weights)
-      : b_(b), poles_(poles), wts_(weights) {}
+      : b_(b), poles_(poles), wts_(weights) {
+    assert(L == 1 || b.fl == C);
+  }
 
   const float* f(int k, int l) const { return b_.f + k * b_.fk + l * b_.fl; }
   float* y(int k, int l) const { return b_.y + k * b_.fk + l * b_.fl; }
@@ -232,6 +234,7 @@ class LinePass {
   // the compiler knows the output stores do not touch them.
   template <bool Write>
   void causal(int k0, int k1, int l0, int l1, State<C>* st) const {
+    if (l0 == 0 && l1 == L) return causal_all_lanes<Write>(k0, k1, st);
     State<C> s[L];
     for (int l = l0; l < l1; ++l) s[l] = st[l];
     for (int k = k0; k < k1; ++k)
@@ -251,6 +254,7 @@ class LinePass {
   // g-[k1] on entry and g-[k0] on exit. With Write, y[j] += Re g-[j].
   template <bool Write>
   void anticausal(int k0, int k1, int l0, int l1, State<C>* st) const {
+    if (l0 == 0 && l1 == L) return anticausal_all_lanes<Write>(k0, k1, st);
     State<C> s[L];
     for (int l = l0; l < l1; ++l) s[l] = st[l];
     for (int j = k1 - 1; j >= k0; --j)
@@ -265,6 +269,85 @@ class LinePass {
         if (Write) emit_anticausal(j, l, s[l]);
       }
     for (int l = l0; l < l1; ++l) st[l] = s[l];
+  }
+
+  // The same recursions on all lanes at once, the lane loop innermost so that it vectorises: the
+  // states live in local structure-of-arrays form, lanes are adjacent columns (f(k, l) =
+  // f(k, 0) + l * C).
+  template <bool Write>
+  void causal_all_lanes(int k0, int k1, State<C>* st) const {
+    float gr[2][C][L], gi[2][C][L];
+    unpack(st, gr, gi);
+    for (int k = k0; k < k1; ++k) {
+      const float* fk = f(k, 0);
+      const float* fp = fk - b_.fk;
+      const Weight* wk = wts_ + std::size_t(k) * 2 * L;
+      float acc[C][L] = {};
+      for (int p = 0; p < 2; ++p) {
+        const edge::Pole<float>& pole = poles_.p[p];
+#pragma omp simd
+        for (int l = 0; l < L; ++l) {
+          const edge::CausalStep<float> step = edge::causal_step(pole, wk[p * L + l]);
+          for (int c = 0; c < C; ++c) {
+            const Cx<float> g = step({gr[p][c][l], gi[p][c][l]}, fk[l * C + c], fp[l * C + c]);
+            gr[p][c][l] = g.re;
+            gi[p][c][l] = g.im;
+            acc[c][l] += g.re;
+          }
+        }
+      }
+      if (Write) {
+        float* yk = y(k, 0);
+        for (int l = 0; l < L; ++l)
+          for (int c = 0; c < C; ++c) yk[l * C + c] = acc[c][l];
+      }
+    }
+    pack(gr, gi, st);
+  }
+
+  template <bool Write>
+  void anticausal_all_lanes(int k0, int k1, State<C>* st) const {
+    float gr[2][C][L], gi[2][C][L];
+    unpack(st, gr, gi);
+    for (int j = k1 - 1; j >= k0; --j) {
+      const float* fk = f(j + 1, 0);
+      const float* fp = f(j, 0);
+      const Weight* wk = wts_ + std::size_t(j + 1) * 2 * L;
+      float acc[C][L] = {};
+      for (int p = 0; p < 2; ++p) {
+        const edge::Pole<float>& pole = poles_.p[p];
+#pragma omp simd
+        for (int l = 0; l < L; ++l) {
+          const edge::AnticausalStep<float> step = edge::anticausal_step(pole, wk[p * L + l]);
+          for (int c = 0; c < C; ++c) {
+            const Cx<float> g = step({gr[p][c][l], gi[p][c][l]}, fk[l * C + c], fp[l * C + c]);
+            gr[p][c][l] = g.re;
+            gi[p][c][l] = g.im;
+            acc[c][l] += g.re;
+          }
+        }
+      }
+      if (Write) {
+        float* yj = y(j, 0);
+        for (int l = 0; l < L; ++l)
+          for (int c = 0; c < C; ++c) yj[l * C + c] += acc[c][l];
+      }
+    }
+    pack(gr, gi, st);
+  }
+
+  static void unpack(const State<C>* st, float (&gr)[2][C][L], float (&gi)[2][C][L]) {
+    for (int p = 0; p < 2; ++p)
+      for (int c = 0; c < C; ++c)
+        for (int l = 0; l < L; ++l) {
+          gr[p][c][l] = st[l].g[p][c].re;
+          gi[p][c][l] = st[l].g[p][c].im;
+        }
+  }
+  static void pack(const float (&gr)[2][C][L], const float (&gi)[2][C][L], State<C>* st) {
+    for (int p = 0; p < 2; ++p)
+      for (int c = 0; c < C; ++c)
+        for (int l = 0; l < L; ++l) st[l].g[p][c] = {gr[p][c][l], gi[p][c][l]};
   }
 
   // Algorithm A on every lane: the whole line, sequentially.
