@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/gui/frame_timing.h"
+#include "app/sources/source.h"
 #include "filters/engine.h"
 #include "filters/image.h"
 
@@ -18,9 +19,11 @@ class Interop {
   // Registers `texture` (GL_RGBA32F, width x height) for surface writes. False, with the reason in
   // `why`, when the driver refuses: the caller falls back to the copy path and says so.
   virtual bool attach(unsigned texture, int width, int height, std::string* why) = 0;
-  // Uploads the host frame from pinned memory, filters it into the mapped texture, unmaps.
-  // Throws std::runtime_error with the CUDA error on failure (out of memory included).
-  virtual void run(Engine& engine, const Image& input, FrameTiming* timing) = 0;
+  // Uploads the source frame (its host memory page-locked once, so the copy is asynchronous;
+  // 8-bit frames are widened to float on the GPU), filters it into the mapped texture with the
+  // engine (planned for RGBA32F), unmaps. Fills `timing` from CUDA events. Throws
+  // std::runtime_error with the CUDA error on failure (out of memory included).
+  virtual void run(Engine& engine, const app::Frame& frame, FrameTiming* timing) = 0;
 };
 
 // Null, with the reason in `why`, when this build or machine has no CUDA.

@@ -39,6 +39,7 @@ void Processor::set_frame(const app::Frame& frame) {
     original_.upload(GL_RGBA, GL_FLOAT, input_.pixels.data());
   }
   timing_.upload_ms = ms_since(t0);
+  frame_ = &frame;
   ++frame_version_;
 }
 
@@ -98,7 +99,7 @@ bool Processor::process(const FilterSpec& spec, bool always) {
       }
     }
     if (interop_) {
-      interop_->run(*engine_, input_, &timing_);
+      interop_->run(*engine_, *frame_, &timing_);
       result_on_host_ = false;
     } else {
       run_copy_path();

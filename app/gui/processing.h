@@ -66,6 +66,7 @@ class Processor {
   bool interop_attached_ = false;
   std::string interop_why_;
 
+  const app::Frame* frame_ = nullptr;  // the source's frame (the interop path uploads it as is)
   Image input_, result_;
   bool result_on_host_ = true;
   Texture original_, result_tex_;

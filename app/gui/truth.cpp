@@ -4,6 +4,7 @@
 #include <exception>
 #include <vector>
 
+#include "filters/cuda/fir_cuda.h"
 #include "filters/design.h"
 #include "filters/edge_aware.h"
 #include "filters/engine.h"
@@ -101,6 +102,10 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
     if (r.mode == TruthMode::OtherExtension) {
       // The CPU engine, so the comparison isolates the extension from the backend.
       out.truth = filter_image(s, r.input, Backend::Cpu);
+    } else if (r.mode == TruthMode::Fir && is_gaussian(s.kind) && cuda_available()) {
+      // The same FIR Gaussian in double on the GPU: live truth even for large sigma.
+      out.truth = cuda::fir_gaussian(r.input, s.sigma, s.ext, cuda::FirPrecision::Double);
+      out.label += " on the GPU";
     } else if (r.mode == TruthMode::Padded && s.kind != FilterKind::EdgeAware) {
       out.truth = padded_truth(s, r.input, progress, cancel);
     } else {
