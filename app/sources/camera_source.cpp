@@ -412,10 +412,15 @@ class CameraSource final : public Source {
           set_transient_status("camera " + device_ + " sends no frames: showing the last frame");
         continue;
       }
-      // An unplugged USB camera wakes poll() with POLLERR/POLLHUP and then fails every ioctl
-      // with ENODEV.
+      // poll() reports POLLERR when the stream is dead: an unplugged USB camera (whose ioctls
+      // then fail with ENODEV) or a driver that flagged its queue as failed.
       if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
-        disconnected();
+        v4l2_capability cap{};
+        if (xioctl(*io_, fd_, VIDIOC_QUERYCAP, &cap) != 0 && errno == ENODEV)
+          disconnected();
+        else
+          set_status("camera " + device_ +
+                     " stopped streaming (driver error): showing the last frame");
         return;
       }
       // Dequeue everything that is ready and keep only the newest buffer: a slow consumer sees

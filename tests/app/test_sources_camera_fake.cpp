@@ -48,6 +48,7 @@ class FakeCamera final : public detail::V4l2Io {
   bool busy = false;
   bool no_bandwidth = false;
   std::atomic<bool> unplugged{false};
+  std::atomic<bool> queue_error{false};  // the driver flagged its queue as failed
   // The content of every MJPEG frame from now on.
   void set_jpeg(std::vector<std::uint8_t> bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -93,8 +94,8 @@ class FakeCamera final : public detail::V4l2Io {
 
   int poll(pollfd* fds, nfds_t, int timeout_ms) override {
     fds[0].revents = 0;
-    if (unplugged) {
-      fds[0].revents = POLLERR | POLLHUP;
+    if (unplugged || queue_error) {
+      fds[0].revents = unplugged ? POLLERR | POLLHUP : POLLERR;
       return 1;
     }
     {
@@ -514,6 +515,19 @@ TEST_CASE("an unplugged camera says so, keeps its last frame and stops cleanly")
   }
   CHECK(cam->closes == 1);
   CHECK(cam->unmaps == int(cam->buffer_count()));
+}
+
+TEST_CASE("a camera whose driver fails the stream says so and keeps its last frame") {
+  auto cam = usual_camera();
+  auto source = detail::open_camera(cam, cam->path, 0, 0);
+  Frame f;
+  REQUIRE(wait_for_frame(*source, f));
+  cam->queue_error = true;
+  REQUIRE(wait_until([&] { return !source->status().empty(); }));
+  CHECK(source->status() ==
+        "camera /dev/video7 stopped streaming (driver error): showing the last frame");
+  source->poll(f);
+  CHECK(f.bytes.size() == 64 * 48 * 4);
 }
 
 TEST_CASE("busy, bandwidth-starved and unsuitable cameras are IoErrors naming the device") {
