@@ -28,10 +28,6 @@ Strided<S, Index> out_line(S* p, Index offset, Index stride) {
   return {p + offset, stride};
 }
 
-Coeffs<float> to_float(const Coeffs<double>& k) {
-  return {float(k.B), float(k.c1), float(k.c2), float(k.c3)};
-}
-
 // The lines of one direction of an image with packed rows: `count` lines of n samples, line l
 // starting at offset(l) with samples `stride` apart.
 struct Lines {
@@ -104,6 +100,12 @@ Coeffs<double> coefficients(double sigma) {
   return {f.b0, -f.a[0], -f.a[1], -f.a[2]};
 }
 
+Coeffs<float> float_coefficients(double sigma) {
+  const Coeffs<double> k = coefficients(sigma);
+  const float c1 = float(k.c1), c2 = float(k.c2), c3 = float(k.c3);
+  return {float(1.0 - (double(c1) + double(c2) + double(c3))), c1, c2, c3};
+}
+
 int centre_radius(double sigma) {
   return std::max(1, int(std::ceil(3.0 * sigma)));
 }
@@ -167,7 +169,7 @@ Plan::Plan(Partition p, double sigma, int width, int height, int channels)
   if (width < 1 || height < 1 || channels < 1)
     throw InvalidParameter("frame size: " + std::to_string(width) + "x" + std::to_string(height) +
                            "x" + std::to_string(channels) + " is empty");
-  k_ = to_float(coefficients(sigma));
+  k_ = float_coefficients(sigma);
   radius_ = centre_radius(sigma);
   for (double v : centre_weights(sigma)) weights_.push_back(float(v));
   const std::size_t floats = std::size_t(width) * height * channels;

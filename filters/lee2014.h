@@ -33,6 +33,12 @@ inline double sigma_from_window(double window) {
 // rf::design(FilterKind::Yvrg) (our b0 is the paper's B, our a_k are -b_k / b0).
 Coeffs<double> coefficients(double sigma);
 
+// The same in float for the fast paths, with B recomputed from the rounded c_k as the paper
+// defines it, B = 1 - (b1 + b2 + b3) / b0: the DC gain of a pass is B / (1 - c1 - c2 - c3), and
+// for wide Gaussians B is so small (~1e-5 at sigma 45) that rounding B and the c_k separately
+// would miss unit gain by a visible fraction.
+Coeffs<float> float_coefficients(double sigma);
+
 // Half-width of the direct Gaussian that computes Pc: ceil(3 sigma), at least 1. The paper's window
 // N = 2 sigma would cover only +-sigma, 68% of the Gaussian; +-3 sigma holds 99.7%.
 int centre_radius(double sigma);

@@ -94,6 +94,36 @@ Image crop_resize(const Image& in, int width, int height) {
   return out;
 }
 
+// The paper's "basic Gaussian filter" read literally (eq. 2): the sampled Gaussian of eq. (1)
+// with sigma = N / 2 over the window x - N/2 .. x + N/2 only, normalised to unit sum, rows then
+// columns, the edge pixel repeated beyond the image.
+std::vector<double> fir_window_literal(const Image& gray, double window) {
+  const double sigma = lee2014::sigma_from_window(window);
+  const int radius = std::max(1, int(window / 2));
+  std::vector<double> g(2 * radius + 1);
+  double sum = 0.0;
+  for (int j = -radius; j <= radius; ++j)
+    sum += g[j + radius] = std::exp(-0.5 * j * j / (sigma * sigma));
+  for (double& v : g) v /= sum;
+  const int w = gray.width, h = gray.height;
+  std::vector<double> a(gray.pixels.begin(), gray.pixels.end()), b(a.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double acc = 0.0;
+      for (int j = -radius; j <= radius; ++j)
+        acc += g[j + radius] * a[std::size_t(y) * w + std::clamp(x + j, 0, w - 1)];
+      b[std::size_t(y) * w + x] = acc;
+    }
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      double acc = 0.0;
+      for (int j = -radius; j <= radius; ++j)
+        acc += g[j + radius] * b[std::size_t(std::clamp(y + j, 0, h - 1)) * w + x];
+      a[std::size_t(y) * w + x] = acc;
+    }
+  return a;
+}
+
 std::vector<double> as_double(const Image& img) {
   return std::vector<double>(img.pixels.begin(), img.pixels.end());
 }
@@ -103,6 +133,7 @@ void add_table_command(CLI::App& app) {
     std::vector<std::string> images;
     std::vector<double> windows{3, 30, 90};
     std::string backend = "cpu";
+    std::string fir = "gaussian";
     std::string json;
   };
   auto args = std::make_shared<Args>();
@@ -121,8 +152,14 @@ void add_table_command(CLI::App& app) {
   cmd->add_option("--backend", args->backend,
                   "cpu: the double reference; cuda: the CUDA kernels in float")
       ->capture_default_str();
+  cmd->add_option("--fir", args->fir,
+                  "gaussian: the FIR ground truth (sigma = N / 2, >= 6 sigma); window: eq. (2) "
+                  "read literally, the same Gaussian cut to the window N")
+      ->capture_default_str();
   cmd->add_option("--json", args->json, "also write the table as JSON to this file");
   cmd->callback([args] {
+    if (args->fir != "gaussian" && args->fir != "window")
+      throw UsageError("--fir: gaussian or window (got '" + args->fir + "')");
     if (args->images.size() != 1 && args->images.size() != 3)
       throw UsageError("--images: give one image or three (SD, HD, Full HD)");
     if (args->backend != "cpu" && args->backend != "cuda")
@@ -144,7 +181,8 @@ void add_table_command(CLI::App& app) {
         spec.kind = FilterKind::Yvrg;
         spec.sigma = sigma;
         spec.ext = Extension::Clamp;  // the FIR counterpart of duplicating the edge pixel
-        const auto fir = as_double(ref::ground_truth(spec, gray));
+        const auto fir = args->fir == "window" ? fir_window_literal(gray, window)
+                                               : as_double(ref::ground_truth(spec, gray));
         std::vector<double> one, two;
         if (on_cuda) {
           one = as_double(lee2014::cuda::filter(Partition::OneWay, sigma, gray));
@@ -171,6 +209,7 @@ void add_table_command(CLI::App& app) {
                         {"window", window},
                         {"sigma", sigma},
                         {"backend", args->backend},
+                        {"fir", args->fir},
                         {"psnr_one_two", p12},
                         {"psnr_fir_one", pf1},
                         {"psnr_fir_two", pf2}});

@@ -151,8 +151,7 @@ struct DevicePlan::Impl {
         radius(centre_radius(sigma)),
         weights(sizeof(float) * (2 * centre_radius(sigma) + 1)),
         w(sizeof(float) * std::size_t(width_) * height_ * channels_) {
-    const Coeffs<double> kd = coefficients(sigma);
-    k = {float(kd.B), float(kd.c1), float(kd.c2), float(kd.c3)};
+    k = float_coefficients(sigma);
     std::vector<float> g;
     for (double v : centre_weights(sigma)) g.push_back(float(v));
     CUDA_CHECK(cudaMemcpy(weights.ptr, g.data(), g.size() * sizeof(float), cudaMemcpyHostToDevice));
