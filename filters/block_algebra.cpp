@@ -340,6 +340,61 @@ BlockMatrices block_matrices(const Recursive& f, int len) {
   return bm;
 }
 
+ConstantPaddingSeeds constant_padding_seeds(const Recursive& f) {
+  // S = sum_m A^m g and G = sum_m A^m g e_1' A^(m+1), both summed until negligible.
+  if (!is_stable(f)) throw std::domain_error("block algebra: a pole on or outside the unit circle");
+  constexpr long long kLimit = 1LL << 26;
+  const int r = f.order();
+  WideVec v(r, 0.0L), row(r), S(r, 0.0L), G(std::size_t(r) * r, 0.0L);
+  v[0] = f.b0;
+  for (int k = 0; k < r; ++k) row[k] = -Wide(f.a[k]);
+  Wide top_s = 0.0L, top_g = 0.0L;
+  for (long long m = 0;; ++m) {
+    if (m >= kLimit) throw std::domain_error("block algebra: the recursion does not decay");
+    const Wide ps = peak(v), pg = ps * peak(row);
+    top_s = ps > top_s ? ps : top_s;
+    top_g = pg > top_g ? pg : top_g;
+    if (m >= r && ps < 1e-21L * top_s && pg < 1e-21L * top_g) break;
+    for (int i = 0; i < r; ++i) {
+      S[i] += v[i];
+      for (int j = 0; j < r; ++j) G[std::size_t(i) * r + j] += v[i] * row[j];
+    }
+    step(f, v);
+    step_row(f, row);
+  }
+  ConstantPaddingSeeds cp;
+  cp.G = Matrix(r, r);
+  for (std::size_t i = 0; i < G.size(); ++i) cp.G.v[i] = double(G[i]);
+  cp.S.assign(S.begin(), S.end());
+  cp.clamp_tail.resize(r);
+  for (int i = 0; i < r; ++i) {
+    Wide t = S[i] * S[0];
+    for (int j = 0; j < r; ++j) t -= G[std::size_t(i) * r + j] * S[j];
+    cp.clamp_tail[i] = double(t);
+  }
+  return cp;
+}
+
+Matrix mirror_anticausal_seed(const Recursive& f) {
+  // (K - A^r) M = [A^(r-1) g, ..., A g, g]: column k-1 multiplies y[n-k], eq. (70). K - A^r is
+  // non-singular by theorem A.6.
+  const int r = f.order();
+  std::vector<WideVec> sys(r, WideVec(r)), rhs(r, WideVec(r));
+  for (int c = 0; c < r; ++c) {
+    WideVec v = unit(r, c);
+    for (int i = 0; i < r; ++i) step(f, v);
+    for (int i = 0; i < r; ++i) sys[i][c] = (i == r - 1 - c ? 1.0L : 0.0L) - v[i];
+  }
+  const auto s = impulse_states(f, r);
+  for (int k = 1; k <= r; ++k)
+    for (int i = 0; i < r; ++i) rhs[i][k - 1] = s[r - k][i];
+  const auto x = solve_wide(sys, rhs);
+  Matrix m(r, r);
+  for (int i = 0; i < r; ++i)
+    for (int c = 0; c < r; ++c) m(i, c) = double(x[i][c]);
+  return m;
+}
+
 ExtensionSeeds extension_seeds(const Recursive& f, Extension ext, int n) {
   const int r = f.order();
   if (r < 1 || n < 1) throw std::domain_error("block algebra: empty filter or line");
@@ -354,58 +409,20 @@ ExtensionSeeds extension_seeds(const Recursive& f, Extension ext, int n) {
       break;
     case Extension::Zero:
     case Extension::Clamp: {
-      // S = sum_m A^m g and G = sum_m A^m g e_1' A^(m+1), both summed until negligible.
-      constexpr long long kLimit = 1LL << 26;
-      WideVec v(r, 0.0L), row(r), S(r, 0.0L), G(std::size_t(r) * r, 0.0L);
-      v[0] = f.b0;
-      for (int k = 0; k < r; ++k) row[k] = -Wide(f.a[k]);
-      Wide top_s = 0.0L, top_g = 0.0L;
-      for (long long m = 0;; ++m) {
-        if (m >= kLimit) throw std::domain_error("block algebra: the recursion does not decay");
-        const Wide ps = peak(v), pg = ps * peak(row);
-        top_s = ps > top_s ? ps : top_s;
-        top_g = pg > top_g ? pg : top_g;
-        if (m >= r && ps < 1e-21L * top_s && pg < 1e-21L * top_g) break;
-        for (int i = 0; i < r; ++i) {
-          S[i] += v[i];
-          for (int j = 0; j < r; ++j) G[std::size_t(i) * r + j] += v[i] * row[j];
-        }
-        step(f, v);
-        step_row(f, row);
-      }
-      sd.G = Matrix(r, r);
-      for (std::size_t i = 0; i < G.size(); ++i) sd.G.v[i] = double(G[i]);
-      sd.S.assign(S.begin(), S.end());
-      sd.clamp_tail.resize(r);
-      for (int i = 0; i < r; ++i) {
-        Wide t = S[i] * S[0];
-        for (int j = 0; j < r; ++j) t -= G[std::size_t(i) * r + j] * S[j];
-        sd.clamp_tail[i] = double(t);
-      }
+      ConstantPaddingSeeds cp = constant_padding_seeds(f);
+      sd.S = std::move(cp.S);
+      sd.clamp_tail = std::move(cp.clamp_tail);
+      sd.G = std::move(cp.G);
       break;
     }
     case Extension::Repeat:
       sd.Q_n = periodic_inverse(f, n);
       break;
-    case Extension::Mirror: {
+    case Extension::Mirror:
       sd.Q_2n = periodic_inverse(f, 2LL * n);
       sd.A_n = power_of_companion(f, n);
-      // (K - A^r) M = [A^(r-1) g, ..., A g, g]: column k-1 multiplies y[n-k], eq. (70).
-      std::vector<WideVec> sys(r, WideVec(r)), rhs(r, WideVec(r));
-      for (int c = 0; c < r; ++c) {
-        WideVec v = unit(r, c);
-        for (int i = 0; i < r; ++i) step(f, v);
-        for (int i = 0; i < r; ++i) sys[i][c] = (i == r - 1 - c ? 1.0L : 0.0L) - v[i];
-      }
-      const auto s = impulse_states(f, r);
-      for (int k = 1; k <= r; ++k)
-        for (int i = 0; i < r; ++i) rhs[i][k - 1] = s[r - k][i];
-      const auto x = solve_wide(sys, rhs);
-      sd.M = Matrix(r, r);
-      for (int i = 0; i < r; ++i)
-        for (int c = 0; c < r; ++c) sd.M(i, c) = double(x[i][c]);
+      sd.M = mirror_anticausal_seed(f);
       break;
-    }
   }
   return sd;
 }

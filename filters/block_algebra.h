@@ -106,6 +106,15 @@ struct ExtensionSeeds {
 
 ExtensionSeeds extension_seeds(const Recursive& f, Extension ext, int n);
 
+// The parts of ExtensionSeeds that do not depend on n, for callers that need only them.
+struct ConstantPaddingSeeds {
+  std::vector<double> S;           // as ExtensionSeeds::S, eq. (35)
+  std::vector<double> clamp_tail;  // as ExtensionSeeds::clamp_tail, eq. (44)
+  Matrix G;                        // as ExtensionSeeds::G, eqs. (42)-(44)
+};
+ConstantPaddingSeeds constant_padding_seeds(const Recursive& f);
+Matrix mirror_anticausal_seed(const Recursive& f);  // ExtensionSeeds::M, eq. (70)
+
 // Row-major float copy of a matrix, e.g. for upload to GPU constant memory.
 std::vector<float> to_float(const Matrix& m);
 
