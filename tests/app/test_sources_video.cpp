@@ -5,11 +5,13 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <thread>
 
+#include "app/io/image_io.h"
 #include "app/sources/child_process.h"
 #include "app/sources/source.h"
 #include "filters/errors.h"
@@ -280,4 +282,31 @@ TEST_CASE("a video with a display rotation plays upright") {
   CHECK(f.width == 48);
   CHECK(f.height == 64);
   CHECK(f.bytes.size() == 48 * 64 * 4);
+}
+
+TEST_CASE("open_image keeps a 16-bit PNG in float") {
+  if (ffmpeg_missing()) return;
+  TempDir dir;
+  // ffmpeg writes 16-bit PNGs; rf::io::write_image writes 8-bit ones only.
+  const std::string deep = dir.file("deep.png");
+  std::string out, err;
+  REQUIRE(detail::run_program(
+              {detail::find_program("ffmpeg"), "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+               "gradients=size=33x17:seed=5", "-frames:v", "1", "-pix_fmt", "rgb48be", deep},
+              out, err, 60.0) == 0);
+  Frame f;
+  REQUIRE(open_image(deep)->poll(f));
+  CHECK(f.format == PixelFormat::RGBA32F);
+  REQUIRE(f.bytes.size() == 33 * 17 * 16);
+  // Some sample is not a multiple of 1/255: the precision beyond 8 bits survived.
+  const float* px = reinterpret_cast<const float*>(f.bytes.data());
+  int finer = 0;
+  for (int i = 0; i < 33 * 17 * 4; ++i) {
+    const float v = px[i] * 255.0f;
+    if (std::abs(v - std::round(v)) > 0.01f) ++finer;
+  }
+  CHECK(finer > 100);
+  io::write_image(dir.file("shallow.png"), Image(4, 4, 3));
+  REQUIRE(open_image(dir.file("shallow.png"))->poll(f));
+  CHECK(f.format == PixelFormat::RGBA8);
 }
