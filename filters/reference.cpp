@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "filters/block_algebra.h"
 #include "filters/edge_aware.h"
 #include "filters/errors.h"
 #include "filters/initial_feedback.h"
@@ -94,6 +95,9 @@ void padded_line(const Recursive& f, Extension ext, const double* x, int n, std:
 int padding_for(const Recursive& f, Extension ext) {
   if (ext == Extension::Ignore) return 0;
   if (ext == Extension::Zero && f.causal_only) return 0;
+  if (!algebra::is_stable(f))
+    throw InvalidParameter(std::string("reference: extension '") + to_string(ext) +
+                           "' is undefined for a filter with a pole on or outside the unit circle");
   return decay_length(f);
 }
 

@@ -171,3 +171,12 @@ TEST_CASE("exact initial feedbacks of the shipped Gaussian designs agree with pa
                           << worst);
   }
 }
+
+TEST_CASE("the padded reference refuses extensions of filters that do not decay") {
+  Recursive sat;
+  sat.a = {-1.0};
+  sat.causal_only = true;
+  const std::vector<double> x = {1.0, 2.0, 3.0};
+  CHECK_THROWS_AS(ref::filter_line_padded(sat, Extension::Mirror, x), InvalidParameter);
+  CHECK(ref::filter_line_padded(sat, Extension::Zero, x)[2] == 6.0);
+}
