@@ -3,10 +3,13 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/gui/options.h"
 #include "app/gui/platform.h"
@@ -53,6 +56,8 @@ int main(int argc, char** argv) {
                 reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
 
     // Main loop.
+    std::vector<double> frame_ms;
+    auto last = std::chrono::steady_clock::now();
     while (!platform->should_close() && !studio.done()) {
       platform->new_frame();
       if (options.ui_scale <= 0 && platform->content_scale() != scale) {
@@ -67,6 +72,30 @@ int main(int argc, char** argv) {
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       studio.after_render();
       platform->present();
+      const auto now = std::chrono::steady_clock::now();
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
+      last = now;
+    }
+    // Frame times of a --frames run, without the first (set-up) and last (truth wait, capture).
+    if (frame_ms.size() > 3) {
+      std::vector<double> steady(frame_ms.begin() + 1, frame_ms.end() - 1);
+      std::sort(steady.begin(), steady.end());
+      const double median = steady[steady.size() / 2];
+      std::printf(
+          "rfstudio: %zu frames at %dx%d, median %.2f ms per frame (%.1f fps) wall clock, "
+          "UI and filter path included\n",
+          steady.size(), platform->framebuffer_width(), platform->framebuffer_height(), median,
+          1000.0 / median);
+      if (!studio.frame_ms_history.empty()) {
+        std::vector<float> path(studio.frame_ms_history.begin(), studio.frame_ms_history.end());
+        std::sort(path.begin(), path.end());
+        const FrameTiming& t = studio.processor.timing();
+        std::printf(
+            "rfstudio: filter path median %.3f ms over %zu runs (%s); last: upload %.3f, "
+            "filter %.3f, interop %.3f ms; %s\n",
+            path[path.size() / 2], path.size(), t.gpu_events ? "CUDA events" : "host clock",
+            t.upload_ms, t.filter_ms, t.interop_ms, studio.processor.path_line().c_str());
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rfstudio: %s\n", e.what());

@@ -85,6 +85,10 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_option("--ui-scale", o->ui_scale, "UI scale (default: the monitor's)")
       ->check(CLI::Range(0.5, 4.0));
   app.add_flag("--hide-ui", o->hide_ui, "start with the panels hidden (Tab shows them)");
+  app.add_flag("--live", o->live, "filter every frame, also when nothing changed (live timing)");
+  app.add_option("--export", o->export_stem,
+                 "after the last frame write STEM-result.png, STEM-result.pfm, STEM.json and "
+                 "STEM-view.png");
 
   try {
     app.parse(argc, argv);

@@ -28,6 +28,8 @@ struct StudioOptions {
   int width = 1600, height = 960;
   float ui_scale = 0.0f;  // 0: the monitor's content scale
   bool hide_ui = false;
+  bool live = false;        // filter every frame even when nothing changed (live timing)
+  std::string export_stem;  // after the last frame: result PNG + PFM, JSON sidecar, view PNG
 };
 
 // Parses argv. Returns an exit code when the program should stop (help printed: 0, an error

@@ -24,6 +24,7 @@ class Processor {
   ~Processor();
 
   // A new frame from the source: converted to float RGBA on [0, 1] and uploaded as the original.
+  // The frame must stay alive until the next set_frame (the interop path uploads it as is).
   void set_frame(const app::Frame& frame);
   bool has_frame() const { return !input_.empty(); }
 

@@ -44,6 +44,40 @@ float luma(const Image& img, int x, int y) {
   return 0.299f * img.at(x, y, 0) + 0.587f * img.at(x, y, 1) + 0.114f * img.at(x, y, 2);
 }
 
+// Halves (2x2 box average) until both sides fit `limit`.
+app::Frame downscale_to_fit(const app::Frame& in, int limit) {
+  app::Frame cur = in;
+  const std::size_t bpp = bytes_per_pixel(in.format);
+  while (cur.width > limit || cur.height > limit) {
+    app::Frame half;
+    half.width = std::max(1, cur.width / 2);
+    half.height = std::max(1, cur.height / 2);
+    half.format = cur.format;
+    half.index = cur.index;
+    half.bytes.resize(std::size_t(half.width) * half.height * bpp);
+    for (int y = 0; y < half.height; ++y)
+      for (int x = 0; x < half.width; ++x)
+        for (int c = 0; c < 4; ++c) {
+          float sum = 0;
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx) {
+              const std::size_t i = (std::size_t(std::min(2 * y + dy, cur.height - 1)) * cur.width +
+                                     std::min(2 * x + dx, cur.width - 1));
+              sum += cur.format == PixelFormat::RGBA8
+                         ? float(cur.bytes[i * 4 + c])
+                         : reinterpret_cast<const float*>(cur.bytes.data())[i * 4 + c];
+            }
+          const std::size_t o = std::size_t(y) * half.width + x;
+          if (cur.format == PixelFormat::RGBA8)
+            half.bytes[o * 4 + c] = std::uint8_t(sum * 0.25f + 0.5f);
+          else
+            reinterpret_cast<float*>(half.bytes.data())[o * 4 + c] = sum * 0.25f;
+        }
+    cur = std::move(half);
+  }
+  return cur;
+}
+
 void push_history(std::deque<float>& d, float v) {
   d.push_back(v);
   while (d.size() > kHistory) d.pop_front();
@@ -101,7 +135,8 @@ Studio::Studio(const StudioOptions& options, Platform& platform)
       platform_(platform) {
   compositor_ = std::make_unique<Compositor>();
   mode_before_diff_ = view.mode == ViewMode::Diff ? ViewMode::Result : view.mode;
-  if (options.frames > 0) filter_every_frame = false;
+  filter_every_frame = options.live;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_size_);
   std::string err = source.open(options.source);
   if (!err.empty()) {
     post("cannot open the source: " + err + "; showing the built-in image", true);
@@ -214,7 +249,7 @@ void Studio::handle_keys() {
     source.set_paused(!source.paused());
   if (io.KeyCtrl) {
     if (ImGui::IsKeyPressed('O', false)) open_dialog_requested = true;
-    if (ImGui::IsKeyPressed('S', false)) export_all("rfstudio");
+    if (ImGui::IsKeyPressed('S', false)) export_all(next_export_stem());
     return;
   }
   if (ImGui::IsKeyPressed('F', false)) fit_view();
@@ -390,7 +425,23 @@ void Studio::frame() {
   push_history(ui_ms_history, 1000.0f * io.DeltaTime);
   for (const std::string& path : platform_.take_dropped_paths()) open_path(path);
 
-  if (source.poll()) processor.set_frame(source.frame());
+  if (source.poll()) {
+    app::Frame& f = source.frame();
+    // A frame beyond the GPU's texture limit is shown halved until it fits, and the UI says so;
+    // the source keeps the full-size original.
+    if (f.width > max_texture_size_ || f.height > max_texture_size_) {
+      if (f.index != last_source_index_)
+        post("frame " + std::to_string(f.width) + "x" + std::to_string(f.height) +
+                 " exceeds this GPU's texture limit of " + std::to_string(max_texture_size_) +
+                 " px: filtering a downscaled copy",
+             true);
+      scaled_frame_ = downscale_to_fit(f, max_texture_size_);
+      processor.set_frame(scaled_frame_);
+    } else {
+      processor.set_frame(f);
+    }
+    last_source_index_ = f.index;
+  }
   const bool filtered = processor.process(spec, filter_every_frame || source.animated());
   if (filtered) push_history(frame_ms_history, float(processor.timing().total_ms()));
 
@@ -536,17 +587,21 @@ void Studio::render() {
 void Studio::after_render() {
   ++frame_count_;
   const bool last = options_.frames > 0 && frame_count_ >= options_.frames;
-  if (last && !options_.screenshot.empty()) screenshot_path_ = options_.screenshot;
-  if (screenshot_path_.empty()) return;
+  if (last && !options_.export_stem.empty()) export_all(options_.export_stem);
+  std::vector<std::string> paths;
+  paths.swap(screenshot_paths_);
+  if (last && !options_.screenshot.empty()) paths.push_back(options_.screenshot);
+  if (paths.empty()) return;
   try {
-    write_png(screenshot_path_,
-              read_framebuffer(platform_.framebuffer(), platform_.framebuffer_width(),
-                               platform_.framebuffer_height()));
-    post("screenshot: " + screenshot_path_);
+    const Rgba8Image shot = read_framebuffer(platform_.framebuffer(), platform_.framebuffer_width(),
+                                             platform_.framebuffer_height());
+    for (const std::string& path : paths) {
+      write_png(path, shot);
+      post("screenshot: " + path);
+    }
   } catch (const std::exception& e) {
     post(e.what(), true);
   }
-  screenshot_path_.clear();
 }
 
 std::string Studio::sidecar_json() const {
@@ -583,15 +638,25 @@ std::string Studio::sidecar_json() const {
   return j.dump(2);
 }
 
+std::string Studio::next_export_stem() const {
+  for (int i = 1;; ++i) {
+    char stem[32];
+    std::snprintf(stem, sizeof stem, "rfstudio-%03d", i);
+    if (!std::filesystem::exists(std::filesystem::path(export_dir) / (std::string(stem) + ".json")))
+      return stem;
+  }
+}
+
 void Studio::export_all(const std::string& stem) {
   if (!processor.has_frame()) return;
   try {
-    std::filesystem::create_directories(export_dir);
-    const std::string base = (std::filesystem::path(export_dir) / stem).string();
+    const std::filesystem::path path = std::filesystem::path(export_dir) / stem;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+    const std::string base = path.string();
     write_result(base + "-result.png", processor.result());
     write_result(base + "-result.pfm", processor.result());
     write_text(base + ".json", sidecar_json());
-    screenshot_path_ = base + "-view.png";
+    screenshot_paths_.push_back(base + "-view.png");
     last_export = base;
     post("exported " + base + "-result.png, -result.pfm, .json and -view.png");
   } catch (const std::exception& e) {

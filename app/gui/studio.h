@@ -69,7 +69,7 @@ class Studio {
   FilterSpec spec;
   ViewSettings view;
   DiffSettings diff;
-  bool filter_every_frame = true;  // live timing; off: filter only on change
+  bool filter_every_frame = false;  // live timing; off: filter only on change
   bool truth_enabled = true;
 
   SourceSlot source;
@@ -95,9 +95,13 @@ class Studio {
   void open_path(const std::string& path);
   void fit_view() { auto_fit_ = true; }
   void one_to_one();
-  void request_screenshot(const std::string& path) { screenshot_path_ = path; }
-  // Result PNG or PFM (by extension), its JSON sidecar, and a screenshot next to them.
+  // Written once the current frame is drawn.
+  void request_screenshot(const std::string& path) { screenshot_paths_.push_back(path); }
+  // STEM-result.png, STEM-result.pfm, STEM.json (parameters, timings, statistics) and, after
+  // this frame is drawn, STEM-view.png. A relative stem lands in export_dir.
   void export_all(const std::string& stem);
+  // The next free "rfstudio-NNN" stem in export_dir.
+  std::string next_export_stem() const;
   std::string sidecar_json() const;
   const Platform& platform() const { return platform_; }
   const CanvasRect& canvas() const { return canvas_; }
@@ -131,8 +135,11 @@ class Studio {
   ViewMode mode_before_diff_ = ViewMode::Result;
   bool dragging_ = false, dragging_split_ = false;
   std::uint64_t truth_key_ = 0, requested_truth_key_ = 0;
-  std::string screenshot_path_;
+  std::vector<std::string> screenshot_paths_;
   int frame_count_ = 0;
+  int max_texture_size_ = 0;
+  app::Frame scaled_frame_;  // the source's frame halved to the texture limit, when it exceeds it
+  std::uint64_t last_source_index_ = ~0ull;
 };
 
 }  // namespace rf::gui

@@ -6,10 +6,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "app/gui/embedded.h"
 #include "app/gui/image_codec.h"
 #include "app/gui/view_math.h"
+#include "app/io/image_io.h"
+#include "filters/engine.h"
 
 using namespace rf::gui;
 
@@ -203,4 +209,42 @@ TEST_CASE("window: rfstudio in a GLFW window under Xvfb") {
   CHECK(corner.mean > centre.mean + 60.0);
   const Rgba8Image ui = shoot("window-ui", "--view tiles --ext mirror", true);
   CHECK(moments(ui, {0, 0, kWidth, kHeight}, all).stddev > 20.0);
+}
+
+TEST_CASE("offscreen: export writes the exact result, a JSON sidecar and the view") {
+  const std::string stem = std::string(RF_BINARY_DIR) + "/gui-shots/export";
+  for (const char* suffix : {"-result.png", "-result.pfm", ".json", "-view.png"})
+    std::filesystem::remove(stem + suffix);
+  REQUIRE(run_studio("export-shot",
+                     "--sigma 3.5 --order 4 --ext repeat --view diff --export " + stem) == 0);
+  for (const char* suffix : {"-result.png", "-result.pfm", ".json", "-view.png"}) {
+    CAPTURE(suffix);
+    CHECK(std::filesystem::exists(stem + suffix));
+  }
+  std::ifstream f(stem + ".json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  CHECK(j.at("preset").at("filter").at("ext") == "repeat");
+  CHECK(j.at("preset").at("filter").at("order") == 4);
+  CHECK(j.at("timing").at("filter_ms").get<double>() > 0.0);
+  CHECK(j.at("truth").at("border").at("max_abs").get<double>() >= 0.0);
+  CHECK(j.at("width") == 512);
+
+  // The PFM holds the float result: the CPU engine on the built-in image, bit for bit.
+  const rf::Image pfm = rf::io::read_image(stem + "-result.pfm");
+  const Rgba8Image src = decode_image(embedded("assets/astronaut.png"), "astronaut.png");
+  rf::Image in(src.width, src.height, 4);
+  for (std::size_t i = 0; i < in.pixels.size(); ++i) in.pixels[i] = src.pixels[i] / 255.0f;
+  rf::FilterSpec spec;
+  spec.sigma = 3.5;
+  spec.order = 4;
+  spec.ext = rf::Extension::Repeat;
+  const rf::Image expected = rf::filter_image(spec, in, rf::Backend::Cpu);
+  REQUIRE(pfm.width == 512);
+  REQUIRE(pfm.channels == 3);
+  double max_err = 0;
+  for (int y = 0; y < 512; ++y)
+    for (int x = 0; x < 512; ++x)
+      for (int c = 0; c < 3; ++c)
+        max_err = std::max(max_err, double(std::abs(pfm.at(x, y, c) - expected.at(x, y, c))));
+  CHECK(max_err < 1e-6);
 }
