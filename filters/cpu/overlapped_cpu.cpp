@@ -16,79 +16,83 @@ namespace {
 
 constexpr int B = OverlappedPlan::kBlock;
 
-template <int R>
-using Vec = std::array<float, R>;
+template <int R, class T>
+using Vec = std::array<T, R>;
 
-template <int R>
-using Mat = std::array<std::array<float, R>, R>;
+template <int R, class T>
+using Mat = std::array<std::array<T, R>, R>;
 
-template <int R>
-Mat<R> square(const algebra::Matrix& m) {
-  Mat<R> out{};
+template <int R, class T>
+Mat<R, T> square(const algebra::Matrix& m) {
+  Mat<R, T> out{};
   if (m.rows == 0) return out;
   for (int i = 0; i < R; ++i)
-    for (int j = 0; j < R; ++j) out[i][j] = float(m(i, j));
+    for (int j = 0; j < R; ++j) out[i][j] = T(m(i, j));
   return out;
 }
 
-template <int R>
-Vec<R> vec(const std::vector<double>& v) {
-  Vec<R> out{};
-  for (int i = 0; i < R && i < int(v.size()); ++i) out[i] = float(v[i]);
+template <int R, class T>
+Vec<R, T> vec(const std::vector<double>& v) {
+  Vec<R, T> out{};
+  for (int i = 0; i < R && i < int(v.size()); ++i) out[i] = T(v[i]);
   return out;
+}
+
+template <class T>
+std::vector<T> entries(const algebra::Matrix& m) {
+  return {m.v.begin(), m.v.end()};
 }
 
 // y = M x
-template <std::size_t R>
-std::array<float, R> mul(const std::array<std::array<float, R>, R>& m,
-                         const std::array<float, R>& x) {
-  std::array<float, R> y{};
+template <std::size_t R, class T>
+std::array<T, R> mul(const std::array<std::array<T, R>, R>& m, const std::array<T, R>& x) {
+  std::array<T, R> y{};
   for (std::size_t i = 0; i < R; ++i)
     for (std::size_t j = 0; j < R; ++j) y[i] += m[i][j] * x[j];
   return y;
 }
 
-template <std::size_t R>
-void add_to(std::array<float, R>& a, const std::array<float, R>& b) {
+template <std::size_t R, class T>
+void add_to(std::array<T, R>& a, const std::array<T, R>& b) {
   for (std::size_t i = 0; i < R; ++i) a[i] += b[i];
 }
 
-// The float block matrices of one block length (block_algebra.h).
-template <int R>
+// The block matrices of one block length (block_algebra.h) in the arithmetic type T.
+template <int R, class T>
 struct Blocks {
   int len = 0;
-  Mat<R> A_Fb{}, H_ARB_AFP{};
-  std::vector<float> A_FP, A_RE, ARB_AFP;      // len x R
-  std::vector<float> T_AFB, H_ARB, H_ARB_AFB;  // R x len
+  Mat<R, T> A_Fb{}, H_ARB_AFP{};
+  std::vector<T> A_FP, A_RE, ARB_AFP;      // len x R
+  std::vector<T> T_AFB, H_ARB, H_ARB_AFB;  // R x len
 
   Blocks() = default;
   Blocks(const Recursive& f, int l) : len(l) {
     const auto bm = algebra::block_matrices(f, l);
-    A_Fb = square<R>(bm.A_Fb);
-    H_ARB_AFP = square<R>(bm.H_ARB_AFP);
-    A_FP = algebra::to_float(bm.A_FP);
-    A_RE = algebra::to_float(bm.A_RE);
-    ARB_AFP = algebra::to_float(bm.ARB_AFP);
-    T_AFB = algebra::to_float(bm.T_AFB);
-    H_ARB = algebra::to_float(bm.H_ARB);
-    H_ARB_AFB = algebra::to_float(bm.H_ARB_AFB);
+    A_Fb = square<R, T>(bm.A_Fb);
+    H_ARB_AFP = square<R, T>(bm.H_ARB_AFP);
+    A_FP = entries<T>(bm.A_FP);
+    A_RE = entries<T>(bm.A_RE);
+    ARB_AFP = entries<T>(bm.ARB_AFP);
+    T_AFB = entries<T>(bm.T_AFB);
+    H_ARB = entries<T>(bm.H_ARB);
+    H_ARB_AFB = entries<T>(bm.H_ARB_AFB);
   }
 
   // sum_j M(:, j) v[j] for an R x len matrix M
-  Vec<R> reduce(const std::vector<float>& m, const float* v) const {
-    Vec<R> out{};
+  Vec<R, T> reduce(const std::vector<T>& m, const T* v) const {
+    Vec<R, T> out{};
     for (int k = 0; k < R; ++k)
       for (int j = 0; j < len; ++j) out[k] += m[std::size_t(k) * len + j] * v[j];
     return out;
   }
 };
 
-// The seeds of one line direction (block_algebra.h, ExtensionSeeds) in float.
-template <int R>
+// The seeds of one line direction (block_algebra.h, ExtensionSeeds) in the arithmetic type T.
+template <int R, class T>
 struct Seeds {
   Extension ext = Extension::Ignore;
-  Vec<R> S{}, clamp_tail{};
-  Mat<R> G{}, Q_n{}, Q_2n{}, A_n{}, M{};
+  Vec<R, T> S{}, clamp_tail{};
+  Mat<R, T> G{}, Q_n{}, Q_2n{}, A_n{}, M{};
 
   Seeds() = default;
   Seeds(const Recursive& f, Extension e, int n, bool causal_only) : ext(e) {
@@ -96,13 +100,13 @@ struct Seeds {
     // keeps the summed-area table (a pole at 1) usable with them.
     if (causal_only && (e == Extension::Zero || e == Extension::Ignore)) return;
     const auto sd = algebra::extension_seeds(f, e, n);
-    S = vec<R>(sd.S);
-    clamp_tail = vec<R>(sd.clamp_tail);
-    G = square<R>(sd.G);
-    Q_n = square<R>(sd.Q_n);
-    Q_2n = square<R>(sd.Q_2n);
-    A_n = square<R>(sd.A_n);
-    M = square<R>(sd.M);
+    S = vec<R, T>(sd.S);
+    clamp_tail = vec<R, T>(sd.clamp_tail);
+    G = square<R, T>(sd.G);
+    Q_n = square<R, T>(sd.Q_n);
+    Q_2n = square<R, T>(sd.Q_2n);
+    A_n = square<R, T>(sd.A_n);
+    M = square<R, T>(sd.M);
   }
 };
 
@@ -111,8 +115,10 @@ struct ImplBase {
   virtual void run(const float* in, float* out) = 0;
 };
 
-template <int R>
+template <int R, class T>
 class Overlapped final : public ImplBase {
+  using V = Vec<R, T>;
+
  public:
   Overlapped(const Recursive& f, Extension ext, int width, int height)
       : w_(width),
@@ -123,22 +129,22 @@ class Overlapped final : public ImplBase {
         causal_only_(f.causal_only),
         col_seeds_(f, ext, height, f.causal_only),
         row_seeds_(f, ext, width, f.causal_only) {
-    c_.b0 = float(f.b0);
-    for (int k = 0; k < R; ++k) c_.a[k] = float(f.a[k]);
-    col_blocks_[0] = Blocks<R>(f, std::min(B, height));
-    col_blocks_[1] = Blocks<R>(f, height - (mb_ - 1) * B);
-    row_blocks_[0] = Blocks<R>(f, std::min(B, width));
-    row_blocks_[1] = Blocks<R>(f, width - (nb_ - 1) * B);
+    c_.b0 = T(f.b0);
+    for (int k = 0; k < R; ++k) c_.a[k] = T(f.a[k]);
+    col_blocks_[0] = Blocks<R, T>(f, std::min(B, height));
+    col_blocks_[1] = Blocks<R, T>(f, height - (mb_ - 1) * B);
+    row_blocks_[0] = Blocks<R, T>(f, std::min(B, width));
+    row_blocks_[1] = Blocks<R, T>(f, width - (nb_ - 1) * B);
     const std::size_t per_block = std::size_t(mb_) * nb_ * B;
     for (auto* buf : {&p_bar_, &e_hat_, &pt_bar_, &et_bar_, &p_in_, &e_in_, &pt_in_, &et_in_})
-      buf->assign(per_block, Vec<R>{});
+      buf->assign(per_block, V{});
     if (ext == Extension::Mirror) {
-      e_xt_.assign(per_block, Vec<R>{});
-      et_zt_.assign(per_block, Vec<R>{});
+      e_xt_.assign(per_block, V{});
+      et_zt_.assign(per_block, V{});
     }
     if (ext == Extension::Clamp) {
-      z_first_.assign(std::size_t(mb_) * B, 0.0f);
-      z_last_.assign(std::size_t(mb_) * B, 0.0f);
+      z_first_.assign(std::size_t(mb_) * B, T(0));
+      z_last_.assign(std::size_t(mb_) * B, T(0));
     }
   }
 
@@ -162,10 +168,10 @@ class Overlapped final : public ImplBase {
   int cols_of(int n) const {
     return std::min(B, w_ - n * B);
   }
-  const Blocks<R>& col_blocks(int m) const {
+  const Blocks<R, T>& col_blocks(int m) const {
     return col_blocks_[m == mb_ - 1 ? 1 : 0];
   }
-  const Blocks<R>& row_blocks(int n) const {
+  const Blocks<R, T>& row_blocks(int n) const {
     return row_blocks_[n == nb_ - 1 ? 1 : 0];
   }
   // Carry of column (or row) j of block (m, n).
@@ -173,44 +179,44 @@ class Overlapped final : public ImplBase {
     return (std::size_t(m) * nb_ + n) * B + j;
   }
 
-  static Vec<R> zero() {
-    return Vec<R>{};
+  static V zero() {
+    return V{};
   }
 
   // Recursions over a strided run of a tile, starting from window w; in place.
-  void causal(float* v, int len, int stride, Vec<R>& w) const {
-    float win[R];
+  void causal(T* v, int len, int stride, V& w) const {
+    T win[R];
     std::copy(w.begin(), w.end(), win);
     for (int i = 0; i < len; ++i) v[i * stride] = recursive_step(c_, v[i * stride], win);
     std::copy(win, win + R, w.begin());
   }
-  void anticausal(float* v, int len, int stride, Vec<R>& w) const {
-    float win[R];
+  void anticausal(T* v, int len, int stride, V& w) const {
+    T win[R];
     std::copy(w.begin(), w.end(), win);
     for (int i = len - 1; i >= 0; --i) v[i * stride] = recursive_step(c_, v[i * stride], win);
     std::copy(win, win + R, w.begin());
   }
   // Head of the anticausal recursion over v from zero, leaving v untouched.
-  Vec<R> anticausal_head(const float* v, int len, int stride) const {
-    float win[R] = {};
+  V anticausal_head(const T* v, int len, int stride) const {
+    T win[R] = {};
     for (int i = len - 1; i >= 0; --i) recursive_step(c_, v[i * stride], win);
-    Vec<R> out;
+    V out;
     std::copy(win, win + R, out.begin());
     return out;
   }
 
-  void load(const float* img, int m, int n, float (*tile)[B]) const {
+  void load(const float* img, int m, int n, T (*tile)[B]) const {
     for (int i = 0; i < rows_of(m); ++i)
       std::copy_n(img + std::size_t(m * B + i) * w_ + n * B, cols_of(n), tile[i]);
   }
 
   void stage1(const float* in, int m, int n) {
-    float tile[B][B];
+    T tile[B][B];
     const int hm = rows_of(m), wn = cols_of(n);
     load(in, m, n, tile);
     for (int j = 0; j < wn; ++j) {
       if (ext_ == Extension::Mirror) e_xt_[at(m, n, j)] = anticausal_head(&tile[0][j], hm, B);
-      Vec<R> w = zero();
+      V w = zero();
       causal(&tile[0][j], hm, B, w);
       p_bar_[at(m, n, j)] = w;
       if (!causal_only_) {
@@ -226,7 +232,7 @@ class Overlapped final : public ImplBase {
       }
     for (int i = 0; i < hm; ++i) {
       if (ext_ == Extension::Mirror) et_zt_[at(m, n, i)] = anticausal_head(tile[i], wn, 1);
-      Vec<R> w = zero();
+      V w = zero();
       causal(tile[i], wn, 1, w);
       pt_bar_[at(m, n, i)] = w;
       if (!causal_only_) et_bar_[at(m, n, i)] = anticausal_head(tile[i], wn, 1);
@@ -236,18 +242,18 @@ class Overlapped final : public ImplBase {
   // Stages 2 and 3 for one image column.
   void stages23(const float* in, int col) {
     const int n = col / B, j = col % B;
-    const Seeds<R>& sd = col_seeds_;
-    auto causal_chain = [&](Vec<R> state, bool store) {
+    const Seeds<R, T>& sd = col_seeds_;
+    auto causal_chain = [&](V state, bool store) {
       for (int m = 0; m < mb_; ++m) {
         if (store) p_in_[at(m, n, j)] = state;
-        Vec<R> next = p_bar_[at(m, n, j)];
+        V next = p_bar_[at(m, n, j)];
         add_to(next, mul(col_blocks(m).A_Fb, state));
         state = next;
       }
       return state;
     };
     // Causal seed P_{-1}(Y).
-    Vec<R> p = zero();
+    V p = zero();
     switch (ext_) {
       case Extension::Clamp:
         for (int k = 0; k < R; ++k) p[k] = sd.S[k] * in[col];
@@ -256,13 +262,13 @@ class Overlapped final : public ImplBase {
         p = mul(sd.Q_n, causal_chain(zero(), false));  // eq. (49)
         break;
       case Extension::Mirror: {
-        Vec<R> head = zero();  // H(R(X, 0)) from the per-block heads
+        V head = zero();  // H(R(X, 0)) from the per-block heads
         for (int m = mb_ - 1; m >= 0; --m) {
-          Vec<R> next = e_xt_[at(m, n, j)];
+          V next = e_xt_[at(m, n, j)];
           add_to(next, mul(col_blocks(m).A_Fb, head));
           head = next;
         }
-        Vec<R> t = mul(sd.A_n, causal_chain(zero(), false));
+        V t = mul(sd.A_n, causal_chain(zero(), false));
         add_to(t, head);
         p = mul(sd.Q_2n, t);  // eq. (52)
         break;
@@ -270,14 +276,14 @@ class Overlapped final : public ImplBase {
       default:
         break;
     }
-    const Vec<R> last = causal_chain(p, true);
+    const V last = causal_chain(p, true);
     if (causal_only_) return;
 
-    auto anticausal_chain = [&](Vec<R> state, bool store) {
+    auto anticausal_chain = [&](V state, bool store) {
       for (int m = mb_ - 1; m >= 0; --m) {
         if (store) e_in_[at(m, n, j)] = state;
-        const Blocks<R>& bl = col_blocks(m);
-        Vec<R> next = e_hat_[at(m, n, j)];
+        const Blocks<R, T>& bl = col_blocks(m);
+        V next = e_hat_[at(m, n, j)];
         add_to(next, mul(bl.A_Fb, state));
         add_to(next, mul(bl.H_ARB_AFP, p_in_[at(m, n, j)]));
         state = next;
@@ -285,14 +291,14 @@ class Overlapped final : public ImplBase {
       return state;
     };
     // Anticausal seed E_M(Z).
-    Vec<R> e = zero();
+    V e = zero();
     switch (ext_) {
       case Extension::Zero:
         e = mul(sd.G, last);  // eq. (44)
         break;
       case Extension::Clamp: {
         e = mul(sd.G, last);  // eq. (44)
-        const float c = in[std::size_t(h_ - 1) * w_ + col];
+        const T c = in[std::size_t(h_ - 1) * w_ + col];
         for (int k = 0; k < R; ++k) e[k] += sd.clamp_tail[k] * c;
         break;
       }
@@ -311,23 +317,23 @@ class Overlapped final : public ImplBase {
   // Stages 4 and 5 for one image row.
   void stages45(int row) {
     const int m = row / B, i = row % B;
-    const Blocks<R>& cb = col_blocks(m);
-    const Seeds<R>& sd = row_seeds_;
+    const Blocks<R, T>& cb = col_blocks(m);
+    const Seeds<R, T>& sd = row_seeds_;
     // Per block of this row: T(A_FB) dZ, H(A_RB) dZ (mirror) and H(A_RB) A_FB dZ.
-    std::vector<Vec<R>> tail(nb_), head_z(nb_), head_v(nb_);
-    float z_first = 0.0f, z_last = 0.0f;
+    std::vector<V> tail(nb_), head_z(nb_), head_v(nb_);
+    T z_first = 0, z_last = 0;
     for (int n = 0; n < nb_; ++n) {
       const int wn = cols_of(n);
-      const Blocks<R>& rb = row_blocks(n);
-      float dz[B];
+      const Blocks<R, T>& rb = row_blocks(n);
+      T dz[B];
       for (int j = 0; j < wn; ++j) {
         // dZ = A_RE E_{m+1,n}(Z) + (A_RB A_FP) P_{m-1,n}(Y); Z = Y when causal only.
-        const Vec<R>& pin = p_in_[at(m, n, j)];
-        float v = 0.0f;
+        const V& pin = p_in_[at(m, n, j)];
+        T v = 0;
         if (causal_only_) {
           for (int k = 0; k < R; ++k) v += cb.A_FP[std::size_t(i) * R + k] * pin[k];
         } else {
-          const Vec<R>& ein = e_in_[at(m, n, j)];
+          const V& ein = e_in_[at(m, n, j)];
           for (int k = 0; k < R; ++k)
             v += cb.A_RE[std::size_t(i) * R + k] * ein[k] +
                  cb.ARB_AFP[std::size_t(i) * R + k] * pin[k];
@@ -343,17 +349,17 @@ class Overlapped final : public ImplBase {
       }
     }
 
-    auto causal_chain = [&](Vec<R> state, bool store) {
+    auto causal_chain = [&](V state, bool store) {
       for (int n = 0; n < nb_; ++n) {
         if (store) pt_in_[at(m, n, i)] = state;
-        Vec<R> next = pt_bar_[at(m, n, i)];
+        V next = pt_bar_[at(m, n, i)];
         add_to(next, mul(row_blocks(n).A_Fb, state));
         add_to(next, tail[n]);
         state = next;
       }
       return state;
     };
-    Vec<R> p = zero();
+    V p = zero();
     switch (ext_) {
       case Extension::Clamp:
         for (int k = 0; k < R; ++k) p[k] = sd.S[k] * z_first;
@@ -362,14 +368,14 @@ class Overlapped final : public ImplBase {
         p = mul(sd.Q_n, causal_chain(zero(), false));
         break;
       case Extension::Mirror: {
-        Vec<R> head = zero();  // H(R^T(Z, 0)) of the whole row
+        V head = zero();  // H(R^T(Z, 0)) of the whole row
         for (int n = nb_ - 1; n >= 0; --n) {
-          Vec<R> next = et_zt_[at(m, n, i)];
+          V next = et_zt_[at(m, n, i)];
           add_to(next, mul(row_blocks(n).A_Fb, head));
           add_to(next, head_z[n]);
           head = next;
         }
-        Vec<R> t = mul(sd.A_n, causal_chain(zero(), false));
+        V t = mul(sd.A_n, causal_chain(zero(), false));
         add_to(t, head);
         p = mul(sd.Q_2n, t);
         break;
@@ -377,14 +383,14 @@ class Overlapped final : public ImplBase {
       default:
         break;
     }
-    const Vec<R> last = causal_chain(p, true);
+    const V last = causal_chain(p, true);
     if (causal_only_) return;
 
-    auto anticausal_chain = [&](Vec<R> state, bool store) {
+    auto anticausal_chain = [&](V state, bool store) {
       for (int n = nb_ - 1; n >= 0; --n) {
         if (store) et_in_[at(m, n, i)] = state;
-        const Blocks<R>& rb = row_blocks(n);
-        Vec<R> next = et_bar_[at(m, n, i)];
+        const Blocks<R, T>& rb = row_blocks(n);
+        V next = et_bar_[at(m, n, i)];
         add_to(next, mul(rb.A_Fb, state));
         add_to(next, mul(rb.H_ARB_AFP, pt_in_[at(m, n, i)]));
         add_to(next, head_v[n]);
@@ -392,7 +398,7 @@ class Overlapped final : public ImplBase {
       }
       return state;
     };
-    Vec<R> e = zero();
+    V e = zero();
     switch (ext_) {
       case Extension::Zero:
         e = mul(sd.G, last);
@@ -414,11 +420,11 @@ class Overlapped final : public ImplBase {
   }
 
   void stage6(const float* in, float* out, int m, int n) const {
-    float tile[B][B];
+    T tile[B][B];
     const int hm = rows_of(m), wn = cols_of(n);
     load(in, m, n, tile);
     for (int j = 0; j < wn; ++j) {
-      Vec<R> w = p_in_[at(m, n, j)];
+      V w = p_in_[at(m, n, j)];
       causal(&tile[0][j], hm, B, w);
       if (!causal_only_) {
         w = e_in_[at(m, n, j)];
@@ -426,7 +432,7 @@ class Overlapped final : public ImplBase {
       }
     }
     for (int i = 0; i < hm; ++i) {
-      Vec<R> w = pt_in_[at(m, n, i)];
+      V w = pt_in_[at(m, n, i)];
       causal(tile[i], wn, 1, w);
       if (!causal_only_) {
         w = et_in_[at(m, n, i)];
@@ -439,15 +445,15 @@ class Overlapped final : public ImplBase {
   int w_, h_, mb_, nb_;
   Extension ext_;
   bool causal_only_;
-  Coefficients<R, float> c_{};
-  Seeds<R> col_seeds_, row_seeds_;
-  Blocks<R> col_blocks_[2], row_blocks_[2];  // full blocks, last block
+  Coefficients<R, T> c_{};
+  Seeds<R, T> col_seeds_, row_seeds_;
+  Blocks<R, T> col_blocks_[2], row_blocks_[2];  // full blocks, last block
   // Stage 1 outputs.
-  std::vector<Vec<R>> p_bar_, e_hat_, pt_bar_, et_bar_, e_xt_, et_zt_;
-  std::vector<float> z_first_, z_last_;
+  std::vector<V> p_bar_, e_hat_, pt_bar_, et_bar_, e_xt_, et_zt_;
+  std::vector<T> z_first_, z_last_;
   // Complete carries, stored as the feedback each block starts from: p_in = P_{m-1,n}(Y),
   // e_in = E_{m+1,n}(Z), pt_in = P^T_{m,n-1}(U), et_in = E^T_{m,n+1}(V).
-  std::vector<Vec<R>> p_in_, e_in_, pt_in_, et_in_;
+  std::vector<V> p_in_, e_in_, pt_in_, et_in_;
 };
 
 }  // namespace
@@ -456,7 +462,8 @@ struct OverlappedPlan::Impl {
   std::unique_ptr<ImplBase> impl;
 };
 
-OverlappedPlan::OverlappedPlan(const Recursive& f, Extension ext, int width, int height)
+OverlappedPlan::OverlappedPlan(const Recursive& f, Extension ext, int width, int height,
+                               Precision precision)
     : impl_(std::make_unique<Impl>()) {
   if (width < 1 || height < 1)
     throw InvalidParameter("overlapped filter: empty image " + std::to_string(width) + "x" +
@@ -464,7 +471,10 @@ OverlappedPlan::OverlappedPlan(const Recursive& f, Extension ext, int width, int
   try {
     const bool ok = with_order(f.order(), [&](auto tag) {
       constexpr int R = decltype(tag)::value;
-      impl_->impl = std::make_unique<Overlapped<R>>(f, ext, width, height);
+      if (precision == Precision::Float)
+        impl_->impl = std::make_unique<Overlapped<R, float>>(f, ext, width, height);
+      else
+        impl_->impl = std::make_unique<Overlapped<R, double>>(f, ext, width, height);
     });
     if (!ok)
       throw InvalidParameter("overlapped filter: order " + std::to_string(f.order()) +

@@ -34,9 +34,10 @@
 // zero-seeded chain of stage 3 (repeat). Rows likewise, with Z's first and last columns rebuilt
 // from Zhat and dZ.
 //
-// Arithmetic is float, as on the GPU, with matrices computed in double. Carries add terms that
-// cancel, so for ill-conditioned filters (high-order Gaussians: order 5 at sigma 4) the result
-// drifts up to ~10x further from the double reference than sequential float filtering does.
+// Arithmetic is float (as in the fastest GPU kernels) or double, with matrices computed in double.
+// Carries add terms that cancel, so in float, for ill-conditioned filters (high-order Gaussians:
+// order 5 at sigma 4) the result drifts up to ~10x further from the double reference than
+// sequential float filtering does; in double it matches the reference to float output rounding.
 #pragma once
 
 #include <memory>
@@ -50,9 +51,12 @@ class OverlappedPlan {
  public:
   static constexpr int kBlock = 32;
 
+  enum class Precision { Float, Double };  // arithmetic of the blocks, windows and carries
+
   // Throws InvalidParameter for an empty image, an order outside 1..5, or an extension that is
   // undefined for the filter (a pole on the unit circle).
-  OverlappedPlan(const Recursive& f, Extension ext, int width, int height);
+  OverlappedPlan(const Recursive& f, Extension ext, int width, int height,
+                 Precision precision = Precision::Float);
   ~OverlappedPlan();
   OverlappedPlan(OverlappedPlan&&) noexcept;
   OverlappedPlan& operator=(OverlappedPlan&&) noexcept;
