@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "filters/cuda/cuda_check.cuh"
 #include "filters/cuda/overlapped_plan.h"
@@ -146,20 +147,21 @@ class CudaEngine final : public Engine {
     channels_ = channel_count(format);
     const std::size_t sample = sizeof(float) * std::size_t(channels_);
 
-    // Scratch: the transposed column result, block carries and seeds of the larger pass.
+    // Scratch: the transposed column result, and the block carries of each pass (the column
+    // pass's output step writes the row pass's while the column pass's are still being read).
     scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
-    const auto blocks = [](int n) { return (n + kBlock - 1) / kBlock; };
-    const std::size_t carries =
-        std::size_t(r) * 2 * sample *
-        std::max(std::size_t(blocks(height)) * width, std::size_t(blocks(width)) * height);
-    for (auto* b : {&pbar_, &ebar_, &pst_, &est_}) b->allocate(carries);
-    const std::size_t seeds = std::size_t(r) * 2 * sample * std::size_t(std::max(width, height));
-    pseed_.allocate(seeds);
-    eseed_.allocate(seeds);
-    g_.allocate(op.g.size() * sizeof(double));
-    if (!op.g.empty())
-      CUDA_CHECK(
-          cudaMemcpy(g_.ptr, op.g.data(), op.g.size() * sizeof(double), cudaMemcpyHostToDevice));
+    const auto blocks = [](int n) { return std::size_t((n + kBlock - 1) / kBlock); };
+    const std::size_t carry = std::size_t(r) * 2 * sample;  // Vec<C, double> per block and k
+    for (auto* b : {&col_pbar_, &col_ebar_, &col_pst_, &col_est_})
+      b->allocate(carry * blocks(height) * std::size_t(width));
+    for (auto* b : {&row_pbar_, &row_ebar_, &row_pst_, &row_est_})
+      b->allocate(carry * blocks(width) * std::size_t(height));
+    for (auto [buffer, values] : {std::pair{&g_, &op.g}, std::pair{&acorr_, &op.acorr}}) {
+      buffer->allocate(values->size() * sizeof(double));
+      if (!values->empty())
+        CUDA_CHECK(cudaMemcpy(buffer->ptr, values->data(), values->size() * sizeof(double),
+                              cudaMemcpyHostToDevice));
+    }
     if (rt_) {
       rt_columns_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
       rt_rows_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
@@ -168,8 +170,10 @@ class CudaEngine final : public Engine {
       rt_rows_.reset();
     }
 
-    columns_ = pass_args(op, f, width, height);
-    rows_ = pass_args(op, f, height, width);
+    columns_ = pass_args(op, f, width, height, col_pbar_, col_ebar_, col_pst_, col_est_);
+    rows_ = pass_args(op, f, height, width, row_pbar_, row_ebar_, row_pst_, row_est_);
+    columns_.next_pbar = rows_.pbar;
+    columns_.next_ebar = rows_.ebar;
     spec_ = spec;
     width_ = width;
     height_ = height;
@@ -233,7 +237,9 @@ class CudaEngine final : public Engine {
   std::vector<StageTime> timings() const override { return timings_; }
 
  private:
-  PassArgs pass_args(const OverlappedPlan& op, const Recursive& f, int lines, int n) const {
+  PassArgs pass_args(const OverlappedPlan& op, const Recursive& f, int lines, int n,
+                     const DeviceBuffer& pbar, const DeviceBuffer& ebar, const DeviceBuffer& pst,
+                     const DeviceBuffer& est) const {
     PassArgs a;
     const int r = op.order;
     a.lines = lines;
@@ -246,12 +252,11 @@ class CudaEngine final : public Engine {
     a.b0 = f.b0;
     for (int k = 0; k < r; ++k) a.a[k] = f.a[std::size_t(k)];
     a.g = static_cast<const double*>(g_.ptr);
-    a.pbar = pbar_.ptr;
-    a.ebar = ebar_.ptr;
-    a.pst = pst_.ptr;
-    a.est = est_.ptr;
-    a.pseed = pseed_.ptr;
-    a.eseed = eseed_.ptr;
+    a.acorr = static_cast<const double*>(acorr_.ptr);
+    a.pbar = pbar.ptr;
+    a.ebar = ebar.ptr;
+    a.pst = pst.ptr;
+    a.est = est.ptr;
     const BlockMatrices full = op.matrices(kBlock);
     const BlockMatrices last = op.matrices(a.last_len);
     copy_matrix(full.T, r, a.T);
@@ -261,6 +266,9 @@ class CudaEngine final : public Engine {
     copy_matrix(last.M, r, a.Ml);
     copy_matrix(last.U, r, a.Ul);
     copy_matrix(op.N, r, a.N);
+    const int run = (a.nb - 1 + kCarryGroups - 1) / kCarryGroups;
+    copy_matrix(op.power(full.T, run), r, a.Tm);
+    copy_matrix(op.power(full.U, run), r, a.Um);
     return a;
   }
 
@@ -303,11 +311,11 @@ class CudaEngine final : public Engine {
     } else {
       cols.src = src;
       cols.dst = scratch_io();
-      launch_overlapped_pass(order_, channels_, cols, stream);
+      launch_overlapped_pass(order_, channels_, cols, true, stream);
       if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
       rows.src = scratch_io();
       rows.dst = dst;
-      launch_overlapped_pass(order_, channels_, rows, stream);
+      launch_overlapped_pass(order_, channels_, rows, false, stream);
     }
     if (timed) CUDA_CHECK(cudaEventRecord(events_[3], stream));
   }
@@ -350,7 +358,8 @@ class CudaEngine final : public Engine {
   int order_ = 1, channels_ = 1;
   bool rt_ = false;
   PassArgs columns_, rows_;
-  DeviceBuffer scratch_, pbar_, ebar_, pst_, est_, pseed_, eseed_, g_;
+  DeviceBuffer scratch_, g_, acorr_;
+  DeviceBuffer col_pbar_, col_ebar_, col_pst_, col_est_, row_pbar_, row_ebar_, row_pst_, row_est_;
   DeviceBuffer rt_columns_, rt_rows_, staging_in_, staging_out_;
   cudaStream_t capture_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;

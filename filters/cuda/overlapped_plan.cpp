@@ -1,6 +1,7 @@
 #include "filters/cuda/overlapped_plan.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace rf::cuda {
 namespace {
@@ -69,6 +70,25 @@ BlockMatrices OverlappedPlan::matrices(int len) const {
   return m;
 }
 
+std::vector<double> OverlappedPlan::power(const std::vector<double>& m, int power) const {
+  const int r = order;
+  std::vector<double> result(std::size_t(r * r), 0.0), base = m;
+  for (int i = 0; i < r; ++i) result[std::size_t(i * r + i)] = 1.0;
+  auto multiply = [r](const std::vector<double>& x, const std::vector<double>& y) {
+    std::vector<double> z(std::size_t(r * r), 0.0);
+    for (int i = 0; i < r; ++i)
+      for (int k = 0; k < r; ++k)
+        for (int j = 0; j < r; ++j)
+          z[std::size_t(i * r + j)] += x[std::size_t(i * r + k)] * y[std::size_t(k * r + j)];
+    return z;
+  };
+  for (; power > 0; power >>= 1) {
+    if (power & 1) result = multiply(result, base);
+    base = multiply(base, base);
+  }
+  return result;
+}
+
 OverlappedPlan make_overlapped_plan(const Recursive& f, Extension ext) {
   OverlappedPlan p;
   p.order = f.order();
@@ -106,6 +126,18 @@ OverlappedPlan make_overlapped_plan(const Recursive& f, Extension ext) {
   const int taps = std::max(pad, r) + r;
   p.g.resize(std::size_t(taps));
   for (int j = 0; j < taps; ++j) p.g[std::size_t(j)] = p.b0 * h[std::size_t(j)];
+  // A(d) for d < r directly; beyond, g's recursion g_j = -sum_k a_k g_{j-k} (j >= 1) gives
+  // A(d) = -sum_k a_k A(|d - k|).
+  p.acorr.assign(std::size_t(taps), 0.0);
+  for (int d = 0; d < std::min(r, taps); ++d)
+    for (int u = 0; u + d < taps; ++u)
+      p.acorr[std::size_t(d)] += p.g[std::size_t(u)] * p.g[std::size_t(u + d)];
+  for (int d = r; d < taps; ++d) {
+    double v = 0.0;
+    for (int k = 1; k <= r; ++k)
+      v -= p.a[std::size_t(k - 1)] * p.acorr[std::size_t(std::abs(d - k))];
+    p.acorr[std::size_t(d)] = v;
+  }
   // N: z_{n+m} = sum_q g_{q-m} y_{n+q} for the free response y of each unit end state, truncated
   // where the samples' own tail is (the same taps the kernels use for the extension's part).
   if (ext != Extension::Ignore) {

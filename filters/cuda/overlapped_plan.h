@@ -25,11 +25,16 @@ struct OverlappedPlan {
   // Samples of the extension beyond each end that the exact initial feedbacks read: past them the
   // impulse response holds less than 1e-10 of its mass. Zero for Ignore, Zero and causal-only.
   int pad = 0;
-  std::vector<double> g;  // anticausal impulse response g_j = b0 h_j, j < pad + r
+  std::vector<double> g;  // impulse response g_j = b0 h_j of either recursion, j < pad + r
+  // Its autocorrelation A(d) = sum_u g_u g_{u+d}, d < pad + r: the weight of the extension's
+  // sample n + t in the anticausal initial feedback z_{n+m} is A(|t - m|).
+  std::vector<double> acorr;
   // Anticausal initial feedback from the causal state (y_{n-1}, ..., y_{n-r}) at the end of the
   // line when the extension continues the causal recursion: (z_n, ..., z_{n+r-1}) += N p.
   std::vector<double> N;
   BlockMatrices matrices(int len) const;
+  // m^power for a row-major r x r matrix.
+  std::vector<double> power(const std::vector<double>& m, int power) const;
 };
 
 OverlappedPlan make_overlapped_plan(const Recursive& f, Extension ext);

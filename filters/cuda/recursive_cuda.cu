@@ -52,20 +52,12 @@ __device__ __forceinline__ void load_block(const Io& src, int line, int base, in
 // ---------------------------------------------------------------------------------------------
 // Kernels
 
-// Pass step 1: the incomplete prologue P_m(y-bar) (eq. 17) and the twice-incomplete epilogue
-// E_m(z-hat) (eq. 35-36) of every block, in parallel; the first and last blocks of each line also
-// compute the extension's part of the boundary seeds.
+// The incomplete prologue P_m(y-bar) (eq. 17) and the twice-incomplete epilogue E_m(z-hat)
+// (eqs. 35-36) of one block held in v (overwritten), stored at block s of `line`.
 template <int R, int C>
-__global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const PassArgs a) {
-  const int line = blockIdx.x * 32 + threadIdx.x;
-  const int s = blockIdx.y * kWarps<C> + threadIdx.y;
-  if (s >= a.nb || line >= a.lines) return;
-  const int base = s * kBlock;
-  const int len = min(kBlock, a.n - base);
-  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
-
-  Vec<C> v[kBlock];
-  load_block<C>(a.src, line, base, len, v);
+__device__ __forceinline__ void store_block_carries(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock],
+                                                    int len, bool causal_only, void* pbar,
+                                                    void* ebar, int s, int lines, int line) {
   Vec<C, double> w[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
@@ -74,106 +66,222 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const Pas
   else
     causal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-  for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.pbar, s, k, R, a.lines, line) = w[k];
-
-  if (!a.causal_only) {
+  for (int k = 0; k < R; ++k) *carry_ptr<C, double>(pbar, s, k, R, lines, line) = w[k];
+  if (causal_only) return;
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
-    if (len == kBlock)
-      anticausal_block<R, C, true>(f, v, w, len);
-    else
-      anticausal_block<R, C, false>(f, v, w, len);
+  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
+  if (len == kBlock)
+    anticausal_block<R, C, true>(f, v, w, len);
+  else
+    anticausal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-    for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.ebar, s, k, R, a.lines, line) = w[k];
-  }
-
-  if (a.pad > 0 && (s == 0 || s == a.nb - 1)) {
-    auto load = [&](int j) { return read<C>(a.src, line, j); };
-    Vec<C, double> seed[R];
-    if (s == 0) {
-      causal_seed<R, C>(f, a.ext, a.n, a.pad, load, seed);
-#pragma unroll
-      for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.pseed, 0, k, R, a.lines, line) = seed[k];
-    }
-    if (s == a.nb - 1 && !a.causal_only) {
-      anticausal_seed_from_tail<R, C>(f, a.ext, a.n, a.pad, a.g, load, seed);
-#pragma unroll
-      for (int k = 0; k < R; ++k) *carry_ptr<C, double>(a.eseed, 0, k, R, a.lines, line) = seed[k];
-    }
-  }
+  for (int k = 0; k < R; ++k) *carry_ptr<C, double>(ebar, s, k, R, lines, line) = w[k];
 }
 
-// Pass step 2, one thread per line, in double: complete the prologues front to back, eq. (24),
-// then the epilogues back to front, eq. (34), starting from the exact boundary seeds.
+// Pass step 1: block carries of every block in parallel (the column pass only: the row pass gets
+// its carries from the column pass's output step).
 template <int R, int C>
-__global__ void __launch_bounds__(128) carries_kernel(const PassArgs a) {
-  const int line = blockIdx.x * blockDim.x + threadIdx.x;
-  if (line >= a.lines) return;
-  double T[R][R], Tl[R][R];
-  matrix_of<R>(a.T, T);
-  matrix_of<R>(a.Tl, Tl);
+__global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const PassArgs a) {
+  const int line = blockIdx.x * 32 + threadIdx.x;
+  const int s = blockIdx.y * kWarps<C> + threadIdx.y;
+  if (s >= a.nb || line >= a.lines) return;
+  const int base = s * kBlock;
+  const int len = min(kBlock, a.n - base);
+  Vec<C> v[kBlock];
+  load_block<C>(a.src, line, base, len, v);
+  store_block_carries<R, C>(coeffs_of<R>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
+                            a.lines, line);
+}
 
+// Carry completion runs kGroups warps per 32 lines: each warp owns a contiguous run of blocks, so
+// the serial chain of eq. (24) per thread is kGroups times shorter and kGroups times more warps
+// hide the memory latency; the runs are stitched through shared memory with T^m (and U^m).
+constexpr int kGroups = kCarryGroups;
+
+// out = add + m * p, for matrices stored with the kMaxOrder stride of PassArgs.
+template <int R, int C>
+__device__ __forceinline__ void affine(const double* m, const Vec<C, double> (&p)[R],
+                                       Vec<C, double> (&out)[R]) {
+#pragma unroll
+  for (int i = 0; i < R; ++i)
+#pragma unroll
+    for (int j = 0; j < R; ++j) fma_into(out[i], m[i * kMaxOrder + j], p[j]);
+}
+
+// Sum over the kGroups warps of v (per lane), through shared memory; every warp gets the sum.
+template <int R, int C>
+__device__ __forceinline__ void sum_over_groups(Vec<C, double> (&share)[kGroups][R][32],
+                                                Vec<C, double> (&v)[R]) {
+#pragma unroll
+  for (int k = 0; k < R; ++k) share[threadIdx.y][k][threadIdx.x] = v[k];
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    v[k] = zero_vec<C, double>();
+    for (int g = 0; g < kGroups; ++g) fma_into(v[k], 1.0, share[g][k][threadIdx.x]);
+  }
+  __syncthreads();
+}
+
+// State entering this warp's run: `first` folded through the runs of the warps before it, each
+// run's zero-start end state `q` taken from shared memory (x_{j+1} = A^m x_j + q_j).
+template <int R, int C>
+__device__ __forceinline__ void stitch_runs(Vec<C, double> (&share)[kGroups][R][32],
+                                            const double* power, const Vec<C, double> (&q)[R],
+                                            Vec<C, double> (&state)[R]) {
+#pragma unroll
+  for (int k = 0; k < R; ++k) share[threadIdx.y][k][threadIdx.x] = q[k];
+  __syncthreads();
+  for (int g = 0; g < int(threadIdx.y); ++g) {
+    Vec<C, double> next[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) next[k] = share[g][k][threadIdx.x];
+    affine<R, C>(power, state, next);
+#pragma unroll
+    for (int k = 0; k < R; ++k) state[k] = next[k];
+  }
+  __syncthreads();
+}
+
+// Pass step 2, in double: the exact boundary seeds (Nehab & Maximo 2016) as dot products with
+// the extension's samples, then the prologues completed front to back, eq. (24), and the
+// epilogues back to front, eq. (34). The last (possibly partial) block is handled apart.
+template <int R, int C>
+__global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a) {
+  __shared__ Vec<C, double> share[kGroups][R][32];
+  const int lane = threadIdx.x, group = threadIdx.y;
+  const int line = min(int(blockIdx.x) * 32 + lane, a.lines - 1);  // duplicates write alike
+  const int last = a.nb - 1;                                       // full blocks: [0, last)
+  const int m = (last + kGroups - 1) / kGroups;
+  const int s0 = min(group * m, last), s1 = min(s0 + m, last);
+  auto carry = [&](void* base, int s, int k) -> Vec<C, double>& {
+    return *carry_ptr<C, double>(base, s, k, R, a.lines, line);
+  };
+  auto sample = [&](int i) {
+    const int j = extend_index(i, a.n, a.ext);
+    return j < 0 ? zero_vec<C, double>() : convert<double>(read<C>(a.src, line, j));
+  };
+
+  // Causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), split over the warps.
   Vec<C, double> p[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k)
-    p[k] =
-        a.pad > 0 ? *carry_ptr<C, double>(a.pseed, 0, k, R, a.lines, line) : zero_vec<C, double>();
-  for (int s = 0; s < a.nb; ++s) {
+  for (int k = 0; k < R; ++k) p[k] = zero_vec<C, double>();
+  if (a.pad > 0) {
+    for (int i = group; i < a.pad + R - 1; i += kGroups) {
+      const Vec<C, double> x = sample(-1 - i);
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        if (i >= k) fma_into(p[k], a.g[i - k], x);
+    }
+    sum_over_groups<R, C>(share, p);
+  }
+
+  // Prologues, eq. (24): each run from zero, stitched, then again from its true start.
+  Vec<C, double> q[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) q[k] = zero_vec<C, double>();
+  for (int s = s0; s < s1; ++s) {
+    Vec<C, double> next[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) next[k] = carry(a.pbar, s, k);
+    affine<R, C>(a.T, q, next);
+#pragma unroll
+    for (int k = 0; k < R; ++k) q[k] = next[k];
+  }
+  stitch_runs<R, C>(share, a.Tm, q, p);
+  for (int s = s0; s < s1; ++s) {
     Vec<C, double> next[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      *carry_ptr<C, double>(a.pst, s, k, R, a.lines, line) = p[k];
-      next[k] = *carry_ptr<C, double>(a.pbar, s, k, R, a.lines, line);
+      carry(a.pst, s, k) = p[k];
+      next[k] = carry(a.pbar, s, k);
     }
-    if (s == a.nb - 1)
-      mat_vec_add<R, C>(Tl, p, next);
-    else
-      mat_vec_add<R, C>(T, p, next);
+    affine<R, C>(a.T, p, next);
 #pragma unroll
     for (int k = 0; k < R; ++k) p[k] = next[k];
   }
-  if (a.causal_only) return;
-
-  // p is now the causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
-  Vec<C, double> e[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k)
-    e[k] =
-        a.pad > 0 ? *carry_ptr<C, double>(a.eseed, 0, k, R, a.lines, line) : zero_vec<C, double>();
-  if (a.ext != Extension::Ignore) {
-    double N[R][R];
-    matrix_of<R>(a.N, N);
-    mat_vec_add<R, C>(N, p, e);
-  }
-  double M[R][R], U[R][R];
-  matrix_of<R>(a.M, M);
-  matrix_of<R>(a.U, U);
-  for (int s = a.nb - 1; s >= 0; --s) {
-    const bool last = s == a.nb - 1;
-    Vec<C, double> next[R], ps[R];
+  // The warp whose run ends the full blocks (warp 0 when there are none) holds p_last.
+  const bool owner = last == 0 ? group == 0 : (s0 < s1 && s1 == last);
+  if (owner) {
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      *carry_ptr<C, double>(a.est, s, k, R, a.lines, line) = e[k];
-      next[k] = *carry_ptr<C, double>(a.ebar, s, k, R, a.lines, line);
-      ps[k] = *carry_ptr<C, double>(a.pst, s, k, R, a.lines, line);
+      carry(a.pst, last, k) = p[k];
+      share[0][k][lane] = p[k];
     }
-    if (last) {
-      double Ml[R][R], Ul[R][R];
-      matrix_of<R>(a.Ml, Ml);
-      matrix_of<R>(a.Ul, Ul);
-      mat_vec_add<R, C>(Ml, ps, next);
-      mat_vec_add<R, C>(Ul, e, next);
-    } else {
-      mat_vec_add<R, C>(M, ps, next);
-      mat_vec_add<R, C>(U, e, next);
-    }
+  }
+  __syncthreads();
+  Vec<C, double> p_last[R];
 #pragma unroll
-    for (int k = 0; k < R; ++k) e[k] = next[k];
+  for (int k = 0; k < R; ++k) p_last[k] = share[0][k][lane];
+  __syncthreads();
+  if (a.causal_only) return;
+
+  // The causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
+  Vec<C, double> p_end[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) p_end[k] = carry(a.pbar, last, k);
+  affine<R, C>(a.Tl, p_last, p_end);
+
+  // Anticausal seed: the extension's samples beyond the line through the autocorrelation of g,
+  // z_{n+m} = sum_t A(|t - m|) x(n + t), plus N times the causal end state.
+  Vec<C, double> e[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) e[k] = zero_vec<C, double>();
+  if (a.pad > 0) {
+    for (int t = group; t < a.pad + R; t += kGroups) {
+      const Vec<C, double> x = sample(a.n + t);
+#pragma unroll
+      for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], x);
+    }
+    sum_over_groups<R, C>(share, e);
+  }
+  if (a.ext != Extension::Ignore) affine<R, C>(a.N, p_end, e);
+
+  // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end.
+  Vec<C, double> e_full[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    if (group == 0) carry(a.est, last, k) = e[k];
+    e_full[k] = carry(a.ebar, last, k);
+  }
+  affine<R, C>(a.Ml, p_last, e_full);
+  affine<R, C>(a.Ul, e, e_full);
+
+  auto block_term = [&](int s, Vec<C, double>(&c)[R]) {
+    Vec<C, double> ps[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      c[k] = carry(a.ebar, s, k);
+      ps[k] = carry(a.pst, s, k);
+    }
+    affine<R, C>(a.M, ps, c);
+  };
+  const int t0 = s0, t1 = s1;  // run [t0, t1) counted from block last - 1 downwards
+#pragma unroll
+  for (int k = 0; k < R; ++k) q[k] = zero_vec<C, double>();
+  for (int t = t0; t < t1; ++t) {
+    Vec<C, double> next[R];
+    block_term(last - 1 - t, next);
+    affine<R, C>(a.U, q, next);
+#pragma unroll
+    for (int k = 0; k < R; ++k) q[k] = next[k];
+  }
+  stitch_runs<R, C>(share, a.Um, q, e_full);
+  for (int t = t0; t < t1; ++t) {
+    const int s = last - 1 - t;
+    Vec<C, double> next[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) carry(a.est, s, k) = e_full[k];
+    block_term(s, next);
+    affine<R, C>(a.U, e_full, next);
+#pragma unroll
+    for (int k = 0; k < R; ++k) e_full[k] = next[k];
   }
 }
 
 // Pass step 3: filter every block from its completed prologue and epilogue (eqs. 15 and 25) and
-// write it transposed through a shared-memory tile, so stores stay coalesced.
+// write it transposed through a shared-memory tile, so stores stay coalesced. In the column pass
+// the tile also yields the row pass's block carries (step 1 of the row pass, fused).
 template <int R, int C>
 __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const PassArgs a) {
   __shared__ Vec<C> tile[kWarps<C>][32][kBlock + 1];
@@ -213,10 +321,16 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
   }
   __syncwarp();
   // Lane i now writes sample base + i of the warp's 32 lines: row `l0 + j` of dst.
-  if (lane < len) {
-    const int lines_here = min(32, a.lines - l0);
-    for (int j = 0; j < lines_here; ++j) write<C>(a.dst, base + lane, l0 + j, t[j][lane]);
-  }
+  const int lines_here = min(32, a.lines - l0);
+  if (lane >= len) return;
+  for (int j = 0; j < lines_here; ++j) write<C>(a.dst, base + lane, l0 + j, t[j][lane]);
+  if (!a.next_pbar) return;
+    // The same 32 x 32 tile, read along dst's rows, is block blockIdx.x of row base + lane of the
+    // next pass: its block carries come from here instead of a second read of dst.
+#pragma unroll
+  for (int j = 0; j < kBlock; ++j) v[j] = j < lines_here ? t[j][lane] : zero_vec<C>();
+  store_block_carries<R, C>(f, v, lines_here, a.causal_only, a.next_pbar, a.next_ebar, blockIdx.x,
+                            a.n, base + lane);
 }
 
 // Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
@@ -253,12 +367,14 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
 // Host launchers
 
 template <int R, int C>
-void overlapped_pass(const PassArgs& a, cudaStream_t stream) {
+void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
   const dim3 block(32, kWarps<C>);
   const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps<C> - 1) / kWarps<C>);
-  block_carries_kernel<R, C><<<grid, block, 0, stream>>>(a);
-  CUDA_CHECK_LAUNCH();
-  carries_kernel<R, C><<<(a.lines + 127) / 128, 128, 0, stream>>>(a);
+  if (block_carries) {
+    block_carries_kernel<R, C><<<grid, block, 0, stream>>>(a);
+    CUDA_CHECK_LAUNCH();
+  }
+  carries_kernel<R, C><<<(a.lines + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
   block_output_kernel<R, C><<<grid, block, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
@@ -270,7 +386,7 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
-using OverlappedFn = void (*)(const PassArgs&, cudaStream_t);
+using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
 using RtFn = void (*)(const PassArgs&, const Io&, bool, cudaStream_t);
 
 template <int C>
@@ -283,8 +399,9 @@ constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt
 
 }  // namespace
 
-void launch_overlapped_pass(int order, int channels, const PassArgs& args, cudaStream_t stream) {
-  (channels == 1 ? kOverlapped<1> : kOverlapped<4>)[order - 1](args, stream);
+void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
+                            cudaStream_t stream) {
+  (channels == 1 ? kOverlapped<1> : kOverlapped<4>)[order - 1](args, block_carries, stream);
 }
 
 void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,

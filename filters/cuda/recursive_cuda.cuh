@@ -12,6 +12,8 @@
 namespace rf::cuda {
 
 inline constexpr int kMaxOrder = 5;
+// Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
+inline constexpr int kCarryGroups = 8;
 
 // Everything one pass needs; built once at plan time, only src and dst change per frame.
 struct PassArgs {
@@ -24,24 +26,31 @@ struct PassArgs {
   Extension ext = Extension::Ignore;
   int causal_only = 0;
   double b0 = 1.0, a[kMaxOrder] = {};
-  const double* g = nullptr;  // anticausal impulse response, pad + r taps (device)
-  // Block carries: Vec<C, double> [nb][r][lines]; seeds: Vec<C, double> [r][lines] (device).
+  const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)
+  const double* acorr = nullptr;  // its autocorrelation A(d) = sum_u g_u g_{u+d}, pad + r taps
+  // Block carries: Vec<C, double> [nb][r][lines] (device).
   void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
   void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
   void* pst = nullptr;   // completed prologues P_{m-1}(y) entering each block, eq. (24)
   void* est = nullptr;   // completed epilogues E_{m+1}(z) entering each block, eq. (34)
-  void* pseed = nullptr;
-  void* eseed = nullptr;
+  // When set, the output step also stores the next pass's pbar and ebar (its lines are this
+  // pass's samples, its samples this pass's lines).
+  void* next_pbar = nullptr;
+  void* next_ebar = nullptr;
   // Row-major r x r matrices (leading kMaxOrder stride unused beyond r): full and last block.
   double T[kMaxOrder * kMaxOrder] = {}, M[kMaxOrder * kMaxOrder] = {},
                        U[kMaxOrder * kMaxOrder] = {};
   double Tl[kMaxOrder * kMaxOrder] = {}, Ml[kMaxOrder * kMaxOrder] = {},
                         Ul[kMaxOrder * kMaxOrder] = {};
   double N[kMaxOrder * kMaxOrder] = {};
+  // T^m and U^m for the runs of m = ceil((nb - 1) / kGroups) full blocks of the carry step.
+  double Tm[kMaxOrder * kMaxOrder] = {}, Um[kMaxOrder * kMaxOrder] = {};
 };
 
-// The three launches of one overlapped pass (block carries, carry completion, output).
-void launch_overlapped_pass(int order, int channels, const PassArgs& args, cudaStream_t stream);
+// The launches of one overlapped pass: block carries (unless the previous pass stored them),
+// carry completion with the boundary seeds, output.
+void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
+                            cudaStream_t stream);
 
 // One thread per line (Ruijters-Thevenaz), along columns or rows; `tmp` holds the causal result
 // in float (it may equal dst when dst is float).
