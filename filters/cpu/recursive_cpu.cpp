@@ -386,13 +386,16 @@ void ImagePlan::run(float* data) const {
   run_rows(data);
 }
 
+// Both passes hand out strips or bands dynamically: on a shared machine a thread can lose its core
+// for a while, and a static split would leave the other waiting at the barrier.
+
 // Columns: every float of a row starts its own line, so adjacent floats are lines whose samples
 // are one row apart.
 void ImagePlan::run_columns(float* data) const {
   const Impl& p = *impl_;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int strips = int((row + p.strip - 1) / p.strip);
-#pragma omp parallel for schedule(static) num_threads(p.threads)
+#pragma omp parallel for schedule(dynamic) num_threads(p.threads)
   for (int s = 0; s < strips; ++s) {
     double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.strip;
@@ -408,7 +411,7 @@ void ImagePlan::run_rows(float* data) const {
   const int band = kLanes / p.channels;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int bands = (p.height + band - 1) / band;
-#pragma omp parallel for schedule(static) num_threads(p.threads)
+#pragma omp parallel for schedule(dynamic) num_threads(p.threads)
   for (int b = 0; b < bands; ++b) {
     double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const int y0 = b * band;
