@@ -9,6 +9,7 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,59 @@ namespace {
 using edge::Cx;
 using Weight = edge::EdgeWeight<float>;
 using PolesF = edge::Poles<float>;
+
+// Float e^x, e^x - 1 and sincos in straight-line code that the compiler vectorises across a
+// line's edges (the C library's are calls, one edge at a time), within about one float ulp of the
+// library's for the arguments edge_weight() passes (x <= 0, angle >= 0). No float comparisons:
+// without -fno-trapping-math they would keep the loop scalar.
+struct VectorMath {
+  // |v| limited to `limit` through the bit pattern (an integer min, which vectorises).
+  static float clamp_magnitude(float v, float limit) {
+    const std::int32_t bits = __builtin_bit_cast(std::int32_t, v);
+    const std::int32_t mag = std::min(bits & 0x7fffffff, __builtin_bit_cast(std::int32_t, limit));
+    return __builtin_bit_cast(float, (bits & std::int32_t(0x80000000u)) | mag);
+  }
+  static void exp_expm1(float x, float* e, float* em1) {
+    // e^x = 2^n (1 + q), n = round(x / ln 2), |r| <= ln 2 / 2 (Cody-Waite split of ln 2) and
+    // q = e^r - 1 by its Taylor polynomial (first omitted term below 6e-9 relative). Below
+    // x = -87 e^x is 0 in float; the clamp keeps 2^n a normal number.
+    x = clamp_magnitude(x, 87.0f);
+    const float n = std::nearbyint(x * 1.44269504f);
+    const float r = (x - n * 0.693145752f) - n * 1.42860677e-6f;
+    float q = 1.0f / 5040.0f;
+    q = q * r + 1.0f / 720.0f;
+    q = q * r + 1.0f / 120.0f;
+    q = q * r + 1.0f / 24.0f;
+    q = q * r + 1.0f / 6.0f;
+    q = q * r + 0.5f;
+    q = q * r + 1.0f;
+    q = q * r;
+    const float scale = __builtin_bit_cast(float, (std::int32_t(n) + 127) << 23);  // 2^n
+    // e^x - 1 = 2^n q + (2^n - 1): exact q where n = 0, no cancellation where n < 0.
+    *em1 = scale * q + (scale - 1.0f);
+    *e = scale * q + scale;
+  }
+  static void sincos(float x, float* s, float* c) {
+    // x = k pi/2 + r, |r| <= pi/4 (pi/2 split in three), then the minimax polynomials of Cephes'
+    // sinf and cosf and the quadrant's signs and swap. Past 1e5 the angle is clamped: there the
+    // edge's e^x is 0 (rho / theta > 0.86 for both poles), so its sine no longer matters.
+    x = clamp_magnitude(x, 1e5f);
+    const float k = std::nearbyint(x * 0.636619772f);
+    const float r = ((x - k * 1.5703125f) - k * 4.83751297e-4f) - k * 7.54978995e-8f;
+    const float r2 = r * r;
+    const float sr =
+        r + r * r2 * (-1.6666654611e-1f + r2 * (8.3321608736e-3f + r2 * -1.9515295891e-4f));
+    const float cr =
+        1.0f - 0.5f * r2 +
+        r2 * r2 *
+            (4.166664568298827e-2f + r2 * (-1.388731625493765e-3f + r2 * 2.443315711809948e-5f));
+    const int quadrant = int(k) & 3;
+    const float sa = (quadrant & 1) ? cr : sr;
+    const float ca = (quadrant & 1) ? sr : cr;
+    *s = (quadrant & 2) ? -sa : sa;
+    *c = ((quadrant + 1) & 2) ? -ca : ca;
+  }
+};
 
 // Adjacent columns filtered together by one thread: every row of the strip is contiguous.
 constexpr int kColumnLanes = 8;
@@ -510,17 +564,37 @@ struct EdgeAwarePlan::Impl {
   mutable std::vector<float> dt_rows, dt_cols, tmp;
   mutable std::vector<Scratch> scratch;  // one per thread
 
+  // Eq. (4)'s weights of every edge of the batch, computed once for both directions: along the
+  // line for one line, across the strip for a strip of columns, so that the loop vectorises
+  // (flatten inlines edge_weight() and the vector math into it).
+  template <int L>
+  [[gnu::flatten]] static void edge_weights(const Batch& b, const PolesF& pl, Weight* w) {
+    if (L == 1) {
+      for (int p = 0; p < 2; ++p) {
+        const edge::Pole<float>& pole = pl.p[p];
+#pragma omp simd
+        for (int k = 1; k < b.n; ++k)
+          w[std::size_t(k) * 2 + p] = edge::edge_weight<float, VectorMath>(pole, b.dt[k * b.dk]);
+      }
+      return;
+    }
+    for (int k = 1; k < b.n; ++k) {
+      const float* dt = b.dt + k * b.dk;
+      Weight* wk = w + std::size_t(k) * 2 * L;
+      for (int p = 0; p < 2; ++p) {
+        const edge::Pole<float>& pole = pl.p[p];
+#pragma omp simd
+        for (int l = 0; l < L; ++l)
+          wk[p * L + l] = edge::edge_weight<float, VectorMath>(pole, dt[l * b.dl]);
+      }
+    }
+  }
+
   template <int C, int L>
   void filter_batch(const Batch& b, int iteration, Scratch& s) const {
     const PolesF& pl = poles[iteration];
-    // Eq. (4)'s weights of every edge of the batch, computed once for both directions.
     Weight* w = s.weights.data();
-    for (int k = 1; k < b.n; ++k)
-      for (int l = 0; l < L; ++l) {
-        const float delta = b.dt[k * b.dk + l * b.dl];
-        for (int p = 0; p < 2; ++p)
-          w[(std::size_t(k) * 2 + p) * L + l] = edge::edge_weight(pl.p[p], delta);
-      }
+    edge_weights<L>(b, pl, w);
     State<C> st[L];
     LinePass<C, L> pass(b, pl, w);
     switch (algo) {

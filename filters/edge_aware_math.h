@@ -135,27 +135,17 @@ inline double iteration_sigma(double sigma, int i, int n) {
   return sigma * std::sqrt(3.0) * std::ldexp(1.0, n - i) / std::sqrt(std::ldexp(1.0, 2 * n) - 1.0);
 }
 
-// e^x - 1 for -0.5 < x <= 0 without the cancellation of e^x - 1 near 0: in float a Taylor
-// polynomial (the first omitted term is below 1.1e-8 relative there), cheaper than expm1f.
-RF_HDI float expm1_near_zero(float x) {
-  float p = 1.0f / 40320.0f;
-  p = p * x + 1.0f / 5040.0f;
-  p = p * x + 1.0f / 720.0f;
-  p = p * x + 1.0f / 120.0f;
-  p = p * x + 1.0f / 24.0f;
-  p = p * x + 1.0f / 6.0f;
-  p = p * x + 0.5f;
-  p = p * x + 1.0f;
-  return p * x;
-}
-RF_HDI double expm1_near_zero(double x) {
-  return expm1(x);
-}
 RF_HDI float exp_(float x) {
   return expf(x);
 }
 RF_HDI double exp_(double x) {
   return exp(x);
+}
+RF_HDI float expm1_(float x) {
+  return expm1f(x);
+}
+RF_HDI double expm1_(double x) {
+  return expm1(x);
 }
 RF_HDI void sincos_(float x, float* s, float* c) {
   *s = sinf(x);
@@ -174,33 +164,37 @@ RF_HDI double sqrt_(double x) {
 
 // The weights of one edge of spacing delta: w = b^delta in de Moivre's form,
 // b^delta = e^{-rho delta} (cos(theta delta) - j sin(theta delta)) (section IV-C), and
-// c = (b^delta - 1) / (r0 delta). Where b^delta is close to 1 (large sigma, small delta),
-// b^delta - 1 is formed from e^x - 1 and 2 sin^2 of the half angle, so that it keeps its relative
-// precision; elsewhere the subtraction loses nothing.
+// c = (b^delta - 1) / (r0 delta). b^delta - 1 = (e^x - 1) - e^x 2 sin^2(y / 2) (x = -rho delta,
+// y = theta delta) keeps its relative precision where b^delta is close to 1 (large sigma).
 template <class T>
 struct EdgeWeight {
   Cx<T> w, c;
 };
 
-template <class T>
+// The elementary functions of edge_weight(): the C library's unless a backend brings its own.
+struct LibMath {
+  // e^x and e^x - 1, the latter without cancellation near x = 0.
+  template <class T>
+  RF_HDI static void exp_expm1(T x, T* e, T* em1) {
+    *e = exp_(x);
+    *em1 = expm1_(x);
+  }
+  template <class T>
+  RF_HDI static void sincos(T x, T* s, T* c) {
+    sincos_(x, s, c);
+  }
+};
+
+template <class T, class Math = LibMath>
 RF_HDI EdgeWeight<T> edge_weight(const Pole<T>& p, T delta) {
-  const T x = -p.rho * delta;
-  T sh, ch;
-  sincos_(T(0.5) * p.theta * delta, &sh, &ch);
+  T e, em1, sh, ch;
+  Math::exp_expm1(-p.rho * delta, &e, &em1);
+  Math::sincos(T(0.5) * p.theta * delta, &sh, &ch);
   const T sin_full = T(2) * sh * ch;
   const T one_minus_cos = T(2) * sh * sh;
-  T e, re_minus_1;
-  if (x > T(-0.5)) {
-    const T em1 = expm1_near_zero(x);
-    e = T(1) + em1;
-    re_minus_1 = em1 - e * one_minus_cos;
-  } else {
-    e = exp_(x);
-    re_minus_1 = e * (T(1) - one_minus_cos) - T(1);
-  }
   EdgeWeight<T> out;
   out.w = {e - e * one_minus_cos, -e * sin_full};
-  out.c = Cx<T>{re_minus_1, -e * sin_full} * p.inv_r0 * (T(1) / delta);
+  out.c = Cx<T>{em1 - e * one_minus_cos, -e * sin_full} * p.inv_r0 * (T(1) / delta);
   return out;
 }
 
