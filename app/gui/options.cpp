@@ -62,6 +62,8 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   sources->add_option("--pattern", pattern,
                       "impulses|steps|checkerboard|periodic|noise|moving-bar");
   sources->require_option(0, 1);
+  std::string pattern_size;
+  app.add_option("--pattern-size", pattern_size, "pattern size WxH (default 512x512)");
 
   app.add_option("--view", view, "original|result|diff|split|side|tiles|profile|impulse");
   app.add_option("--truth", truth, "ground truth of the diff view: fir|padded|extension");
@@ -135,6 +137,14 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   if (!video.empty()) o->source = {SourceKind::Video, video};
   if (!camera.empty()) o->source = {SourceKind::Camera, camera};
   if (!pattern.empty()) o->source = {SourceKind::Pattern, pattern};
+  if (!pattern_size.empty()) {
+    int w = 0, h = 0;
+    if (std::sscanf(pattern_size.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 32768 ||
+        h > 32768)
+      return fail("--pattern-size wants WxH with sides 1..32768, got '" + pattern_size + "'");
+    o->source.width = w;
+    o->source.height = h;
+  }
   if (o->offscreen && o->frames == 0) o->frames = 3;
   if (o->hide_ui) o->view.show_ui = false;
   return std::nullopt;

@@ -14,6 +14,7 @@ enum class SourceKind { Default, Image, Folder, Video, Camera, Pattern };
 struct SourceChoice {
   SourceKind kind = SourceKind::Default;  // Default: the embedded astronaut
   std::string path;                       // file, folder, device or pattern name
+  int width = 512, height = 512;          // pattern size
 };
 
 struct StudioOptions {

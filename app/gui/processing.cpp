@@ -88,7 +88,7 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   }
   result_tex_.allocate(GL_RGBA32F, input_.width, input_.height);
   try {
-    engine_->set_timing(true);
+    engine_->set_timing(engine_->backend() == Backend::Cpu || stage_timing);
     engine_->plan(spec, input_.width, input_.height, PixelFormat::RGBA32F);
     if (interop_ && !interop_attached_) {
       interop_attached_ =

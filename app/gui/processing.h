@@ -33,6 +33,11 @@ class Processor {
   // of memory) leave the last result in place and are reported by error().
   bool process(const FilterSpec& spec, bool always);
 
+  // Per-stage times from the engine. On the CUDA backend they cost the CUDA graph (each stage is
+  // launched and timed separately), so they are off there unless asked for; the interop path's
+  // own events still time upload, filter and interop.
+  bool stage_timing = false;
+
   GLuint original_texture() const { return original_.id(); }
   // 0 until the first result exists.
   GLuint result_texture() const { return have_result_ ? result_tex_.id() : 0; }

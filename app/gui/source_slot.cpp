@@ -56,7 +56,7 @@ std::string SourceSlot::open(const SourceChoice& c) {
       case SourceKind::Camera:
         return install(app::open_camera(c.path), c);
       case SourceKind::Pattern:
-        return install(app::open_pattern(c.path), c);
+        return install(app::open_pattern(c.path, c.width, c.height), c);
     }
   } catch (const std::exception& e) {
     return e.what();

@@ -445,6 +445,10 @@ void Studio::frame() {
   const bool filtered = processor.process(spec, filter_every_frame || source.animated());
   if (filtered) push_history(frame_ms_history, float(processor.timing().total_ms()));
 
+  const std::string title =
+      "Recursive Filter Studio - " + source.description() + " - " + describe(spec);
+  if (title != title_) platform_.set_title(title_ = title);
+
   handle_keys();
   update_layout();
   handle_canvas_mouse();

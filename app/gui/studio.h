@@ -138,6 +138,7 @@ class Studio {
   std::vector<std::string> screenshot_paths_;
   int frame_count_ = 0;
   int max_texture_size_ = 0;
+  std::string title_;
   app::Frame scaled_frame_;  // the source's frame halved to the texture limit, when it exceeds it
   std::uint64_t last_source_index_ = ~0ull;
 };

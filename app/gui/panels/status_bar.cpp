@@ -17,6 +17,11 @@ void status_bar(Studio& st, float x, float y, float w, float h) {
     ImGui::AlignTextToFramePadding();
     ImGui::Text("%s | %s | %s", st.processor.backend_line().c_str(),
                 st.processor.path_line().c_str(), st.platform().name().c_str());
+    const std::string source_status = st.source.status();
+    if (!source_status.empty()) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "| %s", source_status.c_str());
+    }
     if (!st.messages.empty()) {
       const Message& m = st.messages.back();
       const bool recent = ImGui::GetTime() - m.time < 8.0 || m.error;

@@ -25,13 +25,15 @@ void timing_panel(Studio& st) {
       ImGui::TableNextColumn();
       ImGui::Text("%8.3f ms", ms);
     };
-    row("upload", t.upload_ms);
+    row(t.gpu_events ? "upload" : "8-bit to float", t.upload_ms);
     for (const StageTime& s : t.stages) row(("  " + s.stage).c_str(), s.ms);
     row("filter", t.filter_ms);
     row(t.gpu_events ? "interop" : "texture upload", t.interop_ms);
     row("truth (background)", st.truth.ms);
     ImGui::EndTable();
   }
+  if (st.processor.running_backend() == Backend::Cuda)
+    ImGui::Checkbox("per-stage GPU times (no CUDA graph)", &st.processor.stage_timing);
   const double px = double(st.processor.width()) * st.processor.height();
   if (t.filter_ms > 0)
     ImGui::Text("%.3f GiP/s = %.1f MP/s, filter only (%s)",
