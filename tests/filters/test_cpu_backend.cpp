@@ -260,6 +260,9 @@ TEST_CASE("cpu backend: summed-area table is causal only") {
     cpu::ImagePlan(sat, ext, w, h, 1).run(img.data());
     CHECK(max_relative_error(img, want) <= 1e-6);
   }
+  // Over a clamp, repeat or mirror extension the sums diverge.
+  for (Extension ext : {Extension::Clamp, Extension::Repeat, Extension::Mirror})
+    CHECK_THROWS_AS(cpu::ImagePlan(sat, ext, w, h, 1), InvalidParameter);
 }
 
 TEST_CASE("cpu backend: invalid plans are refused") {
