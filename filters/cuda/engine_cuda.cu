@@ -3,6 +3,7 @@
 // overlapped block-parallel filter (or the RT baseline) captured in a CUDA graph.
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -65,6 +66,9 @@ struct DeviceBuffer {
     bytes = pitch * rows;
   }
 };
+
+// Largest 1 / |b0| for which block carries are stored in float (see PassArgs::double_carries).
+constexpr double kFloatCarryGain = 200.0;
 
 bool same_io(const Io& a, const Io& b) {
   return a.kind == b.kind && a.ptr == b.ptr && a.pitch == b.pitch && a.surf == b.surf;
@@ -151,7 +155,8 @@ class CudaEngine final : public Engine {
     // pass's output step writes the row pass's while the column pass's are still being read).
     scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
     const auto blocks = [](int n) { return std::size_t((n + kBlock - 1) / kBlock); };
-    const std::size_t carry = std::size_t(r) * 2 * sample;  // Vec<C, double> per block and k
+    const bool double_carries = std::fabs(1.0 / f.b0) > kFloatCarryGain;
+    const std::size_t carry = std::size_t(r) * (double_carries ? 2 : 1) * sample;
     for (auto* b : {&col_pbar_, &col_ebar_, &col_pst_, &col_est_})
       b->allocate(carry * blocks(height) * std::size_t(width));
     for (auto* b : {&row_pbar_, &row_ebar_, &row_pst_, &row_est_})
@@ -172,6 +177,7 @@ class CudaEngine final : public Engine {
 
     columns_ = pass_args(op, f, width, height, col_pbar_, col_ebar_, col_pst_, col_est_);
     rows_ = pass_args(op, f, height, width, row_pbar_, row_ebar_, row_pst_, row_est_);
+    columns_.double_carries = rows_.double_carries = double_carries ? 1 : 0;
     columns_.next_pbar = rows_.pbar;
     columns_.next_ebar = rows_.ebar;
     spec_ = spec;

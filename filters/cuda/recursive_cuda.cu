@@ -8,8 +8,9 @@
 namespace rf::cuda {
 namespace {
 
-// Block carries and boundary seeds are kept in double: a float prologue perturbs the block's free
-// response by far more than one ulp when the poles are close to the unit circle (large sigma).
+// Block carries are computed in double and stored as P: float when the filter is well
+// conditioned, double when a float prologue would perturb the block's free response by far more
+// than one ulp (poles close to the unit circle, large sigma: see PassArgs::double_carries).
 
 // Warps per CTA: each warp owns 32 lines x kBlock samples; 4 channels need 4x the registers and
 // shared memory per warp.
@@ -39,6 +40,18 @@ __device__ __forceinline__ Vec<C, T>* carry_ptr(void* base, int s, int k, int R,
   return static_cast<Vec<C, T>*>(base) + (std::size_t(s) * R + k) * lines + line;
 }
 
+// Carries are stored as P (float or double, see PassArgs::double_carries) and used in double.
+template <int C, class P>
+__device__ __forceinline__ Vec<C, double> load_carry(void* base, int s, int k, int R, int lines,
+                                                     int line) {
+  return convert<double>(*carry_ptr<C, P>(base, s, k, R, lines, line));
+}
+template <int C, class P>
+__device__ __forceinline__ void store_carry(void* base, int s, int k, int R, int lines, int line,
+                                            const Vec<C, double>& v) {
+  *carry_ptr<C, P>(base, s, k, R, lines, line) = convert<P>(v);
+}
+
 // Loads samples [base, base + len) of column `line` of src; zeros past len.
 template <int C>
 __device__ __forceinline__ void load_block(const Io& src, int line, int base, int len,
@@ -54,7 +67,7 @@ __device__ __forceinline__ void load_block(const Io& src, int line, int base, in
 
 // The incomplete prologue P_m(y-bar) (eq. 17) and the twice-incomplete epilogue E_m(z-hat)
 // (eqs. 35-36) of one block held in v (overwritten), stored at block s of `line`.
-template <int R, int C>
+template <int R, int C, class P>
 __device__ __forceinline__ void store_block_carries(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock],
                                                     int len, bool causal_only, void* pbar,
                                                     void* ebar, int s, int lines, int line) {
@@ -66,7 +79,7 @@ __device__ __forceinline__ void store_block_carries(const Coeffs<R, double>& f, 
   else
     causal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-  for (int k = 0; k < R; ++k) *carry_ptr<C, double>(pbar, s, k, R, lines, line) = w[k];
+  for (int k = 0; k < R; ++k) store_carry<C, P>(pbar, s, k, R, lines, line, w[k]);
   if (causal_only) return;
 #pragma unroll
   for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
@@ -75,12 +88,12 @@ __device__ __forceinline__ void store_block_carries(const Coeffs<R, double>& f, 
   else
     anticausal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-  for (int k = 0; k < R; ++k) *carry_ptr<C, double>(ebar, s, k, R, lines, line) = w[k];
+  for (int k = 0; k < R; ++k) store_carry<C, P>(ebar, s, k, R, lines, line, w[k]);
 }
 
 // Pass step 1: block carries of every block in parallel (the column pass only: the row pass gets
 // its carries from the column pass's output step).
-template <int R, int C>
+template <int R, int C, class P>
 __global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const PassArgs a) {
   const int line = blockIdx.x * 32 + threadIdx.x;
   const int s = blockIdx.y * kWarps<C> + threadIdx.y;
@@ -89,8 +102,8 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const Pas
   const int len = min(kBlock, a.n - base);
   Vec<C> v[kBlock];
   load_block<C>(a.src, line, base, len, v);
-  store_block_carries<R, C>(coeffs_of<R>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
-                            a.lines, line);
+  store_block_carries<R, C, P>(coeffs_of<R>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
+                               a.lines, line);
 }
 
 // Carry completion runs kGroups warps per 32 lines: each warp owns a contiguous run of blocks, so
@@ -146,7 +159,7 @@ __device__ __forceinline__ void stitch_runs(Vec<C, double> (&share)[kGroups][R][
 // Pass step 2, in double: the exact boundary seeds (Nehab & Maximo 2016) as dot products with
 // the extension's samples, then the prologues completed front to back, eq. (24), and the
 // epilogues back to front, eq. (34). The last (possibly partial) block is handled apart.
-template <int R, int C>
+template <int R, int C, class P>
 __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a) {
   __shared__ Vec<C, double> share[kGroups][R][32];
   const int lane = threadIdx.x, group = threadIdx.y;
@@ -154,8 +167,11 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
   const int last = a.nb - 1;                                       // full blocks: [0, last)
   const int m = (last + kGroups - 1) / kGroups;
   const int s0 = min(group * m, last), s1 = min(s0 + m, last);
-  auto carry = [&](void* base, int s, int k) -> Vec<C, double>& {
-    return *carry_ptr<C, double>(base, s, k, R, a.lines, line);
+  auto ld = [&](void* base, int s, int k) {
+    return load_carry<C, P>(base, s, k, R, a.lines, line);
+  };
+  auto st = [&](void* base, int s, int k, const Vec<C, double>& v) {
+    store_carry<C, P>(base, s, k, R, a.lines, line, v);
   };
   auto sample = [&](int i) {
     const int j = extend_index(i, a.n, a.ext);
@@ -183,7 +199,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
   for (int s = s0; s < s1; ++s) {
     Vec<C, double> next[R];
 #pragma unroll
-    for (int k = 0; k < R; ++k) next[k] = carry(a.pbar, s, k);
+    for (int k = 0; k < R; ++k) next[k] = ld(a.pbar, s, k);
     affine<R, C>(a.T, q, next);
 #pragma unroll
     for (int k = 0; k < R; ++k) q[k] = next[k];
@@ -193,8 +209,8 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
     Vec<C, double> next[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      carry(a.pst, s, k) = p[k];
-      next[k] = carry(a.pbar, s, k);
+      st(a.pst, s, k, p[k]);
+      next[k] = ld(a.pbar, s, k);
     }
     affine<R, C>(a.T, p, next);
 #pragma unroll
@@ -205,7 +221,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
   if (owner) {
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      carry(a.pst, last, k) = p[k];
+      st(a.pst, last, k, p[k]);
       share[0][k][lane] = p[k];
     }
   }
@@ -219,7 +235,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
   // The causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
   Vec<C, double> p_end[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) p_end[k] = carry(a.pbar, last, k);
+  for (int k = 0; k < R; ++k) p_end[k] = ld(a.pbar, last, k);
   affine<R, C>(a.Tl, p_last, p_end);
 
   // Anticausal seed: the extension's samples beyond the line through the autocorrelation of g,
@@ -241,8 +257,8 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
   Vec<C, double> e_full[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) {
-    if (group == 0) carry(a.est, last, k) = e[k];
-    e_full[k] = carry(a.ebar, last, k);
+    if (group == 0) st(a.est, last, k, e[k]);
+    e_full[k] = ld(a.ebar, last, k);
   }
   affine<R, C>(a.Ml, p_last, e_full);
   affine<R, C>(a.Ul, e, e_full);
@@ -251,8 +267,8 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
     Vec<C, double> ps[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      c[k] = carry(a.ebar, s, k);
-      ps[k] = carry(a.pst, s, k);
+      c[k] = ld(a.ebar, s, k);
+      ps[k] = ld(a.pst, s, k);
     }
     affine<R, C>(a.M, ps, c);
   };
@@ -271,7 +287,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
     const int s = last - 1 - t;
     Vec<C, double> next[R];
 #pragma unroll
-    for (int k = 0; k < R; ++k) carry(a.est, s, k) = e_full[k];
+    for (int k = 0; k < R; ++k) st(a.est, s, k, e_full[k]);
     block_term(s, next);
     affine<R, C>(a.U, e_full, next);
 #pragma unroll
@@ -282,7 +298,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
 // Pass step 3: filter every block from its completed prologue and epilogue (eqs. 15 and 25) and
 // write it transposed through a shared-memory tile, so stores stay coalesced. In the column pass
 // the tile also yields the row pass's block carries (step 1 of the row pass, fused).
-template <int R, int C>
+template <int R, int C, class P>
 __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const PassArgs a) {
   __shared__ Vec<C> tile[kWarps<C>][32][kBlock + 1];
   const int lane = threadIdx.x;
@@ -300,14 +316,14 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
   if (active) {
     load_block<C>(a.src, line, base, len, v);
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = *carry_ptr<C, double>(a.pst, s, k, R, a.lines, line);
+    for (int k = 0; k < R; ++k) w[k] = load_carry<C, P>(a.pst, s, k, R, a.lines, line);
     if (len == kBlock)
       causal_block<R, C, true>(f, v, w, len);
     else
       causal_block<R, C, false>(f, v, w, len);
     if (!a.causal_only) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) w[k] = *carry_ptr<C, double>(a.est, s, k, R, a.lines, line);
+      for (int k = 0; k < R; ++k) w[k] = load_carry<C, P>(a.est, s, k, R, a.lines, line);
       if (len == kBlock)
         anticausal_block<R, C, true>(f, v, w, len);
       else
@@ -329,8 +345,8 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
     // next pass: its block carries come from here instead of a second read of dst.
 #pragma unroll
   for (int j = 0; j < kBlock; ++j) v[j] = j < lines_here ? t[j][lane] : zero_vec<C>();
-  store_block_carries<R, C>(f, v, lines_here, a.causal_only, a.next_pbar, a.next_ebar, blockIdx.x,
-                            a.n, base + lane);
+  store_block_carries<R, C, P>(f, v, lines_here, a.causal_only, a.next_pbar, a.next_ebar,
+                               blockIdx.x, a.n, base + lane);
 }
 
 // Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
@@ -366,17 +382,17 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
 // ---------------------------------------------------------------------------------------------
 // Host launchers
 
-template <int R, int C>
+template <int R, int C, class P>
 void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
   const dim3 block(32, kWarps<C>);
   const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps<C> - 1) / kWarps<C>);
   if (block_carries) {
-    block_carries_kernel<R, C><<<grid, block, 0, stream>>>(a);
+    block_carries_kernel<R, C, P><<<grid, block, 0, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }
-  carries_kernel<R, C><<<(a.lines + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
+  carries_kernel<R, C, P><<<(a.lines + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
-  block_output_kernel<R, C><<<grid, block, 0, stream>>>(a);
+  block_output_kernel<R, C, P><<<grid, block, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -389,10 +405,10 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
 using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
 using RtFn = void (*)(const PassArgs&, const Io&, bool, cudaStream_t);
 
-template <int C>
-constexpr OverlappedFn kOverlapped[kMaxOrder] = {overlapped_pass<1, C>, overlapped_pass<2, C>,
-                                                 overlapped_pass<3, C>, overlapped_pass<4, C>,
-                                                 overlapped_pass<5, C>};
+template <int C, class P>
+constexpr OverlappedFn kOverlapped[kMaxOrder] = {overlapped_pass<1, C, P>, overlapped_pass<2, C, P>,
+                                                 overlapped_pass<3, C, P>, overlapped_pass<4, C, P>,
+                                                 overlapped_pass<5, C, P>};
 template <int C>
 constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt_pass<4, C>,
                                  rt_pass<5, C>};
@@ -401,7 +417,10 @@ constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt
 
 void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
                             cudaStream_t stream) {
-  (channels == 1 ? kOverlapped<1> : kOverlapped<4>)[order - 1](args, block_carries, stream);
+  const OverlappedFn* table =
+      args.double_carries ? (channels == 1 ? kOverlapped<1, double> : kOverlapped<4, double>)
+                          : (channels == 1 ? kOverlapped<1, float> : kOverlapped<4, float>);
+  table[order - 1](args, block_carries, stream);
 }
 
 void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,

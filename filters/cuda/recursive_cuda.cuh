@@ -25,10 +25,15 @@ struct PassArgs {
   int pad = 0;       // extension samples read by the boundary seeds (OverlappedPlan::pad)
   Extension ext = Extension::Ignore;
   int causal_only = 0;
+  // Carries stored in double rather than float. A float carry's rounding reaches the output
+  // amplified by about 1 / b0 (the gain of 1 / (1 + sum a_k q^-k)): float for 1 / |b0| <= 200
+  // (the Gaussians up to sigma 8 at order 3, sigma 4 at order 5: below 1e-5 relative), double
+  // beyond.
+  int double_carries = 1;
   double b0 = 1.0, a[kMaxOrder] = {};
   const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)
   const double* acorr = nullptr;  // its autocorrelation A(d) = sum_u g_u g_{u+d}, pad + r taps
-  // Block carries: Vec<C, double> [nb][r][lines] (device).
+  // Block carries: Vec<C, float or double> [nb][r][lines] (device).
   void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
   void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
   void* pst = nullptr;   // completed prologues P_{m-1}(y) entering each block, eq. (24)
