@@ -16,6 +16,7 @@
 
 #include "app/io/image_io.h"
 #include "filters/engine.h"
+#include "filters/reference.h"
 
 namespace fs = std::filesystem;
 
@@ -101,6 +102,23 @@ TEST_CASE("rfcli filter: writes the filtered image and says where") {
   spec.sigma = 3.0;
   const rf::Image want = rf::filter_image(spec, in, rf::Backend::Cpu);
   CHECK(got.pixels == want.pixels);
+}
+
+TEST_CASE("rfcli truth: writes the double-precision ground truth") {
+  TempDir dir;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  rf::Image in(45, 31, 3);
+  for (float& v : in.pixels) v = u(rng);
+  rf::io::write_image(dir / "in.pfm", in);
+  const Run r = rfcli(dir, "truth '" + (dir / "in.pfm") + "' '" + (dir / "truth.pfm") +
+                               "' --filter bspline5 --ext repeat");
+  REQUIRE(r.status == 0);
+  rf::FilterSpec spec;
+  spec.kind = rf::FilterKind::BSpline5;
+  spec.ext = rf::Extension::Repeat;
+  const rf::Image want = rf::ref::ground_truth(spec, rf::io::read_image(dir / "in.pfm"));
+  CHECK(rf::io::read_image(dir / "truth.pfm").pixels == want.pixels);
 }
 
 TEST_CASE("rfcli coeffs --json prints the public convention") {
