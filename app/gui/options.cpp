@@ -88,6 +88,8 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
       ->check(CLI::Range(0.5, 4.0));
   app.add_flag("--hide-ui", o->hide_ui, "start with the panels hidden (Tab shows them)");
   app.add_flag("--live", o->live, "filter every frame, also when nothing changed (live timing)");
+  app.add_flag("--no-truth", o->no_truth, "start with the ground truth off");
+  app.add_flag("--gpu-stages", o->gpu_stages, "per-stage CUDA times (no CUDA graph)");
   app.add_option("--export", o->export_stem,
                  "after the last frame write STEM-result.png, STEM-result.pfm, STEM.json and "
                  "STEM-view.png");

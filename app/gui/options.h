@@ -30,6 +30,8 @@ struct StudioOptions {
   float ui_scale = 0.0f;  // 0: the monitor's content scale
   bool hide_ui = false;
   bool live = false;        // filter every frame even when nothing changed (live timing)
+  bool no_truth = false;    // start with the ground truth off
+  bool gpu_stages = false;  // per-stage CUDA times (launches each stage, no CUDA graph)
   std::string export_stem;  // after the last frame: result PNG + PFM, JSON sidecar, view PNG
 };
 

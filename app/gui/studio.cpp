@@ -136,6 +136,8 @@ Studio::Studio(const StudioOptions& options, Platform& platform)
   compositor_ = std::make_unique<Compositor>();
   mode_before_diff_ = view.mode == ViewMode::Diff ? ViewMode::Result : view.mode;
   filter_every_frame = options.live;
+  truth_enabled = !options.no_truth;
+  processor.stage_timing = options.gpu_stages;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_size_);
   std::string err = source.open(options.source);
   if (!err.empty()) {
@@ -317,9 +319,10 @@ void Studio::handle_canvas_mouse() {
 
 void Studio::update_truth() {
   if (!truth_enabled || !processor.has_frame()) return;
-  std::uint64_t key = hash_combine(processor.result_version(), std::uint64_t(diff.truth));
-  key = hash_combine(key, std::uint64_t(diff.truth_ext));
-  key = hash_combine(key, std::uint64_t(processor.frame_version()) << 20);
+  // The same spec on the same frame gives the same result: live re-filtering asks for nothing.
+  std::uint64_t key = hash_combine(hash_spec(spec), processor.frame_version());
+  key = hash_combine(key, std::uint64_t(diff.truth) << 8 | std::uint64_t(diff.truth_ext));
+  key = hash_combine(key, std::uint64_t(processor.running_backend()));
   const bool live = source.animated() && !source.paused();
   if (key != requested_truth_key_ && (!live || !truth_worker.busy())) {
     TruthRequest r;
@@ -357,7 +360,8 @@ void Studio::update_profile() {
   const int w = processor.width(), h = processor.height();
   const int n_lines = view.profile_vertical ? w : h;
   const int line = view.profile_line < 0 ? n_lines / 2 : std::min(view.profile_line, n_lines - 1);
-  std::uint64_t key = hash_combine(processor.result_version(), std::uint64_t(line));
+  std::uint64_t key = hash_combine(hash_spec(spec), processor.frame_version());
+  key = hash_combine(key, std::uint64_t(line));
   key = hash_combine(key, view.profile_vertical);
   key = hash_combine(key, truth_current ? truth_key_ : 0);
   if (key == profile.key) return;
