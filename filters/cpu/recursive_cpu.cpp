@@ -20,11 +20,7 @@ namespace {
 // Lines filtered together, one per SIMD lane: four AVX registers of doubles, enough independent
 // chains to hide the latency of the recursion's feedback.
 constexpr int kLanes = 16;
-// The most a column strip's block of doubles may take: half a core's L2 on the machines we
-// measured.
-constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
-// How far ahead the column strips prefetch: rows are far apart, so no hardware prefetcher helps.
-constexpr int kPrefetchRows = 16;
+constexpr int kMaxOrder = 5;
 
 // The recursions run in double, with the image stored in float between passes. A wide Gaussian of
 // order 3..5 has poles clustered near z = 1; in float, rounding a_k alone moves them by more
@@ -148,40 +144,72 @@ template <int R>
   }
 }
 
-// A strip of `valid` <= `lanes` adjacent floats of every row (`lanes` a multiple of kLanes): column
-// lines whose samples are `stride` floats apart. The strip is copied to the block, filtered kLanes
-// lines at a time, and copied back. Rows are `stride` floats apart in the image, so each row of the
-// strip costs a cache miss that no hardware prefetcher sees coming; a strip of several cache lines
-// per row lets those misses overlap and fills whole lines.
+// Columns, streamed: a chunk of `width` adjacent floats of every row holds `width` column lines.
+// The causal pass walks the rows down and the anticausal pass walks them up, each row contiguous in
+// memory (every hardware prefetcher follows), with the last R rows of feedback kept in double in
+// `work` (2 R rows of `width` doubles). Between the passes the causal output y is stored in the
+// image as float: a rounding of the anticausal pass's input, which the filter does not amplify,
+// while the feedbacks, which it would amplify, stay double. The initial-feedback maps are applied
+// on the way: causal_from_x before the causal pass, anticausal_from_x and anticausal_from_y to
+// each row of x and y as the causal pass reaches it.
 template <int R>
-[[gnu::always_inline]] inline void column_strip(float* base, std::ptrdiff_t stride, int valid,
-                                                int lanes, double* s, const Coeffs& c,
-                                                const LineMaps& m) {
+[[gnu::always_inline]] inline void column_chunk(float* base, std::ptrdiff_t stride, int width,
+                                                double* work, const Coeffs& c, const LineMaps& m) {
   const int n = m.n;
-  for (int i = 0; i < n; ++i) {
-    const float* src = base + i * stride;
-    double* dst = s + std::size_t(i) * lanes;
-    if (i + kPrefetchRows < n)
-      for (int l = 0; l < valid; l += 16) __builtin_prefetch(src + kPrefetchRows * stride + l);
-    if (valid == lanes) {
+  const double b0 = c.b0;
+  double a[R];
+  for (int k = 0; k < R; ++k) a[k] = c.a[k];
+  double* head = work;              // row k: y_{-1-k}, then the causal ring
+  double* tail = work + R * width;  // row k: z_{n+k}, then the anticausal ring
+  std::fill(work, work + 2 * R * width, 0.0);
+
+  auto accumulate = [&](const SparseColumns& map, int j, const auto* row, double* acc) {
+    if (j < map.first || j >= map.first + map.count) return;
+    const double* w = &map.w[std::size_t(j - map.first) * R];
+    for (int k = 0; k < R; ++k) {
+      const double wk = w[k];
+      double* dst = acc + k * width;
 #pragma omp simd
-      for (int l = 0; l < lanes; ++l) dst[l] = src[l];
-    } else {
-      for (int l = 0; l < lanes; ++l) dst[l] = l < valid ? src[l] : 0.0;
+      for (int l = 0; l < width; ++l) dst[l] += wk * row[l];
     }
+  };
+  for (int j = m.causal_from_x.first; j < m.causal_from_x.first + m.causal_from_x.count; ++j)
+    accumulate(m.causal_from_x, j, base + j * stride, head);
+
+  // prev[k - 1] is y_{i-k}; the oldest row becomes the newest after each step.
+  double* prev[R];
+  for (int k = 0; k < R; ++k) prev[k] = head + k * width;
+  for (int i = 0; i < n; ++i) {
+    float* x = base + i * stride;
+    if (!c.causal_only) accumulate(m.anticausal_from_x, i, x, tail);
+    double* y = prev[R - 1];
+#pragma omp simd
+    for (int l = 0; l < width; ++l) {
+      double v = b0 * x[l];
+      for (int k = R; k >= 1; --k) v -= a[k - 1] * prev[k - 1][l];
+      y[l] = v;
+      x[l] = float(v);
+    }
+    for (int k = R - 1; k > 0; --k) prev[k] = prev[k - 1];
+    prev[0] = y;
+    if (!c.causal_only) accumulate(m.anticausal_from_y, i, y, tail);
   }
-  for (int l0 = 0; l0 < valid; l0 += kLanes) filter_block<R>(s + l0, lanes, c, m);
-  for (int i = 0; i < n; ++i) {
-    float* dst = base + i * stride;
-    const double* src = s + std::size_t(i) * lanes;
-    if (i + kPrefetchRows < n)
-      for (int l = 0; l < valid; l += 16) __builtin_prefetch(dst + kPrefetchRows * stride + l, 1);
-    if (valid == lanes) {
+  if (c.causal_only) return;
+
+  double* next[R];  // next[k - 1] is z_{i+k}
+  for (int k = 0; k < R; ++k) next[k] = tail + k * width;
+  for (int i = n - 1; i >= 0; --i) {
+    float* yz = base + i * stride;
+    double* z = next[R - 1];
 #pragma omp simd
-      for (int l = 0; l < lanes; ++l) dst[l] = float(src[l]);
-    } else {
-      for (int l = 0; l < valid; ++l) dst[l] = float(src[l]);
+    for (int l = 0; l < width; ++l) {
+      double v = b0 * yz[l];
+      for (int k = R; k >= 1; --k) v -= a[k - 1] * next[k - 1][l];
+      z[l] = v;
+      yz[l] = float(v);
     }
+    for (int k = R - 1; k > 0; --k) next[k] = next[k - 1];
+    next[0] = z;
   }
 }
 
@@ -264,21 +292,20 @@ template <int R, int C>
   }
 }
 
-using ColumnFn = void (*)(float*, std::ptrdiff_t, int, int, double*, const Coeffs&,
-                          const LineMaps&);
+using ColumnFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
 using RowFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
 
 // Each kernel is compiled twice: for the x86-64-v2 baseline of the build and for AVX2 + FMA,
 // chosen at run time.
 template <int R>
-void column_strip_base(float* b, std::ptrdiff_t st, int v, int w, double* s, const Coeffs& c,
+void column_chunk_base(float* b, std::ptrdiff_t st, int w, double* s, const Coeffs& c,
                        const LineMaps& m) {
-  column_strip<R>(b, st, v, w, s, c, m);
+  column_chunk<R>(b, st, w, s, c, m);
 }
 template <int R>
-[[gnu::target("avx2,fma")]] void column_strip_avx2(float* b, std::ptrdiff_t st, int v, int w,
-                                                   double* s, const Coeffs& c, const LineMaps& m) {
-  column_strip<R>(b, st, v, w, s, c, m);
+[[gnu::target("avx2,fma")]] void column_chunk_avx2(float* b, std::ptrdiff_t st, int w, double* s,
+                                                   const Coeffs& c, const LineMaps& m) {
+  column_chunk<R>(b, st, w, s, c, m);
 }
 template <int R, int C>
 void row_band_base(float* d, std::ptrdiff_t rf, int rows, double* s, const Coeffs& c,
@@ -314,15 +341,15 @@ Kernels kernels(int order, int channels) {
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   switch (order) {
     case 1:
-      return {avx2 ? column_strip_avx2<1> : column_strip_base<1>, row_kernel<1>(channels, avx2)};
+      return {avx2 ? column_chunk_avx2<1> : column_chunk_base<1>, row_kernel<1>(channels, avx2)};
     case 2:
-      return {avx2 ? column_strip_avx2<2> : column_strip_base<2>, row_kernel<2>(channels, avx2)};
+      return {avx2 ? column_chunk_avx2<2> : column_chunk_base<2>, row_kernel<2>(channels, avx2)};
     case 3:
-      return {avx2 ? column_strip_avx2<3> : column_strip_base<3>, row_kernel<3>(channels, avx2)};
+      return {avx2 ? column_chunk_avx2<3> : column_chunk_base<3>, row_kernel<3>(channels, avx2)};
     case 4:
-      return {avx2 ? column_strip_avx2<4> : column_strip_base<4>, row_kernel<4>(channels, avx2)};
+      return {avx2 ? column_chunk_avx2<4> : column_chunk_base<4>, row_kernel<4>(channels, avx2)};
     default:
-      return {avx2 ? column_strip_avx2<5> : column_strip_base<5>, row_kernel<5>(channels, avx2)};
+      return {avx2 ? column_chunk_avx2<5> : column_chunk_base<5>, row_kernel<5>(channels, avx2)};
   }
 }
 
@@ -333,10 +360,11 @@ struct ImagePlan::Impl {
   Kernels kernels{};
   int width = 0, height = 0, channels = 0;
   int threads = 1;
-  LineMaps columns;    // lines of `height` samples
-  LineMaps rows;       // lines of `width` samples
-  int strip = kLanes;  // floats per row in a strip of the column pass
-  // Per thread, one block of max(strip * height, kLanes * width) doubles.
+  LineMaps columns;  // lines of `height` samples
+  LineMaps rows;     // lines of `width` samples
+  int chunk = 0;     // floats per row in a chunk of the column pass
+  // Per thread: the column pass's feedback rows (2 R x chunk doubles) or the row pass's block of
+  // kLanes lines (width x kLanes doubles).
   std::size_t scratch_per_thread = 0;
   mutable std::vector<double> scratch;
 };
@@ -365,10 +393,13 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   p.rows = width == height ? p.columns : make_line_maps(f, ext, width);
   // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
   const std::ptrdiff_t row_floats = std::ptrdiff_t(width) * channels;
-  while (p.strip < 4 * kLanes && p.strip < row_floats &&
-         std::size_t(2 * p.strip) * height * sizeof(double) <= kBlockBytes)
-    p.strip *= 2;
-  p.scratch_per_thread = std::max(std::size_t(p.strip) * height, std::size_t(kLanes) * width);
+  // Two chunks per thread, whole cache lines each, for balance; at least a page of floats per
+  // row, so that the prefetchers run.
+  const std::ptrdiff_t per = (row_floats + 2 * p.threads - 1) / (2 * p.threads);
+  p.chunk = int(
+      std::min<std::ptrdiff_t>(row_floats, std::max<std::ptrdiff_t>(1024, (per + 15) / 16 * 16)));
+  p.scratch_per_thread =
+      std::max(std::size_t(2) * kMaxOrder * p.chunk, std::size_t(kLanes) * width);
   p.scratch.assign(p.scratch_per_thread * p.threads, 0.0);
 }
 
@@ -393,13 +424,13 @@ void ImagePlan::run(float* data) const {
 void ImagePlan::run_columns(float* data) const {
   const Impl& p = *impl_;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
-  const int strips = int((row + p.strip - 1) / p.strip);
+  const int chunks = int((row + p.chunk - 1) / p.chunk);
 #pragma omp parallel for schedule(dynamic) num_threads(p.threads)
-  for (int s = 0; s < strips; ++s) {
-    double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
-    const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.strip;
-    const int valid = int(std::min<std::ptrdiff_t>(p.strip, row - x0));
-    p.kernels.columns(data + x0, row, valid, p.strip, block, p.coeffs, p.columns);
+  for (int s = 0; s < chunks; ++s) {
+    double* work = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
+    const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.chunk;
+    const int width = int(std::min<std::ptrdiff_t>(p.chunk, row - x0));
+    p.kernels.columns(data + x0, row, width, work, p.coeffs, p.columns);
   }
 }
 
