@@ -206,6 +206,10 @@ void add_edge_study_command(CLI::App& app) {
     for (int i = 0; i * args->kappa_step <= args->kappa_max + 1e-9; ++i)
       kappas.push_back(i * args->kappa_step);
 
+    // Every image is read before anything is printed, so that a bad file fails cleanly.
+    std::vector<Image> images;
+    for (const std::string& path : args->images) images.push_back(rgb_of(io::read_image(path)));
+
     std::FILE* csv = nullptr;
     if (!args->csv.empty()) {
       csv = std::fopen(args->csv.c_str(), "w");
@@ -214,9 +218,9 @@ void add_edge_study_command(CLI::App& app) {
     }
     std::printf("%-12s %9s %6s %6s %6s %12s %12s\n", "image", "size", "sigma", "sigma_r", "kappa",
                 "mse_C", "mse_D");
-    for (const std::string& path : args->images) {
-      const Image in = rgb_of(io::read_image(path));
-      const std::string name = base_name(path);
+    for (std::size_t i = 0; i < images.size(); ++i) {
+      const Image& in = images[i];
+      const std::string name = base_name(args->images[i]);
       for (const Pair& p : pairs) {
         FilterSpec spec;
         spec.kind = FilterKind::EdgeAware;
