@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "filters/design.h"
 #include "filters/engine.h"
 #include "filters/errors.h"
+#include "filters/lee2014_cuda.h"
 
 namespace rf {
 
@@ -130,17 +132,23 @@ class CudaEngine final : public Engine {
                              std::to_string(height) + ")");
     if (spec.kind == FilterKind::EdgeAware)
       throw InvalidParameter("the CUDA backend has no edge-aware filter; use the CPU backend");
+    lee_.reset();
+    rt_ = false;
     switch (spec.algo) {
       case Algorithm::Auto:
       case Algorithm::Overlapped:
-        rt_ = false;
         break;
       case Algorithm::RT:
         rt_ = true;
         break;
+      case Algorithm::OneWay:
+      case Algorithm::TwoWay:
+        plan_lee(spec, width, height, format);
+        return;
       default:
         throw InvalidParameter(std::string("algorithm '") + to_string(spec.algo) +
-                               "' is not offered by the CUDA backend (use auto, overlapped or rt)");
+                               "' is not offered by the CUDA backend (use auto, overlapped, rt, "
+                               "one-way or two-way)");
     }
     const Recursive f = design(spec);
     const OverlappedPlan op = make_overlapped_plan(f, spec.ext);
@@ -227,7 +235,8 @@ class CudaEngine final : public Engine {
     if (timing_) {
       CUDA_CHECK(cudaEventRecord(events_[4], stream));
       CUDA_CHECK(cudaEventSynchronize(events_[4]));
-      const char* names[] = {"upload", "columns", "rows", "download"};
+      const char* names[] = {"upload", lee_ ? "rows" : "columns", lee_ ? "columns" : "rows",
+                             "download"};
       timings_.clear();
       for (int i = 0; i < 4; ++i) {
         float ms = 0.f;
@@ -243,6 +252,29 @@ class CudaEngine final : public Engine {
   std::vector<StageTime> timings() const override { return timings_; }
 
  private:
+  // Lee et al. 2014 (yvrg, one-way or two-way), filtering float frames in device or host memory.
+  void plan_lee(const FilterSpec& spec, int width, int height, PixelFormat format) {
+    if (spec.kind != FilterKind::Yvrg)
+      throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
+                             " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
+    if (format == PixelFormat::RGBA8)
+      throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
+                             " on CUDA filters float frames (R32F, RGBA32F), not RGBA8");
+    validate(spec);
+    lee_ = std::make_unique<lee2014::cuda::DevicePlan>(
+        spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
+        spec.sigma, width, height, channel_count(format));
+    channels_ = channel_count(format);
+    spec_ = spec;
+    width_ = width;
+    height_ = height;
+    format_ = format;
+    staging_in_.reset();
+    staging_out_.reset();
+    drop_graph();
+    planned_ = true;
+  }
+
   PassArgs pass_args(const OverlappedPlan& op, const Recursive& f, int lines, int n,
                      const DeviceBuffer& pbar, const DeviceBuffer& ebar, const DeviceBuffer& pst,
                      const DeviceBuffer& est) const {
@@ -302,6 +334,18 @@ class CudaEngine final : public Engine {
   // Columns (src -> transposed scratch), then rows (scratch -> dst), with events between them
   // when timing.
   void launch_passes(const Io& src, const Io& dst, cudaStream_t stream, bool timed) {
+    if (lee_) {
+      for (const Io* io : {&src, &dst})
+        if (io->kind != IoKind::F32 && io->kind != IoKind::F32x4)
+          throw InvalidParameter(std::string("algorithm ") + to_string(spec_.algo) +
+                                 " on CUDA reads and writes device or host memory, not surfaces");
+      lee_->run_rows(reinterpret_cast<const float*>(src.ptr), src.pitch,
+                     reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
+      if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
+      lee_->run_columns(reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
+      if (timed) CUDA_CHECK(cudaEventRecord(events_[3], stream));
+      return;
+    }
     PassArgs cols = columns_;
     PassArgs rows = rows_;
     if (rt_) {
@@ -363,6 +407,7 @@ class CudaEngine final : public Engine {
   PixelFormat format_ = PixelFormat::R32F;
   int order_ = 1, channels_ = 1;
   bool rt_ = false;
+  std::unique_ptr<lee2014::cuda::DevicePlan> lee_;
   PassArgs columns_, rows_;
   DeviceBuffer scratch_, g_, acorr_;
   DeviceBuffer col_pbar_, col_ebar_, col_pst_, col_est_, row_pbar_, row_ebar_, row_pst_, row_est_;
