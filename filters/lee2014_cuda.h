@@ -34,6 +34,12 @@ class DevicePlan {
   void run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
            void* stream = nullptr);
 
+  // The two steps of run() apart, for engines that time them: rows (in -> out), then columns of
+  // `data` in place.
+  void run_rows(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+                void* stream = nullptr);
+  void run_columns(float* data, std::size_t pitch, void* stream = nullptr);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

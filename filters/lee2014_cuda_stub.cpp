@@ -20,6 +20,12 @@ DevicePlan::~DevicePlan() = default;
 void DevicePlan::run(const float*, std::size_t, float*, std::size_t, void*) {
   unavailable();
 }
+void DevicePlan::run_rows(const float*, std::size_t, float*, std::size_t, void*) {
+  unavailable();
+}
+void DevicePlan::run_columns(float*, std::size_t, void*) {
+  unavailable();
+}
 
 Image filter(Partition, double, const Image&, int, bool) {
   unavailable();

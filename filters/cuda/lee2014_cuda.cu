@@ -185,18 +185,29 @@ DevicePlan::DevicePlan(Partition p, double sigma, int width, int height, int cha
 
 DevicePlan::~DevicePlan() = default;
 
+// Rows (Fig. 1 a-b): in -> w -> out; then columns (Fig. 1 c-d): out -> w -> out.
 void DevicePlan::run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
-                     void* stream_handle) {
+                     void* stream) {
+  run_rows(in, in_pitch, out, out_pitch, stream);
+  run_columns(out, out_pitch, stream);
+}
+
+void DevicePlan::run_rows(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+                          void* stream) {
   const Impl& m = *impl_;
-  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   const Index pin = pitch_in_floats(in_pitch, m.width, m.channels);
   const Index pout = pitch_in_floats(out_pitch, m.width, m.channels);
   const int C = m.channels;
-  // Rows (Fig. 1 a-b): in -> w -> out; then columns (Fig. 1 c-d): out -> w -> out.
   m.launch(in, LineLayout{pin, C, C}, out, LineLayout{pout, C, C}, Index(m.height) * C, m.width,
-           stream);
-  m.launch(out, LineLayout{C, C, pout}, out, LineLayout{C, C, pout}, Index(m.width) * C, m.height,
-           stream);
+           static_cast<cudaStream_t>(stream));
+}
+
+void DevicePlan::run_columns(float* data, std::size_t pitch, void* stream) {
+  const Impl& m = *impl_;
+  const Index p = pitch_in_floats(pitch, m.width, m.channels);
+  const int C = m.channels;
+  m.launch(data, LineLayout{C, C, p}, data, LineLayout{C, C, p}, Index(m.width) * C, m.height,
+           static_cast<cudaStream_t>(stream));
 }
 
 Image filter(Partition p, double sigma, const Image& in, int lines_per_block, bool in_place) {

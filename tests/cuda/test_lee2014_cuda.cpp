@@ -5,8 +5,10 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "filters/engine.h"
 #include "filters/errors.h"
 #include "filters/lee2014.h"
 #include "filters/lee2014_cuda.h"
@@ -83,4 +85,23 @@ TEST_CASE("lee2014 cuda: timing gives positive medians no larger than the slowes
   }
   CHECK_THROWS_AS(rf::lee2014::cuda::time_lee(Partition::TwoWay, 4.0, 64, 64, 1, 5, 400),
                   rf::InvalidParameter);
+}
+
+TEST_CASE("lee2014 cuda: the CUDA engine runs yvrg one-way and two-way, and refuses other kinds") {
+  RF_REQUIRE_CUDA();
+  std::mt19937_64 rng(3);
+  const Image img = random_image(45, 38, 4, rng);
+  rf::FilterSpec spec;
+  spec.kind = rf::FilterKind::Yvrg;
+  spec.sigma = 2.5;
+  for (auto [algo, p] : {std::pair{rf::Algorithm::OneWay, Partition::OneWay},
+                         std::pair{rf::Algorithm::TwoWay, Partition::TwoWay}}) {
+    spec.algo = algo;
+    const Image got = rf::filter_image(spec, img, rf::Backend::Cuda);
+    const Image want = rf::lee2014::cuda::filter(p, spec.sigma, img);
+    REQUIRE(got.pixels.size() == want.pixels.size());
+    CHECK(got.pixels == want.pixels);
+  }
+  spec.kind = rf::FilterKind::Gaussian;
+  CHECK_THROWS_AS(rf::filter_image(spec, img, rf::Backend::Cuda), rf::InvalidParameter);
 }
