@@ -183,6 +183,8 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
 #pragma unroll
   for (int k = 0; k < R; ++k) p[k] = zero_vec<C, double>();
   if (a.pad > 0) {
+    // Unrolled so that several samples are in flight: this chain is on the critical path.
+#pragma unroll 4
     for (int i = group; i < a.pad + R - 1; i += kGroups) {
       const Vec<C, double> x = sample(-1 - i);
 #pragma unroll
@@ -244,6 +246,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
 #pragma unroll
   for (int k = 0; k < R; ++k) e[k] = zero_vec<C, double>();
   if (a.pad > 0) {
+#pragma unroll 4
     for (int t = group; t < a.pad + R; t += kGroups) {
       const Vec<C, double> x = sample(a.n + t);
 #pragma unroll
