@@ -14,6 +14,7 @@ struct FrameTiming {
   double interop_ms = 0.0;  // map/unmap of the GL texture, or glTexSubImage2D on the copy path
   std::vector<StageTime> stages;  // the engine's own breakdown
   bool gpu_events = false;        // CUDA events (GPU time) rather than host timers
+  bool interop = false;           // the CUDA-GL interop path (upload and interop are ours)
   double total_ms() const { return upload_ms + filter_ms + interop_ms; }
 };
 

@@ -23,7 +23,8 @@ class Interop {
   // 8-bit frames are widened to float on the GPU), filters it into the mapped texture with the
   // engine (planned for RGBA32F), unmaps. Fills `timing` from CUDA events. Throws
   // std::runtime_error with the CUDA error on failure (out of memory included).
-  virtual void run(Engine& engine, const app::Frame& frame, FrameTiming* timing) = 0;
+  // `upload` false reuses the frame already on the GPU (a still image filtered again).
+  virtual void run(Engine& engine, const app::Frame& frame, bool upload, FrameTiming* timing) = 0;
 };
 
 // Null, with the reason in `why`, when this build or machine has no CUDA.

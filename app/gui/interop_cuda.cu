@@ -81,9 +81,9 @@ class CudaGlInterop final : public Interop {
     return true;
   }
 
-  void run(Engine& engine, const app::Frame& frame, FrameTiming* timing) override {
+  void run(Engine& engine, const app::Frame& frame, bool fresh, FrameTiming* timing) override {
     CUDA_CHECK(cudaEventRecord(events_[0], stream_));
-    upload(frame);
+    if (fresh || !input_.ptr) upload(frame);
     CUDA_CHECK(cudaEventRecord(events_[1], stream_));
 
     CUDA_CHECK(cudaGraphicsMapResources(1, &resource_, stream_));
@@ -129,6 +129,7 @@ class CudaGlInterop final : public Interop {
     timing->interop_ms = ms[1] + ms[3];
     timing->stages = engine.timings();
     timing->gpu_events = true;
+    timing->interop = true;
   }
 
  private:

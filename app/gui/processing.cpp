@@ -93,13 +93,15 @@ bool Processor::process(const FilterSpec& spec, bool always) {
     if (interop_ && !interop_attached_) {
       interop_attached_ =
           interop_->attach(result_tex_.id(), input_.width, input_.height, &interop_why_);
+      uploaded_frame_ = ~0ull;
       if (!interop_attached_) {
         path_line_ = "copy path: CUDA-GL interop failed (" + interop_why_ + ")";
         interop_.reset();
       }
     }
     if (interop_) {
-      interop_->run(*engine_, *frame_, &timing_);
+      interop_->run(*engine_, *frame_, uploaded_frame_ != frame_version_, &timing_);
+      uploaded_frame_ = frame_version_;
       result_on_host_ = false;
     } else {
       run_copy_path();
@@ -124,6 +126,7 @@ void Processor::run_copy_path() {
   timing_.filter_ms = ms_since(t0);
   timing_.stages = engine_->timings();
   timing_.gpu_events = engine_->backend() == Backend::Cuda;
+  timing_.interop = false;
   t0 = std::chrono::steady_clock::now();
   result_tex_.upload(GL_RGBA, GL_FLOAT, result_.pixels.data());
   timing_.interop_ms = ms_since(t0);

@@ -79,6 +79,7 @@ class Processor {
   FilterSpec last_spec_;
   bool have_result_ = false;
   std::uint64_t frame_version_ = 0, filtered_frame_ = ~0ull, result_version_ = 0;
+  std::uint64_t uploaded_frame_ = ~0ull;  // the frame the interop path holds on the GPU
 
   FrameTiming timing_;
   std::string backend_line_, path_line_, error_;

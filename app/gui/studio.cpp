@@ -170,6 +170,15 @@ void Studio::open_path(const std::string& path) {
     post("cannot open: " + err, true);
 }
 
+double Studio::ui_frame_ms() const {
+  if (ui_ms_history.empty()) return 0.0;
+  const std::size_t n = std::min<std::size_t>(ui_ms_history.size(), 60);
+  double sum = 0;
+  for (std::size_t i = ui_ms_history.size() - n; i < ui_ms_history.size(); ++i)
+    sum += ui_ms_history[i];
+  return sum / double(n);
+}
+
 float Studio::result_gain() const {
   // A summed-area table grows with the area summed; shown divided by the image area it becomes
   // a ramp whose brightness is the running mean.
@@ -426,7 +435,10 @@ void Studio::update_impulse() {
 
 void Studio::frame() {
   const ImGuiIO& io = ImGui::GetIO();
-  push_history(ui_ms_history, 1000.0f * io.DeltaTime);
+  const auto now = std::chrono::steady_clock::now();
+  push_history(ui_ms_history,
+               std::chrono::duration<float, std::milli>(now - last_frame_time_).count());
+  last_frame_time_ = now;
   for (const std::string& path : platform_.take_dropped_paths()) open_path(path);
 
   if (source.poll()) {
@@ -630,7 +642,7 @@ std::string Studio::sidecar_json() const {
                  {"total_ms", t.total_ms()},
                  {"clock", t.gpu_events ? "CUDA events" : "host steady clock"},
                  {"stages", stages},
-                 {"ui_fps", ImGui::GetIO().Framerate}};
+                 {"ui_frame_ms_wall", ui_frame_ms()}};
   if (truth_current) {
     auto stats = [](const ErrorStats& e) {
       return nlohmann::json{

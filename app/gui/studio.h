@@ -3,6 +3,7 @@
 // keeps the truth, the profiles and the impulse probe in step with them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -84,7 +85,9 @@ class Studio {
   ImpulseData impulse;
 
   std::deque<float> frame_ms_history;  // the filter path's total per frame, newest last
-  std::deque<float> ui_ms_history;     // whole UI frame time
+  std::deque<float> ui_ms_history;     // whole UI frame time, wall clock
+  // Mean of the recent UI frame times (wall clock: offscreen runs use a fixed ImGui clock).
+  double ui_frame_ms() const;
   std::vector<Message> messages;
   std::string export_dir = "out";
   std::string last_export;
@@ -137,6 +140,7 @@ class Studio {
   std::uint64_t truth_key_ = 0, requested_truth_key_ = 0;
   std::vector<std::string> screenshot_paths_;
   int frame_count_ = 0;
+  std::chrono::steady_clock::time_point last_frame_time_ = std::chrono::steady_clock::now();
   int max_texture_size_ = 0;
   std::string title_;
   app::Frame scaled_frame_;  // the source's frame halved to the texture limit, when it exceeds it
