@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "filters/cpu/overlapped_cpu.h"
 #include "filters/cpu/recursive_cpu.h"
 #include "filters/design.h"
 #include "filters/edge_aware.h"
@@ -63,6 +64,7 @@ class CpuEngine final : public Engine {
     recursive_.reset();
     edge_aware_.reset();
     lee_.reset();
+    overlapped_.reset();
     const int channels = channel_count(format);
     const bool lee = spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay;
     if (lee && spec.kind != FilterKind::Yvrg)
@@ -75,6 +77,10 @@ class CpuEngine final : public Engine {
       lee_.emplace(
           spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
           spec.sigma, width, height, channels);
+    } else if (spec.algo == Algorithm::Overlapped) {
+      // The block-parallel algorithm the CUDA kernels use, for teaching and comparison; it takes
+      // one channel, so RGBA is filtered plane by plane.
+      overlapped_.emplace(design(spec), spec.ext, width, height);
     } else {
       recursive_.emplace(design(spec), spec.ext, width, height, channels);
     }
@@ -84,7 +90,7 @@ class CpuEngine final : public Engine {
     format_ = format;
     const std::size_t floats = std::size_t(width) * height * channels;
     stage_.assign(floats, 0.0f);
-    result_.assign(edge_aware_ ? floats : 0, 0.0f);
+    result_.assign(edge_aware_ || (overlapped_ && channels > 1) ? floats : 0, 0.0f);
     planned_ = true;
   }
 
@@ -100,7 +106,7 @@ class CpuEngine final : public Engine {
     // The edge-aware plan reads one buffer and writes another.
     auto t0 = Clock::now();
     float* work = nullptr;
-    if ((recursive_ || lee_) && format_ != PixelFormat::RGBA8 && out.pitch == packed) {
+    if (!edge_aware_ && format_ != PixelFormat::RGBA8 && out.pitch == packed) {
       work = static_cast<float*>(out.data);
       if (in.data != out.data || in.pitch != out.pitch) copy_in(in, work);
     } else {
@@ -120,6 +126,10 @@ class CpuEngine final : public Engine {
       t0 = Clock::now();
       recursive_->run_rows(work);
       record("rows", t0);
+    } else if (overlapped_) {
+      t0 = Clock::now();
+      run_overlapped(work, C);
+      record("overlapped", t0);
     } else {
       t0 = Clock::now();
       edge_aware_->run(work, result_.data());
@@ -136,6 +146,18 @@ class CpuEngine final : public Engine {
   std::vector<StageTime> timings() const override { return times_; }
 
  private:
+  // Channel by channel through one plane of result_, for interleaved RGBA.
+  void run_overlapped(float* work, int C) {
+    if (C == 1) return overlapped_->run(work, work);
+    const std::size_t pixels = std::size_t(width_) * height_;
+    float* plane = result_.data();
+    for (int c = 0; c < C; ++c) {
+      for (std::size_t i = 0; i < pixels; ++i) plane[i] = work[i * C + c];
+      overlapped_->run(plane, plane);
+      for (std::size_t i = 0; i < pixels; ++i) work[i * C + c] = plane[i];
+    }
+  }
+
   void check_view(const FrameView& v, const char* what) const {
     const std::string name = what;
     if (v.space != MemorySpace::Host)
@@ -196,9 +218,10 @@ class CpuEngine final : public Engine {
   PixelFormat format_ = PixelFormat::RGBA32F;
   std::optional<cpu::ImagePlan> recursive_;
   std::optional<cpu::EdgeAwarePlan> edge_aware_;
+  std::optional<cpu::OverlappedPlan> overlapped_;
   std::optional<lee2014::Plan> lee_;  // yvrg with algorithm one-way or two-way
   std::vector<float> stage_;   // packed float copy of the input (RGBA8, pitched or edge-aware)
-  std::vector<float> result_;  // edge-aware output before conversion
+  std::vector<float> result_;  // edge-aware output before conversion; one overlapped plane
   std::vector<StageTime> times_;
 };
 
