@@ -15,6 +15,7 @@ struct FrameTiming {
   std::vector<StageTime> stages;  // the engine's own breakdown
   bool gpu_events = false;        // CUDA events (GPU time) rather than host timers
   bool interop = false;           // the CUDA-GL interop path (upload and interop are ours)
+  bool uploaded = true;           // this run moved a new frame to where the filter reads it
   double total_ms() const { return upload_ms + filter_ms + interop_ms; }
 };
 

@@ -83,7 +83,8 @@ class CudaGlInterop final : public Interop {
 
   void run(Engine& engine, const app::Frame& frame, bool fresh, FrameTiming* timing) override {
     CUDA_CHECK(cudaEventRecord(events_[0], stream_));
-    if (fresh || !input_.ptr) upload(frame);
+    const bool uploading = fresh || !input_.ptr;
+    if (uploading) upload(frame);
     CUDA_CHECK(cudaEventRecord(events_[1], stream_));
 
     CUDA_CHECK(cudaGraphicsMapResources(1, &resource_, stream_));
@@ -130,6 +131,7 @@ class CudaGlInterop final : public Interop {
     timing->stages = engine.timings();
     timing->gpu_events = true;
     timing->interop = true;
+    timing->uploaded = uploading;
   }
 
  private:

@@ -86,15 +86,31 @@ int main(int argc, char** argv) {
           "UI and filter path included\n",
           steady.size(), platform->framebuffer_width(), platform->framebuffer_height(), median,
           1000.0 / median);
-      if (!studio.frame_ms_history.empty()) {
-        std::vector<float> path(studio.frame_ms_history.begin(), studio.frame_ms_history.end());
-        std::sort(path.begin(), path.end());
-        const FrameTiming& t = studio.processor.timing();
+      // Medians of the filter path's parts, the first run (planning, graph capture) left out;
+      // upload over the runs that moved a new frame.
+      const std::vector<FrameTiming>& log = studio.timing_log;
+      if (log.size() > 2) {
+        auto median_of = [&](auto get, bool uploads_only) {
+          std::vector<double> v;
+          for (std::size_t i = 1; i < log.size(); ++i)
+            if (!uploads_only || log[i].uploaded) v.push_back(get(log[i]));
+          if (v.empty()) return 0.0;
+          std::sort(v.begin(), v.end());
+          return v[v.size() / 2];
+        };
+        std::size_t uploads = 0;
+        for (std::size_t i = 1; i < log.size(); ++i) uploads += log[i].uploaded;
         std::printf(
-            "rfstudio: filter path median %.3f ms over %zu runs (%s); last: upload %.3f, "
-            "filter %.3f, interop %.3f ms; %s\n",
-            path[path.size() / 2], path.size(), t.gpu_events ? "CUDA events" : "host clock",
-            t.upload_ms, t.filter_ms, t.interop_ms, studio.processor.path_line().c_str());
+            "rfstudio: filter path over %zu runs (%s, %s): median upload %.3f ms (%zu "
+            "runs with a new frame), filter %.3f ms, interop %.3f ms; median total %.3f ms "
+            "with upload, %.3f ms without\n",
+            log.size() - 1, log.back().gpu_events ? "CUDA events" : "host clock",
+            studio.processor.path_line().c_str(),
+            median_of([](const FrameTiming& t) { return t.upload_ms; }, true), uploads,
+            median_of([](const FrameTiming& t) { return t.filter_ms; }, false),
+            median_of([](const FrameTiming& t) { return t.interop_ms; }, false),
+            median_of([](const FrameTiming& t) { return t.total_ms(); }, true),
+            median_of([](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, false));
       }
     }
   } catch (const std::exception& e) {

@@ -99,6 +99,7 @@ bool Processor::process(const FilterSpec& spec, bool always) {
         interop_.reset();
       }
     }
+    timing_.uploaded = filtered_frame_ != frame_version_;
     if (interop_) {
       interop_->run(*engine_, *frame_, uploaded_frame_ != frame_version_, &timing_);
       uploaded_frame_ = frame_version_;

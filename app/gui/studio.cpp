@@ -459,7 +459,10 @@ void Studio::frame() {
     last_source_index_ = f.index;
   }
   const bool filtered = processor.process(spec, filter_every_frame || source.animated());
-  if (filtered) push_history(frame_ms_history, float(processor.timing().total_ms()));
+  if (filtered) {
+    push_history(frame_ms_history, float(processor.timing().total_ms()));
+    if (options_.frames > 0) timing_log.push_back(processor.timing());
+  }
 
   const std::string title =
       "Recursive Filter Studio - " + source.description() + " - " + describe(spec);

@@ -84,8 +84,9 @@ class Studio {
   ProfileData profile;
   ImpulseData impulse;
 
-  std::deque<float> frame_ms_history;  // the filter path's total per frame, newest last
-  std::deque<float> ui_ms_history;     // whole UI frame time, wall clock
+  std::deque<float> frame_ms_history;   // the filter path's total per frame, newest last
+  std::vector<FrameTiming> timing_log;  // every run of a --frames run, for its summary
+  std::deque<float> ui_ms_history;      // whole UI frame time, wall clock
   // Mean of the recent UI frame times (wall clock: offscreen runs use a fixed ImGui clock).
   double ui_frame_ms() const;
   std::vector<Message> messages;

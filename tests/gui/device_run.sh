@@ -1,30 +1,38 @@
 #!/usr/bin/env bash
 # rfstudio on the GPU machine (see ../shared/device/README.md): offscreen through NVIDIA's EGL
-# device platform with the CUDA backend and CUDA-GL interop. Screenshots and logs go to $OUT.
+# device platform with the CUDA backend and CUDA-GL interop. Screenshots and one log go to $OUT.
 # Run from the checkout's root with `.gl` and `build-gui-cuda/bin` carried:
 #   source .gl/setup.sh; tests/gui/device_run.sh
 set -uo pipefail
 studio=${STUDIO:-build-gui-cuda/bin/rfstudio}
 out=${OUT:-out/device}
 mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+log="$out/device-run.log"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$log"
 
-shot() {  # name, then rfstudio options
-  local name=$1
+run() {  # screenshot path or "", then rfstudio options
+  local png=$1
   shift
-  echo "== $name: $*"
-  "$studio" --offscreen --screenshot "$out/$name.png" "$@" 2>&1 | tee "$out/$name.log" | tail -4
+  echo "== $*" | tee -a "$log"
+  if [ -n "$png" ]; then set -- "$@" --screenshot "$png"; fi
+  "$studio" --offscreen "$@" 2>&1 | tee -a "$log" | tail -3
 }
 
-# The views on the CUDA backend, interop path (512x512 astronaut, UI at 1600x960).
-shot split --frames 3 --view split --sigma 6
-shot diff-ignore --frames 3 --view diff --ext ignore --sigma 8 --truth fir
-shot tiles --frames 3 --view tiles --ext mirror --sigma 16 --pattern steps
+# The teaching views on the CUDA backend through interop (512x512 images, UI at 1600x960).
+run "$out/split.png" --frames 3 --view split --sigma 6
+run "$out/tiles.png" --frames 3 --view tiles --ext repeat --sigma 16 --pattern steps
+run "$out/impulse.png" --frames 3 --view impulse --ext mirror --sigma 12 --probe 20 --probe-y 24
+run "$out/profile.png" --frames 3 --view profile --ext clamp --sigma 24 --pattern steps
 
-# Frame time: a 3840x2160 RGBA8 frame uploaded, filtered and written through interop every
-# frame (--live), UI drawn at 1920x1080; the summary lines give the medians.
-shot perf-4k --frames 200 --live --pattern noise --pattern-size 3840x2160 --width 1920 \
-  --height 1080 --view result --sigma 8 --order 3 --ext mirror --no-truth
-shot perf-4k-stages --frames 60 --live --pattern noise --pattern-size 3840x2160 --width 1920 \
-  --height 1080 --view result --sigma 8 --order 3 --ext mirror --no-truth --gpu-stages \
-  --export "$out/perf-4k"
+# Frame time of a 3840x2160 RGBA8 source, UI drawn at 1920x1080; the summary lines give medians.
+# Video-like: the moving bar is a new frame every frame, uploaded each time.
+run "" --frames 240 --pattern moving-bar --pattern-size 3840x2160 --width 1920 --height 1080 \
+  --view result --sigma 8 --order 3 --ext mirror --no-truth
+# A still filtered every frame (--live): it stays on the GPU, no upload.
+run "" --frames 240 --live --pattern noise --pattern-size 3840x2160 --width 1920 --height 1080 \
+  --view result --sigma 8 --order 3 --ext mirror --no-truth
+# Every frame uploaded again (--live on a still re-filters; the first run uploads), with stages.
+run "$out/perf-4k.png" --frames 60 --live --pattern moving-bar --pattern-size 3840x2160 \
+  --width 1920 --height 1080 --view split --sigma 8 --order 3 --ext mirror --no-truth \
+  --gpu-stages --export "$out/perf-4k"
+rm -f "$out/perf-4k-result.pfm" "$out/perf-4k-result.png" "$out/perf-4k-view.png"
