@@ -17,6 +17,7 @@
 
 #include "app/cli/cli.h"
 #include "filters/bench.h"
+#include "filters/design.h"
 #include "filters/errors.h"
 
 namespace rf::cli {
@@ -151,7 +152,7 @@ std::vector<BenchResult> bench_cpu(const BenchOptions& o, double* copy_gbps) {
             BenchResult r;
             r.impl = "cpu";
             r.filter = to_string(kind);
-            r.order = fixed_order ? (kind == FilterKind::Sat ? 1 : 0) : order;
+            r.order = design(spec).order();
             r.ext = to_string(ext);
             r.width = c.width;
             r.height = c.height;
