@@ -178,7 +178,11 @@ TEST_CASE("offscreen: the full interface, and bad inputs that must not stop it")
   CHECK(left.stddev > 15.0);
   CHECK(right.stddev > 15.0);
   // Unreadable or truncated files: a message, the built-in image instead, a normal exit.
-  const std::string truncated = std::string(RF_SOURCE_DIR) + "/../shared/images/truncated.jpg";
+  const std::string truncated = shot_path("truncated-input");
+  {
+    const std::string_view png = embedded("assets/astronaut.png");
+    std::ofstream(truncated, std::ios::binary).write(png.data(), 4000);  // header, then nothing
+  }
   for (const std::string& path : {std::string("/nonexistent/picture.png"), truncated}) {
     CAPTURE(path);
     const Rgba8Image img = shoot("bad-input", "--hide-ui --image " + path);
