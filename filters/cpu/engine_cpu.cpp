@@ -22,6 +22,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Copies of less than a megabyte run on one thread: waking another costs more than it saves.
+constexpr std::size_t kParallelCopyFloats = std::size_t(1) << 18;
+
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
@@ -177,7 +180,7 @@ class CpuEngine final : public Engine {
   void copy_in(const FrameView& in, float* dst) const {
     const int C = channel_count(format_);
     const std::ptrdiff_t row = std::ptrdiff_t(width_) * C;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (std::size_t(row) * height_ >= kParallelCopyFloats)
     for (int y = 0; y < height_; ++y) {
       const char* src = static_cast<const char*>(in.data) + y * in.pitch;
       float* d = dst + y * row;
@@ -194,7 +197,7 @@ class CpuEngine final : public Engine {
   void copy_out(const float* src, const FrameView& out) const {
     const int C = channel_count(format_);
     const std::ptrdiff_t row = std::ptrdiff_t(width_) * C;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (std::size_t(row) * height_ >= kParallelCopyFloats)
     for (int y = 0; y < height_; ++y) {
       char* dst = static_cast<char*>(out.data) + y * out.pitch;
       const float* s = src + y * row;

@@ -21,6 +21,8 @@ namespace {
 // chains to hide the latency of the recursion's feedback.
 constexpr int kLanes = 16;
 constexpr int kMaxOrder = 5;
+// Images of fewer floats are filtered on one thread (about 0.1 ms of work).
+constexpr std::size_t kParallelFloats = std::size_t(1) << 16;
 
 // The recursions run in double, with the image stored in float between passes. A wide Gaussian of
 // order 3..5 has poles clustered near z = 1; in float, rounding a_k alone moves them by more
@@ -360,6 +362,9 @@ struct ImagePlan::Impl {
   Kernels kernels{};
   int width = 0, height = 0, channels = 0;
   int threads = 1;
+  // Small images run on one thread: waking a second costs more than it saves, and far more on a
+  // loaded machine, where it may not get a core for a whole time slice.
+  bool parallel = true;
   LineMaps columns;  // lines of `height` samples
   LineMaps rows;     // lines of `width` samples
   int chunk = 0;     // floats per row in a chunk of the column pass
@@ -389,6 +394,7 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   p.height = height;
   p.channels = channels;
   p.threads = std::max(1, omp_get_max_threads());
+  p.parallel = std::size_t(width) * height * channels >= kParallelFloats;
   p.columns = make_line_maps(f, ext, height);
   p.rows = width == height ? p.columns : make_line_maps(f, ext, width);
   // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
@@ -425,7 +431,7 @@ void ImagePlan::run_columns(float* data) const {
   const Impl& p = *impl_;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int chunks = int((row + p.chunk - 1) / p.chunk);
-#pragma omp parallel for schedule(dynamic) num_threads(p.threads)
+#pragma omp parallel for schedule(dynamic) num_threads(p.threads) if (p.parallel)
   for (int s = 0; s < chunks; ++s) {
     double* work = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.chunk;
@@ -441,7 +447,7 @@ void ImagePlan::run_rows(float* data) const {
   const int band = kLanes / p.channels;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int bands = (p.height + band - 1) / band;
-#pragma omp parallel for schedule(dynamic) num_threads(p.threads)
+#pragma omp parallel for schedule(dynamic) num_threads(p.threads) if (p.parallel)
   for (int b = 0; b < bands; ++b) {
     double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const int y0 = b * band;
