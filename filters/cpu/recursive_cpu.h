@@ -13,11 +13,10 @@ namespace rf::cpu {
 // and scratch. run() filters columns (down, up) then rows (right, left), every channel
 // independently, multithreaded, with no allocation.
 //
-// Each pass works on blocks of lines that are independent of one another, one SIMD lane per line:
-// the column pass walks down a strip of adjacent columns of the image itself (every row of the
-// strip is contiguous), the row pass transposes a band of rows into per-thread scratch first. The
-// exact extension enters each line only through its initial feedbacks (BoundaryMaps), so the
-// recursions themselves never see padding.
+// Both passes filter many independent lines at once, one SIMD lane per line, with the recursions
+// in double: the column pass streams whole row segments down and up the image, the row pass
+// transposes bands of rows into per-thread scratch. The exact extension enters each line only
+// through its initial feedbacks (BoundaryMaps), so the recursions never see padding.
 class ImagePlan {
  public:
   ImagePlan(const Recursive& f, Extension ext, int width, int height, int channels);
@@ -25,7 +24,9 @@ class ImagePlan {
   ImagePlan(ImagePlan&&) noexcept;
   ImagePlan& operator=(ImagePlan&&) noexcept;
 
-  void run(float* data) const;  // in place, rows packed: width * channels floats per row
+  // In place, rows packed: width * channels floats per row. The scratch lives in the plan, so one
+  // call at a time per plan.
+  void run(float* data) const;
 
   // The two halves of run(), for per-stage timings.
   void run_columns(float* data) const;
