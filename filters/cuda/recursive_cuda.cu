@@ -173,9 +173,22 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
   auto st = [&](void* base, int s, int k, const Vec<C, double>& v) {
     store_carry<C, P>(base, s, k, R, a.lines, line, v);
   };
-  auto sample = [&](int i) {
-    const int j = extend_index(i, a.n, a.ext);
-    return j < 0 ? zero_vec<C, double>() : convert<double>(read<C>(a.src, line, j));
+  // Visits the extension samples of terms [0, count) split over the warps, loading a batch of
+  // them before using any: this loop is on the kernel's critical path, so the loads must overlap.
+  auto seed_dot = [&](int count, auto position, auto use) {
+    constexpr int kBatch = 4;
+    for (int base = group; base < count; base += kGroups * kBatch) {
+      Vec<C> x[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int i = base + u * kGroups;
+        const int j = i < count ? extend_index(position(i), a.n, a.ext) : -1;
+        x[u] = j < 0 ? zero_vec<C>() : read<C>(a.src, line, j);
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u)
+        if (base + u * kGroups < count) use(base + u * kGroups, convert<double>(x[u]));
+    }
   };
 
   // Causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), split over the warps.
@@ -183,14 +196,13 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
 #pragma unroll
   for (int k = 0; k < R; ++k) p[k] = zero_vec<C, double>();
   if (a.pad > 0) {
-    // Unrolled so that several samples are in flight: this chain is on the critical path.
-#pragma unroll 4
-    for (int i = group; i < a.pad + R - 1; i += kGroups) {
-      const Vec<C, double> x = sample(-1 - i);
+    seed_dot(
+        a.pad + R - 1, [&](int i) { return -1 - i; },
+        [&](int i, const Vec<C, double>& x) {
 #pragma unroll
-      for (int k = 0; k < R; ++k)
-        if (i >= k) fma_into(p[k], a.g[i - k], x);
-    }
+          for (int k = 0; k < R; ++k)
+            if (i >= k) fma_into(p[k], a.g[i - k], x);
+        });
     sum_over_groups<R, C>(share, p);
   }
 
@@ -246,12 +258,12 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
 #pragma unroll
   for (int k = 0; k < R; ++k) e[k] = zero_vec<C, double>();
   if (a.pad > 0) {
-#pragma unroll 4
-    for (int t = group; t < a.pad + R; t += kGroups) {
-      const Vec<C, double> x = sample(a.n + t);
+    seed_dot(
+        a.pad + R, [&](int t) { return a.n + t; },
+        [&](int t, const Vec<C, double>& x) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], x);
-    }
+          for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], x);
+        });
     sum_over_groups<R, C>(share, e);
   }
   if (a.ext != Extension::Ignore) affine<R, C>(a.N, p_end, e);
