@@ -19,28 +19,39 @@ Processor::Processor() = default;
 Processor::~Processor() = default;
 
 void Processor::set_frame(const app::Frame& frame) {
-  const auto t0 = std::chrono::steady_clock::now();
   if (input_.width != frame.width || input_.height != frame.height)
     input_ = Image(frame.width, frame.height, 4);
+  frame_ = &frame;
+  input_stale_ = true;
+  if (frame.format == PixelFormat::RGBA8) {
+    original_.allocate(GL_RGBA8, frame.width, frame.height);
+    original_.upload(GL_RGBA, GL_UNSIGNED_BYTE, frame.bytes.data());
+  } else {
+    original_.allocate(GL_RGBA32F, frame.width, frame.height);
+    original_.upload(GL_RGBA, GL_FLOAT, input().pixels.data());
+  }
+  ++frame_version_;
+}
+
+// The float copy is made when something on the host needs it: the CPU engine, the truth, the
+// inspector. The interop path filters the frame as the source delivered it, on the GPU.
+const Image& Processor::input() {
+  if (!input_stale_ || !frame_) return input_;
+  const auto t0 = std::chrono::steady_clock::now();
+  const app::Frame& frame = *frame_;
   const std::size_t n = std::size_t(frame.width) * frame.height * 4;
   if (frame.format == PixelFormat::RGBA8) {
     for (std::size_t i = 0; i < n; ++i) input_.pixels[i] = float(frame.bytes[i]) * (1.0f / 255.0f);
-    original_.allocate(GL_RGBA8, frame.width, frame.height);
-    original_.upload(GL_RGBA, GL_UNSIGNED_BYTE, frame.bytes.data());
   } else if (frame.format == PixelFormat::RGBA32F) {
     std::memcpy(input_.pixels.data(), frame.bytes.data(), n * sizeof(float));
-    original_.allocate(GL_RGBA32F, frame.width, frame.height);
-    original_.upload(GL_RGBA, GL_FLOAT, input_.pixels.data());
   } else {
     const float* src = reinterpret_cast<const float*>(frame.bytes.data());
     for (std::size_t i = 0; i < std::size_t(frame.width) * frame.height; ++i)
       for (int c = 0; c < 4; ++c) input_.pixels[4 * i + c] = c < 3 ? src[i] : 1.0f;
-    original_.allocate(GL_RGBA32F, frame.width, frame.height);
-    original_.upload(GL_RGBA, GL_FLOAT, input_.pixels.data());
   }
+  input_stale_ = false;
   timing_.upload_ms = ms_since(t0);
-  frame_ = &frame;
-  ++frame_version_;
+  return input_;
 }
 
 void Processor::ensure_engine(Backend requested) {
@@ -123,6 +134,7 @@ bool Processor::process(const FilterSpec& spec, bool always) {
 
 void Processor::run_copy_path() {
   auto t0 = std::chrono::steady_clock::now();
+  input();
   engine_->run(input_.view(), result_.view());
   timing_.filter_ms = ms_since(t0);
   timing_.stages = engine_->timings();

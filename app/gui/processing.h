@@ -44,7 +44,8 @@ class Processor {
   int width() const { return input_.width; }
   int height() const { return input_.height; }
 
-  const Image& input() const { return input_; }
+  // The frame as float RGBA on [0, 1], converted on first use after each new frame.
+  const Image& input();
   // The result on the host; on the interop path it is read back from the texture when asked for.
   const Image& result();
   // Increases whenever the result changes (a new frame or a new spec); truth and profiles key on
@@ -74,6 +75,7 @@ class Processor {
 
   const app::Frame* frame_ = nullptr;  // the source's frame (the interop path uploads it as is)
   Image input_, result_;
+  bool input_stale_ = false;
   bool result_on_host_ = true;
   Texture original_, result_tex_;
   FilterSpec last_spec_;
