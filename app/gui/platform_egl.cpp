@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/platform.h"
@@ -107,6 +108,21 @@ class EglPlatform final : public Platform {
   void init_imgui() override {
     ImGuiIO& io = ImGui::GetIO();
     io.BackendPlatformName = "rfstudio_egl_offscreen";
+    // No keyboard here, but the key map of the window platform (GLFW's key codes), so input fed
+    // to Dear ImGui (by tests) means the same on both platforms.
+    const std::pair<ImGuiKey, int> keys[] = {
+        {ImGuiKey_Tab, 258},        {ImGuiKey_LeftArrow, 263},
+        {ImGuiKey_RightArrow, 262}, {ImGuiKey_UpArrow, 265},
+        {ImGuiKey_DownArrow, 264},  {ImGuiKey_PageUp, 266},
+        {ImGuiKey_PageDown, 267},   {ImGuiKey_Home, 268},
+        {ImGuiKey_End, 269},        {ImGuiKey_Insert, 260},
+        {ImGuiKey_Delete, 261},     {ImGuiKey_Backspace, 259},
+        {ImGuiKey_Space, 32},       {ImGuiKey_Enter, 257},
+        {ImGuiKey_Escape, 256},     {ImGuiKey_KeyPadEnter, 335},
+        {ImGuiKey_A, 'A'},          {ImGuiKey_C, 'C'},
+        {ImGuiKey_V, 'V'},          {ImGuiKey_X, 'X'},
+        {ImGuiKey_Y, 'Y'},          {ImGuiKey_Z, 'Z'}};
+    for (const auto& [key, code] : keys) io.KeyMap[key] = code;
   }
   void shutdown_imgui() override { ImGui::GetIO().BackendPlatformName = nullptr; }
 

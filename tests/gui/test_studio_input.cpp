@@ -1,0 +1,194 @@
+// The studio driven in-process through Dear ImGui's input, offscreen (EGL): the keys and mouse
+// gestures of the issue act on the state they should.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+#include "app/gui/platform.h"
+#include "app/gui/studio.h"
+#include "app/gui/ui_style.h"
+
+using namespace rf::gui;
+
+namespace {
+
+class Harness {
+ public:
+  explicit Harness(StudioOptions options) {
+    platform_ = make_offscreen_platform({900, 600, "test"});
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    platform_->init_imgui();
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    apply_ui_scale(1.0f);
+    studio = std::make_unique<Studio>(options, *platform_);
+    frame();
+  }
+  ~Harness() {
+    studio.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    platform_->shutdown_imgui();
+    ImGui::DestroyContext();
+  }
+
+  // One UI frame; `input` sets ImGui's input state after the platform's.
+  void frame(const std::function<void(ImGuiIO&)>& input = {}) {
+    platform_->new_frame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = mouse_;
+    for (bool& k : io.KeysDown) k = false;
+    io.KeyCtrl = false;
+    io.MouseWheel = 0.0f;
+    for (bool& b : io.MouseDown) b = false;
+    if (input) input(io);
+    mouse_ = io.MousePos;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    studio->frame();
+    ImGui::Render();
+    studio->render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    studio->after_render();
+    platform_->present();
+  }
+  void press(int key, bool ctrl = false) {
+    frame([&](ImGuiIO& io) {
+      io.KeysDown[key] = true;
+      io.KeyCtrl = ctrl;
+    });
+    frame();
+  }
+  ImVec2 canvas_centre() const {
+    const CanvasRect& c = studio->canvas();
+    return ImVec2(c.x + 0.5f * c.w, c.y + 0.5f * c.h);
+  }
+  bool closed() const { return platform_->should_close(); }
+
+  std::unique_ptr<Studio> studio;
+
+ private:
+  std::unique_ptr<Platform> platform_;
+  ImVec2 mouse_{-1, -1};
+};
+
+StudioOptions defaults() {
+  StudioOptions o;
+  o.spec.sigma = 2.0;
+  o.spec.backend = rf::Backend::Cpu;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("studio input: D toggles the diff view, Tab the panels, Space pauses, Esc quits") {
+  Harness h(defaults());
+  REQUIRE(h.studio->view.mode == ViewMode::Result);
+  h.press('D');
+  CHECK(h.studio->view.mode == ViewMode::Diff);
+  h.press('D');
+  CHECK(h.studio->view.mode == ViewMode::Result);
+
+  CHECK(h.studio->canvas().x > 0.0f);
+  h.press(ImGui::GetKeyIndex(ImGuiKey_Tab));
+  CHECK_FALSE(h.studio->view.show_ui);
+  CHECK(h.studio->canvas().x == 0.0f);
+  h.press(ImGui::GetKeyIndex(ImGuiKey_Tab));
+  CHECK(h.studio->view.show_ui);
+
+  CHECK_FALSE(h.studio->source.paused());
+  h.press(ImGui::GetKeyIndex(ImGuiKey_Space));
+  CHECK(h.studio->source.paused());
+
+  CHECK_FALSE(h.closed());
+  h.press(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  CHECK(h.closed());
+}
+
+TEST_CASE("studio input: wheel zooms at the cursor, drag pans, F fits, 1 is 1:1") {
+  Harness h(defaults());
+  const ViewTransform fitted = h.studio->transform();
+  const CanvasRect c = h.studio->canvas();
+  // Whole pixels: Dear ImGui floors the mouse position.
+  const ImVec2 cursor(std::floor(c.x + 0.4f * c.w), std::floor(c.y + 0.45f * c.h));
+  const Vec2 local{cursor.x - c.x, cursor.y - c.y};
+  const Vec2 before = fitted.to_image(local);
+  h.frame([&](ImGuiIO& io) { io.MousePos = cursor; });
+  h.frame([&](ImGuiIO& io) { io.MouseWheel = 2.0f; });
+  const ViewTransform zoomed = h.studio->transform();
+  CHECK(zoomed.zoom == doctest::Approx(fitted.zoom * 1.44f));
+  const Vec2 after = zoomed.to_image(local);
+  CHECK(after.x == doctest::Approx(before.x).epsilon(1e-3));
+  CHECK(after.y == doctest::Approx(before.y).epsilon(1e-3));
+  // The inspector reads the pixel under the cursor.
+  CHECK(h.studio->hover_x == int(after.x));
+  CHECK(h.studio->hover_y == int(after.y));
+
+  h.frame([&](ImGuiIO& io) { io.MouseDown[0] = true; });
+  h.frame([&](ImGuiIO& io) {
+    io.MouseDown[0] = true;
+    io.MousePos = ImVec2(cursor.x + 30, cursor.y - 12);
+  });
+  h.frame([&](ImGuiIO& io) {
+    io.MouseDown[0] = true;
+    io.MousePos = ImVec2(cursor.x + 30, cursor.y - 12);
+  });
+  const ViewTransform panned = h.studio->transform();
+  CHECK(panned.offset.x == doctest::Approx(zoomed.offset.x + 30));
+  CHECK(panned.offset.y == doctest::Approx(zoomed.offset.y - 12));
+
+  h.press('F');
+  CHECK(h.studio->transform().zoom == doctest::Approx(fitted.zoom));
+  CHECK(h.studio->transform().offset.x == doctest::Approx(fitted.offset.x));
+  h.press('1');
+  CHECK(h.studio->transform().zoom == doctest::Approx(1.0f));
+}
+
+TEST_CASE("studio input: clicks place the impulse probe and choose the profile row") {
+  StudioOptions o = defaults();
+  o.view.mode = ViewMode::Impulse;
+  Harness h(o);
+  const CanvasRect c = h.studio->canvas();
+  const ImVec2 at(std::floor(c.x + 0.5f * c.w) + 0.0f, std::floor(c.y + 0.5f * c.h));
+  const Vec2 p = h.studio->transform().to_image({at.x - c.x, at.y - c.y});
+  h.frame([&](ImGuiIO& io) { io.MousePos = at; });
+  h.frame([&](ImGuiIO& io) { io.MouseDown[0] = true; });
+  h.frame();
+  CHECK(h.studio->view.probe_x == int(p.x));
+  CHECK(h.studio->view.probe_y == int(p.y));
+  CHECK(h.studio->impulse.x == int(p.x));
+  REQUIRE_FALSE(h.studio->impulse.response.empty());
+  CHECK(h.studio->impulse.response.at(int(p.x), int(p.y)) ==
+        doctest::Approx(h.studio->impulse.max));
+
+  h.studio->view.mode = ViewMode::Profile;
+  h.frame();
+  h.frame();
+  const CanvasRect c2 = h.studio->canvas();
+  const ImVec2 top(std::floor(c2.x + 0.5f * c2.w), std::floor(c2.y + 0.2f * c2.h));
+  const Vec2 q = h.studio->transform().to_image({top.x - c2.x, top.y - c2.y});
+  h.frame([&](ImGuiIO& io) { io.MousePos = top; });
+  h.frame([&](ImGuiIO& io) { io.MouseDown[0] = true; });
+  h.frame();
+  CHECK(h.studio->view.profile_line == int(q.y));
+  CHECK(h.studio->profile.line == int(q.y));
+  CHECK(h.studio->profile.by_extension.size() == 5);
+}
+
+TEST_CASE("studio input: Ctrl+S exports into the export folder") {
+  Harness h(defaults());
+  const std::filesystem::path dir = std::filesystem::path(RF_BINARY_DIR) / "gui-shots" / "ctrl-s";
+  std::filesystem::remove_all(dir);
+  h.studio->export_dir = dir.string();
+  h.press('S', true);
+  CHECK(std::filesystem::exists(dir / "rfstudio-001.json"));
+  CHECK(std::filesystem::exists(dir / "rfstudio-001-result.pfm"));
+  CHECK(std::filesystem::exists(dir / "rfstudio-001-view.png"));
+  h.press('S', true);
+  CHECK(std::filesystem::exists(dir / "rfstudio-002.json"));
+}
