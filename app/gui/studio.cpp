@@ -20,6 +20,7 @@ namespace rf::gui {
 namespace {
 
 constexpr std::size_t kHistory = 240;
+constexpr float kLegendWidthEm = 8.0f;
 
 std::uint64_t hash_combine(std::uint64_t h, std::uint64_t v) {
   return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
@@ -113,14 +114,18 @@ void draw_legend(ImDrawList* dl, ImVec2 pos, float height, float low, float high
     if (log_scale) {
       // With amplification a, colour t shows |d| = 10^(low + t (high - low)) / a.
       const double v = std::pow(10.0, low + t * (high - low)) / amplification;
-      std::snprintf(buf, sizeof buf, "%.0e", v);
+      const int decade = int(std::lround(std::log10(v)));
+      if (std::abs(std::log10(v) - decade) < 1e-6)
+        std::snprintf(buf, sizeof buf, decade == 0 ? "1" : "1e%d", decade);
+      else
+        std::snprintf(buf, sizeof buf, "%.1e", v);
     } else {
       std::snprintf(buf, sizeof buf, "%.3g", t / amplification);
     }
     const float y = pos.y + height * (1 - t);
-    dl->AddLine(ImVec2(pos.x + w, y), ImVec2(pos.x + w + pad * 0.7f, y),
+    dl->AddLine(ImVec2(pos.x + w, y), ImVec2(pos.x + w + pad * 0.5f, y),
                 IM_COL32(230, 230, 230, 255));
-    dl->AddText(ImVec2(pos.x + w + pad, y - ImGui::GetFontSize() * 0.5f),
+    dl->AddText(ImVec2(pos.x + w + pad * 1.5f, y - ImGui::GetFontSize() * 0.5f),
                 IM_COL32(230, 230, 230, 255), buf);
   }
 }
@@ -231,11 +236,17 @@ void Studio::update_layout() {
   const float left = view.show_ui ? left_panel_width() : 0.0f;
   const float right = view.show_ui ? right_panel_width() : 0.0f;
   const float bottom = view.show_ui ? ImGui::GetFrameHeight() + 2.0f : 0.0f;
-  canvas_ = {left, 0.0f, std::max(1.0f, io.DisplaySize.x - left - right),
+  // Heat maps keep a strip on the right for their colour scale, so it never covers the data.
+  const bool legend = view.mode == ViewMode::Diff || view.mode == ViewMode::Impulse;
+  const float legend_w = legend ? kLegendWidthEm * ImGui::GetFontSize() : 0.0f;
+  canvas_ = {left, 0.0f, std::max(1.0f, io.DisplaySize.x - left - right - legend_w),
              std::max(1.0f, io.DisplaySize.y - bottom)};
   // Fit on the first frame, when the image size or the kind of view changes, and on F.
   const bool tiles_changed = (fitted_mode_ == ViewMode::Tiles) != (view.mode == ViewMode::Tiles);
+  const bool legend_changed =
+      (fitted_mode_ == ViewMode::Diff || fitted_mode_ == ViewMode::Impulse) != legend;
   const bool panes_changed =
+      legend_changed ||
       (fitted_mode_ == ViewMode::SideBySide) != (view.mode == ViewMode::SideBySide) ||
       (fitted_mode_ == ViewMode::Profile) != (view.mode == ViewMode::Profile);
   if (auto_fit_ || tiles_changed || panes_changed || fitted_w_ != processor.width() ||
@@ -548,7 +559,7 @@ void Studio::draw_overlays() {
     dl->PopClipRect();
   }
   const float legend_h = std::min(canvas_.h * 0.4f, 16.0f * s);
-  const ImVec2 legend_pos(canvas_.x + canvas_.w - 6.0f * s,
+  const ImVec2 legend_pos(canvas_.x + canvas_.w + 0.8f * s,
                           canvas_.y + canvas_.h - legend_h - 1.2f * s);
   if (view.mode == ViewMode::Diff) {
     if (truth_current) {
