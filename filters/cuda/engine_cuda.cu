@@ -13,6 +13,7 @@
 #include "filters/cuda/overlapped_plan.h"
 #include "filters/cuda/recursive_cuda.cuh"
 #include "filters/design.h"
+#include "filters/edge_aware_cuda.h"
 #include "filters/engine.h"
 #include "filters/errors.h"
 #include "filters/lee2014_cuda.h"
@@ -130,9 +131,12 @@ class CudaEngine final : public Engine {
     if (width <= 0 || height <= 0)
       throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
                              std::to_string(height) + ")");
-    if (spec.kind == FilterKind::EdgeAware)
-      throw InvalidParameter("the CUDA backend has no edge-aware filter; use the CPU backend");
     lee_.reset();
+    edge_.reset();
+    if (spec.kind == FilterKind::EdgeAware) {
+      plan_edge_aware(spec, width, height, format);
+      return;
+    }
     rt_ = false;
     switch (spec.algo) {
       case Algorithm::Auto:
@@ -235,10 +239,14 @@ class CudaEngine final : public Engine {
     if (timing_) {
       CUDA_CHECK(cudaEventRecord(events_[4], stream));
       CUDA_CHECK(cudaEventSynchronize(events_[4]));
-      const char* names[] = {"upload", lee_ ? "rows" : "columns", lee_ ? "columns" : "rows",
-                             "download"};
+      const char* names[] = {"upload",
+                             edge_  ? "filter"
+                             : lee_ ? "rows"
+                                    : "columns",
+                             lee_ ? "columns" : "rows", "download"};
       timings_.clear();
       for (int i = 0; i < 4; ++i) {
+        if (edge_ && i == 2) continue;  // one stage: the whole filter
         float ms = 0.f;
         CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]));
         timings_.push_back({names[i], double(ms)});
@@ -252,6 +260,23 @@ class CudaEngine final : public Engine {
   std::vector<StageTime> timings() const override { return timings_; }
 
  private:
+  // The edge-aware filter (edge_aware_cuda.h) on float frames in device or host memory.
+  void plan_edge_aware(const FilterSpec& spec, int width, int height, PixelFormat format) {
+    if (format == PixelFormat::RGBA8)
+      throw InvalidParameter(
+          "the edge-aware filter on CUDA filters float frames (R32F, RGBA32F), not RGBA8");
+    edge_ = std::make_unique<EdgeAwarePlan>(spec, width, height, channel_count(format));
+    channels_ = channel_count(format);
+    spec_ = spec;
+    width_ = width;
+    height_ = height;
+    format_ = format;
+    staging_in_.reset();
+    staging_out_.reset();
+    drop_graph();
+    planned_ = true;
+  }
+
   // Lee et al. 2014 (yvrg, one-way or two-way), filtering float frames in device or host memory.
   void plan_lee(const FilterSpec& spec, int width, int height, PixelFormat format) {
     if (spec.kind != FilterKind::Yvrg)
@@ -334,6 +359,19 @@ class CudaEngine final : public Engine {
   // Columns (src -> transposed scratch), then rows (scratch -> dst), with events between them
   // when timing.
   void launch_passes(const Io& src, const Io& dst, cudaStream_t stream, bool timed) {
+    if (edge_) {
+      for (const Io* io : {&src, &dst})
+        if (io->kind != IoKind::F32 && io->kind != IoKind::F32x4)
+          throw InvalidParameter(
+              "the edge-aware filter on CUDA reads and writes device or host memory, not surfaces");
+      edge_->enqueue(reinterpret_cast<const float*>(src.ptr), src.pitch,
+                     reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
+      if (timed) {
+        CUDA_CHECK(cudaEventRecord(events_[2], stream));
+        CUDA_CHECK(cudaEventRecord(events_[3], stream));
+      }
+      return;
+    }
     if (lee_) {
       for (const Io* io : {&src, &dst})
         if (io->kind != IoKind::F32 && io->kind != IoKind::F32x4)
@@ -408,6 +446,7 @@ class CudaEngine final : public Engine {
   int order_ = 1, channels_ = 1;
   bool rt_ = false;
   std::unique_ptr<lee2014::cuda::DevicePlan> lee_;
+  std::unique_ptr<EdgeAwarePlan> edge_;
   PassArgs columns_, rows_;
   DeviceBuffer scratch_, g_, acorr_;
   DeviceBuffer col_pbar_, col_ebar_, col_pst_, col_est_, row_pbar_, row_ebar_, row_pst_, row_est_;

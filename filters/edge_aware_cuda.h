@@ -1,0 +1,57 @@
+// The edge-aware recursive Gaussian (domain transform) on CUDA, no CUDA types here: Algorithms A,
+// C, D and the exact block-parallel variant, planned once per spec and size. Without CUDA every
+// entry point throws BackendUnavailable.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "filters/image.h"
+#include "filters/spec.h"
+
+namespace rf::cuda {
+
+// A plan on the device for frames of one size, 1 or 4 interleaved float channels (RGB lives on the
+// device as RGBA float; alpha is filtered like a colour but does not enter eq. (2)). It holds the
+// spacings of eq. (2) along rows and columns, a float intermediate and the segment composites of
+// the exact variant, and captures one frame's launches in a CUDA graph per pair of buffers.
+class EdgeAwarePlan {
+ public:
+  EdgeAwarePlan(const FilterSpec& spec, int width, int height, int channels);
+  ~EdgeAwarePlan();
+  EdgeAwarePlan(const EdgeAwarePlan&) = delete;
+  EdgeAwarePlan& operator=(const EdgeAwarePlan&) = delete;
+
+  // Filters device rows of width * channels floats, `pitch` bytes apart (a multiple of 16 for 4
+  // channels; in == out allowed) on `stream` (a cudaStream_t; nullptr: the default stream). The
+  // guide of eq. (2) is `in`.
+  void run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+           void* stream = nullptr);
+
+  // The same launches issued directly on `stream`, for callers that capture them in a graph of
+  // their own.
+  void enqueue(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+               void* stream = nullptr);
+
+  int channels() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Host convenience for tools and tests: upload (RGB padded to RGBA), filter, download. 1, 3 or 4
+// channels.
+Image edge_aware_filter(const FilterSpec& spec, const Image& in);
+
+// Milliseconds of one filter of `in` (RGB padded to RGBA on the device), by CUDA events around the
+// graph launch only (upload and readback excluded), after warm-up; median and minimum of `runs`.
+struct EdgeAwareTiming {
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+  int runs = 0;
+};
+
+EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs = 100);
+
+}  // namespace rf::cuda
