@@ -27,7 +27,7 @@ struct PassArgs {
   int causal_only = 0;
   // Carries stored in double rather than float. A float carry's rounding reaches the output
   // amplified by about 1 / b0 (the gain of 1 / (1 + sum a_k q^-k)): float for 1 / |b0| <= 200
-  // (the Gaussians up to sigma 8 at order 3, sigma 4 at order 5: below 1e-5 relative), double
+  // (the Gaussians up to sigma 8 at order 3, sigma 4 at order 5: a few 1e-6 relative), double
   // beyond.
   int double_carries = 1;
   double b0 = 1.0, a[kMaxOrder] = {};
