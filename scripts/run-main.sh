@@ -14,12 +14,17 @@ if [ ! -x "$studio" ]; then
   exit 0
 fi
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
-  exec "$studio"
+  # Exit status 2 without options means the window could not open (rfstudio said why).
+  status=0
+  "$studio" || status=$?
+  [ "$status" -ne 2 ] && exit "$status"
+  echo "run-main: the window did not open; rendering offscreen instead"
+else
+  echo "run-main: no display (DISPLAY and WAYLAND_DISPLAY are unset), so rfstudio cannot open its window."
 fi
 mkdir -p out
 cat <<'MSG'
-run-main: no display (DISPLAY and WAYLAND_DISPLAY are unset), so rfstudio cannot open its window.
-It renders the same interface offscreen through EGL instead; for example:
+rfstudio renders the same interface offscreen through EGL; for example:
   build/bin/rfstudio --offscreen --frames 3 --screenshot out/view.png --view diff --ext ignore
   build/bin/rfstudio --offscreen --screenshot out/tiles.png --view tiles --ext mirror --sigma 16
   views: original result diff split side tiles profile impulse; see build/bin/rfstudio --help
