@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # rfstudio on the GPU machine (see ../shared/device/README.md): offscreen through NVIDIA's EGL
 # device platform with the CUDA backend and CUDA-GL interop. Screenshots and one log go to $OUT.
+# The GPU machine lacks some of rfstudio's shared libraries; copy them next to the binary first:
+#   mkdir -p build-gui-cuda/bin/devlibs && for l in libstb.so.0 libglfw.so.3 libturbojpeg.so.0 \
+#     libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0 libgomp.so.1; do
+#     cp -L /lib/x86_64-linux-gnu/$l build-gui-cuda/bin/devlibs/; done
 # Run from the checkout's root with `.gl` and `build-gui-cuda/bin` carried:
-#   source .gl/setup.sh; tests/gui/device_run.sh
+#   source .gl/setup.sh; export LD_LIBRARY_PATH=$PWD/build-gui-cuda/bin/devlibs;
+#   tests/gui/device_run.sh
 set -uo pipefail
 studio=${STUDIO:-build-gui-cuda/bin/rfstudio}
 out=${OUT:-out/device}
