@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "filters/edge_aware.h"
@@ -142,7 +143,7 @@ TEST_CASE("edge-aware cuda: A, C and D equal the CPU backend's") {
           CAPTURE(kappa);
           CHECK(err <= 2e-4);
         }
-    MESSAGE(to_string(algo) << " CUDA vs CPU, worst relative max error: " << worst);
+    MESSAGE(std::string(to_string(algo)) << " CUDA vs CPU, worst relative max error: " << worst);
   }
 }
 
