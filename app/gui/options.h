@@ -15,6 +15,8 @@ struct SourceChoice {
   SourceKind kind = SourceKind::Default;  // Default: the embedded astronaut
   std::string path;                       // file, folder, device or pattern name
   int width = 512, height = 512;          // pattern size
+  double fps = 10.0;                      // folder playback rate
+  bool loop = true;                       // folders and videos start over at the end
 };
 
 struct StudioOptions {

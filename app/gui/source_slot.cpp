@@ -1,6 +1,7 @@
 #include "app/gui/source_slot.h"
 
 #include <exception>
+#include <filesystem>
 
 #include "app/gui/embedded.h"
 #include "app/gui/image_codec.h"
@@ -50,9 +51,9 @@ std::string SourceSlot::open(const SourceChoice& c) {
       case SourceKind::Image:
         return install(app::open_image(c.path), c);
       case SourceKind::Folder:
-        return install(app::open_folder(c.path), c);
+        return install(app::open_folder(c.path, c.fps, c.loop), c);
       case SourceKind::Video:
-        return install(app::open_video(c.path), c);
+        return install(app::open_video(c.path, c.loop), c);
       case SourceKind::Camera:
         return install(app::open_camera(c.path), c);
       case SourceKind::Pattern:
@@ -66,7 +67,10 @@ std::string SourceSlot::open(const SourceChoice& c) {
 
 std::string SourceSlot::open_path(const std::string& path) {
   try {
-    return install(app::open_path(path), {SourceKind::Image, path});
+    std::error_code ec;
+    const SourceKind kind =
+        std::filesystem::is_directory(path, ec) ? SourceKind::Folder : SourceKind::Image;
+    return install(app::open_path(path), {kind, path});
   } catch (const std::exception& e) {
     return e.what();
   }

@@ -3,6 +3,8 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <cstdio>
+
 #include "app/gui/panels/panels.h"
 #include "app/gui/studio.h"
 
@@ -51,6 +53,30 @@ void source_panel(Studio& st) {
     }
   }
 
+  // Folders play at a chosen rate; changing it reopens the folder at its start.
+  const SourceChoice& current = st.source.choice();
+  if (current.kind == SourceKind::Folder || current.kind == SourceKind::Video) {
+    SourceChoice c = current;
+    bool reopen = ImGui::Checkbox("loop", &c.loop);
+    if (c.kind == SourceKind::Folder) {
+      static const double rates[] = {1, 2, 5, 10, 24, 30, 60};
+      char label[32];
+      std::snprintf(label, sizeof label, "%g fps", c.fps);
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      if (ImGui::BeginCombo("rate", label)) {
+        for (double r : rates) {
+          std::snprintf(label, sizeof label, "%g fps", r);
+          if (ImGui::Selectable(label, r == c.fps)) {
+            c.fps = r;
+            reopen = true;
+          }
+        }
+        ImGui::EndCombo();
+      }
+    }
+    if (reopen) st.open_source(c);
+  }
   if (st.source.animated()) {
     bool paused = st.source.paused();
     if (ImGui::Checkbox("Pause (Space)", &paused)) st.source.set_paused(paused);
