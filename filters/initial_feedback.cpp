@@ -1,12 +1,26 @@
-// Exact initial feedbacks for every extension (Nehab & Maximo 2016, section 4), written in the
-// state-space form of block_algebra.h: s_i = A s_{i-1} + g x_i with g = b0 e_1 for the causal pass
-// and t_i = A t_{i+1} + g y_i for the anticausal pass, where s_{-1} = (y[-1], ..., y[-r]) and
-// t_n = (z[n], ..., z[n+r-1]) are exactly the feedbacks of the BoundaryMaps contract.
+// Exact initial feedbacks for every extension (Nehab & Maximo 2016, section 4), written directly
+// as sums of impulse responses over the images of each input sample in the infinite extension.
 //
-// The papers work with blocks of h >= r samples; here a line may be shorter than r. The state-space
-// form makes every formula hold for any n >= 1 (A^n replaces the papers' A_F^h), and when a formula
-// needs causal outputs y[-1..-r] before the line, they are themselves linear in x through the
-// causal map, which is how anticausal_from_x picks up terms for n < r.
+// Causal side: y[-1-k] = sum_{i <= -1-k} c[-1-k-i] x_ext[i], with c the causal impulse response,
+// so causal_from_x(k, j) sums c over every position i before the line whose extension reads x[j].
+// For clamp this is eq. (35) (the steady state (I - A_F)^-1 of x[0]), for repeat eq. (49) and for
+// mirror eq. (52): the geometric series (I - A_F^P)^-1 of those equations, summed term by term.
+//
+// Anticausal side: the anticausal feedback z[n+k] is the final output of the causal + anticausal
+// pair at n+k on the infinite extension, z[n+k] = sum_i h[n+k-i] x_ext[i], where
+//   h[m] = sum_{i >= 0} c[i] c[i+|m|]
+// is the pair's combined impulse response (the autocorrelation of c). The papers reach the same
+// quantities in block form through the causal outputs near the end of the line (eq. 44 for
+// constant padding, eq. 51 periodic, eqs. 67-72 even-periodic with L = (K - A_R^r)^-1 Abar_R).
+// That route, anticausal_from_y, was abandoned: when the poles crowd near z = 1 (Gaussians of
+// order 4-5 and large sigma) the last r causal outputs are nearly collinear, its weights are ~1e4
+// times the feedbacks they produce and cancel catastrophically (order 5 mirror at sigma 100 was off
+// by 4e-2). Every weight here is a sum of samples of c or h, bounded by their total mass, so
+// nothing cancels. anticausal_from_y is left empty except for repeat, whose periodic form over all
+// of y is itself such a sum (periodic_anticausal_weights).
+//
+// Cost: O(L r) for c and h (L = their decay length) plus O(n r) to fill the maps, using the
+// impulse responses folded once onto the period of the extension.
 #include "filters/initial_feedback.h"
 
 #include <algorithm>
@@ -21,106 +35,188 @@ namespace rf {
 
 namespace {
 
-using algebra::Matrix;
-
-// An r x n map under construction: a list of weighted columns, in any order and possibly
-// repeated, so that building costs only the columns that are touched.
-struct MapBuilder {
-  int rows;
-  std::vector<int> cols;
-  std::vector<double> vals;  // r weights per entry of cols
-  explicit MapBuilder(int r) : rows(r) {}
-  void add_column(int j, const std::vector<double>& c, double scale = 1.0) {
-    cols.push_back(j);
-    for (int k = 0; k < rows; ++k) vals.push_back(scale * c[k]);
-  }
-};
-
-// Sums the columns and keeps the contiguous range of those whose largest weight is at least 1e-17
-// of the map's.
-SparseColumns finish(const MapBuilder& b) {
-  SparseColumns s;
-  s.rows = b.rows;
-  if (b.cols.empty()) return s;
-  const auto [lo_it, hi_it] = std::minmax_element(b.cols.begin(), b.cols.end());
-  const int lo = *lo_it, hi = *hi_it;
-  std::vector<double> w(std::size_t(hi - lo + 1) * b.rows, 0.0);
-  for (std::size_t e = 0; e < b.cols.size(); ++e)
-    for (int k = 0; k < b.rows; ++k)
-      w[std::size_t(b.cols[e] - lo) * b.rows + k] += b.vals[e * b.rows + k];
-  double peak = 0.0;
-  for (double x : w) peak = std::max(peak, std::abs(x));
-  if (peak == 0.0) return s;
-  auto significant = [&](int j) {
-    for (int k = 0; k < b.rows; ++k)
-      if (std::abs(w[std::size_t(j - lo) * b.rows + k]) >= 1e-17 * peak) return true;
-    return false;
-  };
-  int first = lo, last = hi;
-  while (!significant(first)) ++first;
-  while (!significant(last)) --last;
-  s.first = first;
-  s.count = last - first + 1;
-  s.w.assign(w.begin() + std::ptrdiff_t(first - lo) * b.rows,
-             w.begin() + std::ptrdiff_t(last + 1 - lo) * b.rows);
-  return s;
-}
-
-// Adds to `to` the contribution of a causal output before the line: `coef` multiplies y[-j]
-// (j >= 1), which is row j-1 of the causal map applied to x.
-void add_prior_output(MapBuilder& to, const std::vector<double>& coef, int j,
-                      const SparseColumns& causal) {
-  for (int col = causal.first; col < causal.first + causal.count; ++col)
-    to.add_column(col, coef, causal.weight(j - 1, col));
-}
-
-std::vector<double> column(const Matrix& m, int j) {
-  std::vector<double> c(m.rows);
-  for (int i = 0; i < m.rows; ++i) c[i] = m(i, j);
-  return c;
-}
-
-// Plan-time sums run in extended precision: for clustered poles near 1 (high-order Gaussians of
-// large sigma) the feedback maps have entries ~1e4 times larger than the feedbacks they produce,
-// and every digit kept while summing them survives the final rounding to double.
+// Plan-time sums run in extended precision, so that rounding the weights to double is the only
+// loss.
 using Wide = long double;
 
-std::vector<double> rounded(const std::vector<Wide>& v) {
-  return {v.begin(), v.end()};
-}
-
-// B[q] = sum_{k >= 0} A^(q + k P) g = (I - A^P)^-1 A^q g for q < min(P, terms): the geometric
-// series of eqs. (49), (51) and (52) over the states s_m = A^m g of the causal recursion after a
-// unit sample (the impulse response and its r - 1 predecessors), generated once and summed term
-// by term until negligible. Summing is as accurate as the recursion itself, whereas inverting
-// I - A^P in the companion basis loses up to six digits for clustered poles near 1.
-std::vector<std::vector<Wide>> periodic_sums(const Recursive& f, long long period) {
+// Causal impulse response c[0..L) of f, up to where its state falls below 1e-19 of its peak
+// (columns below 1e-17 of the largest weight are dropped anyway).
+std::vector<Wide> causal_response(const Recursive& f) {
   constexpr long long kLimit = 1LL << 26;
   const int r = f.order();
-  std::vector<std::vector<Wide>> out;
-  std::vector<Wide> state(r, 0.0L);
-  state[0] = f.b0;
+  std::vector<Wide> c;
+  std::vector<Wide> state(r, 0.0L);  // c[m], c[m-1], ..., c[m-r+1]
   Wide top = 0.0L;
   for (long long m = 0;; ++m) {
     if (m >= kLimit)
       throw InvalidParameter(
           "boundary_maps: the impulse response does not decay (a pole on or too close to the "
           "unit circle)");
-    Wide ps = 0.0L;
-    for (Wide x : state) ps = std::max(ps, std::abs(x));
-    top = std::max(top, ps);
-    // Columns below 1e-17 of the peak are dropped, so terms below 1e-19 no longer matter.
-    if (m >= r && ps < 1e-19L * top) break;
-    if (m < period)
-      out.push_back(state);
-    else
-      for (int k = 0; k < r; ++k) out[std::size_t(m % period)][k] += state[k];
-    Wide first = 0.0L;
-    for (int k = 0; k < r; ++k) first -= Wide(f.a[k]) * state[k];
+    Wide next = m == 0 ? Wide(f.b0) : 0.0L;
+    for (int k = 0; k < r; ++k) next -= Wide(f.a[k]) * state[k];
     for (int k = r - 1; k > 0; --k) state[k] = state[k - 1];
-    state[0] = first;
+    state[0] = next;
+    c.push_back(next);
+    Wide ps = 0.0L;
+    for (Wide v : state) ps = std::max(ps, std::abs(v));
+    top = std::max(top, ps);
+    if (m >= r && ps < 1e-19L * top) break;
+  }
+  return c;
+}
+
+// h[m] = sum_i c[i] c[i+m] for m in [0, L). The first r lags are summed directly; for m >= r,
+// h[m] = sum_i c[i] c[i+m] with c[i+m] = -sum_k a_k c[i+m-k] (i + m >= 1) gives the recursion
+//   h[m] = -sum_k a_k h[|m - k|],
+// the causal recursion itself run over the autocorrelation, as stable as the one that made c.
+std::vector<Wide> autocorrelation(const Recursive& f, const std::vector<Wide>& c) {
+  const int r = f.order();
+  const int len = int(c.size());
+  std::vector<Wide> h(len, 0.0L);
+  for (int m = 0; m < std::min(r, len); ++m) {
+    Wide s = 0.0L;
+    for (int i = len - 1 - m; i >= 0; --i) s += c[i] * c[i + m];
+    h[m] = s;
+  }
+  for (int m = r; m < len; ++m) {
+    Wide s = 0.0L;
+    for (int k = 1; k <= r; ++k) s -= Wide(f.a[k - 1]) * h[std::abs(m - k)];
+    h[m] = s;
+  }
+  return h;
+}
+
+// fold[d] = sum over all lags m = d (mod period) of resp[|m|] if two_sided, else over m >= 0.
+std::vector<Wide> fold(const std::vector<Wide>& resp, long long period, bool two_sided) {
+  std::vector<Wide> out(std::size_t(period), 0.0L);
+  const long long len = (long long)resp.size();
+  // Smallest terms first: the tails are added before the peak.
+  for (long long m = len - 1; m >= 0; --m) {
+    out[std::size_t(m % period)] += resp[std::size_t(m)];
+    if (two_sided && m > 0)
+      out[std::size_t((period - m % period) % period)] += resp[std::size_t(m)];
   }
   return out;
+}
+
+std::size_t mod(long long a, long long p) {
+  const long long m = a % p;
+  return std::size_t(m < 0 ? m + p : m);
+}
+
+// Keeps the contiguous range of columns of a dense r x n map (column-major) whose largest weight
+// is at least 1e-17 of the map's.
+SparseColumns sparse(int r, int n, const std::vector<Wide>& w) {
+  SparseColumns s;
+  s.rows = r;
+  Wide peak = 0.0L;
+  for (Wide v : w) peak = std::max(peak, std::abs(v));
+  if (peak == 0.0L) return s;
+  auto significant = [&](int j) {
+    for (int k = 0; k < r; ++k)
+      if (std::abs(w[std::size_t(j) * r + k]) >= 1e-17L * peak) return true;
+    return false;
+  };
+  int first = 0, last = n - 1;
+  while (!significant(first)) ++first;
+  while (!significant(last)) --last;
+  s.first = first;
+  s.count = last - first + 1;
+  s.w.assign(w.begin() + std::ptrdiff_t(first) * r, w.begin() + std::ptrdiff_t(last + 1) * r);
+  return s;
+}
+
+// causal_from_x(k, j) = sum of c[-1-k-i] over positions i <= -1-k of the extension reading x[j].
+std::vector<Wide> causal_weights(const std::vector<Wide>& c, Extension ext, int n, int r) {
+  std::vector<Wide> w(std::size_t(n) * r, 0.0L);
+  switch (ext) {
+    case Extension::Ignore:
+    case Extension::Zero:
+      break;
+    case Extension::Clamp: {
+      // eq. (35): every position before the line reads x[0]; the weight is the DC gain.
+      Wide total = 0.0L;
+      for (auto it = c.rbegin(); it != c.rend(); ++it) total += *it;
+      for (int k = 0; k < r; ++k) w[std::size_t(k)] = total;
+      break;
+    }
+    case Extension::Repeat: {
+      // eq. (49): position i = -1-k-m reads x[(-1-k-m) mod n].
+      const std::vector<Wide> p = fold(c, n, false);
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < r; ++k) w[std::size_t(j) * r + k] = p[mod(-1LL - k - j, n)];
+      break;
+    }
+    case Extension::Mirror: {
+      // eq. (52): period 2n, x[j] sits at j and at 2n-1-j of each period.
+      const long long period = 2LL * n;
+      const std::vector<Wide> p = fold(c, period, false);
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < r; ++k)
+          w[std::size_t(j) * r + k] = p[mod(-1LL - k - j, period)] + p[mod(j - k, period)];
+      break;
+    }
+  }
+  return w;
+}
+
+// anticausal_from_x(k, j) = sum of h[n+k-i] over every position i of the extension reading x[j],
+// the line itself included.
+std::vector<Wide> anticausal_weights(const std::vector<Wide>& h, Extension ext, int n, int r) {
+  std::vector<Wide> w(std::size_t(n) * r, 0.0L);
+  const long long len = (long long)h.size();
+  auto lag = [&](long long m) { return std::abs(m) < len ? h[std::size_t(std::abs(m))] : 0.0L; };
+  switch (ext) {
+    case Extension::Ignore:
+    case Extension::Repeat:  // through anticausal_from_y, see periodic_anticausal_weights
+      break;
+    case Extension::Zero:
+    case Extension::Clamp: {
+      for (int j = std::max(0LL, n - len); j < n; ++j)
+        for (int k = 0; k < r; ++k) w[std::size_t(j) * r + k] = lag(n + k - j);
+      if (ext == Extension::Clamp) {
+        // Positions i < 0 read x[0] (lags m > n + k), positions i >= n read x[n-1] (lags m <= k,
+        // negative ones included).
+        std::vector<Wide> tail(std::size_t(len) + 1, 0.0L);  // tail[a] = sum_{m >= a} h[m]
+        for (long long m = len - 1; m >= 0; --m)
+          tail[std::size_t(m)] = tail[std::size_t(m + 1)] + h[std::size_t(m)];
+        for (int k = 0; k < r; ++k) {
+          const long long a = std::min<long long>(n + k + 1, len);
+          w[std::size_t(k)] += tail[std::size_t(a)];
+          Wide below = tail[0];
+          for (int m = 1; m <= k; ++m) below += lag(m);
+          w[std::size_t(n - 1) * r + k] += below;
+        }
+      }
+      break;
+    }
+    case Extension::Mirror: {
+      // eqs. (67)-(72) in direct form: x[j] sits at j and 2n-1-j (mod 2n).
+      const long long period = 2LL * n;
+      const std::vector<Wide> p = fold(h, period, true);
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < r; ++k)
+          w[std::size_t(j) * r + k] =
+              p[mod(1LL * n + k - j, period)] + p[mod(1LL * k + j + 1 - n, period)];
+      break;
+    }
+  }
+  return w;
+}
+
+// Repeat: the causal output of an n-periodic input is itself n-periodic, so eq. (51) reads
+//   z[n+k] = sum_{m >= 0} c[m] y[(n+k+m) mod n],
+// i.e. anticausal_from_y(k, j) sums c over the lags m = j - k (mod n). Unlike the constant and
+// even-periodic forms, which need the r last outputs only, this one weighs every output by a sum
+// of samples of c: as well conditioned as the x form (measured: the same agreement with padding,
+// order 5 sigma 200 included), and its nonzero columns stay within the decay length of c from the
+// start of the line, where the x form would fill both ends, hence the whole line.
+std::vector<Wide> periodic_anticausal_weights(const std::vector<Wide>& c, int n, int r) {
+  const std::vector<Wide> p = fold(c, n, false);
+  std::vector<Wide> w(std::size_t(n) * r, 0.0L);
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < r; ++k) w[std::size_t(j) * r + k] = p[mod(1LL * j - k, n)];
+  return w;
 }
 
 BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
@@ -136,93 +232,13 @@ BoundaryMaps build_maps(const Recursive& f, Extension ext, int n) {
   if (f.causal_only && ext == Extension::Zero) return maps;
   if (!algebra::is_stable(f)) throw std::domain_error("a pole on or outside the unit circle");
 
-  MapBuilder causal(r), from_y(r), from_x(r);
-  const bool anticausal = !f.causal_only;
-  const bool constant = ext == Extension::Clamp || (ext == Extension::Zero && anticausal);
-  const algebra::ConstantPaddingSeeds cp =
-      constant ? algebra::constant_padding_seeds(f) : algebra::ConstantPaddingSeeds{};
-
-  // Causal initial feedback p(Y) = s_{-1} = sum_{m >= 0} A^m g x_ext[-1-m].
-  switch (ext) {
-    case Extension::Ignore:
-    case Extension::Zero:
-      break;
-    case Extension::Clamp:
-      // eq. (35): p(Y) = S_F Abar_F C_up, S_F = (I - A_F^r)^-1; in state form
-      // s_{-1} = sum_m A^m g x[0] = (I - A)^-1 g x[0].
-      causal.add_column(0, cp.S);
-      break;
-    case Extension::Repeat: {
-      // eq. (49): p(Y) = (I - A_F^h)^-1 e_{-1}(Y°) with e_{-1}(Y°) = T(F(0, X)); in state form
-      // s_{-1} = sum_j (I - A^n)^-1 A^(n-1-j) g x[j].
-      const auto b = periodic_sums(f, n);
-      for (std::size_t q = 0; q < b.size(); ++q) causal.add_column(n - 1 - int(q), rounded(b[q]));
-      break;
-    }
-    case Extension::Mirror: {
-      // eq. (52): the periodic extension of X ++ K(X), period 2n. Sample x[m] appears m samples
-      // (reflected copy) and 2n-1-m samples (direct copy) before position -1:
-      //   s_{-1} = sum_m (I - A^2n)^-1 (A^m + A^(2n-1-m)) g x[m].
-      const auto b = periodic_sums(f, 2LL * n);
-      for (std::size_t q = 0; q < b.size(); ++q)
-        causal.add_column(int(q) < n ? int(q) : 2 * n - 1 - int(q), rounded(b[q]));
-      break;
-    }
-  }
-  maps.causal_from_x = finish(causal);
-  if (!anticausal) return maps;
-
-  // Anticausal initial feedback e(Z) = t_n = sum_{m >= 0} A^m g y_ext[n+m].
-  switch (ext) {
-    case Extension::Ignore:
-      break;
-    case Extension::Zero:
-    case Extension::Clamp: {
-      // eq. (44): e(Z) = S_RF A_F^r e_{-1}(Y) + (S_R Abar_R - S_RF A_F^r) S_F Abar_F C_down with
-      // S_RF the series (42). In state form the causal output past the end is
-      //   y[n+m] = e_1' (A^(m+1) (s_{n-1} - s*) + s*),  s* = (I - A)^-1 g c  (c = 0 for Zero),
-      // so t_n = G (s_{n-1} - s*) + (I - A)^-1 g e_1' s* with G = sum_m A^m g e_1' A^(m+1),
-      // the series (42) times A_F^r (algebra::constant_padding_seeds; its clamp_tail is the
-      // coefficient of c). s_{n-1} = (y[n-1], ..., y[n-r]); entries before the line come from
-      // the causal map.
-      for (int k = 0; k < r; ++k) {
-        const std::vector<double> gk = column(cp.G, k);
-        const int i = n - 1 - k;
-        if (i >= 0)
-          from_y.add_column(i, gk);
-        else
-          add_prior_output(from_x, gk, -i, maps.causal_from_x);
-      }
-      if (ext == Extension::Clamp) from_x.add_column(n - 1, cp.clamp_tail);
-      break;
-    }
-    case Extension::Repeat: {
-      // eq. (51): e(Z) = (I - A_R^h)^-1 p_1(Z•); the causal output is n-periodic, so
-      //   t_n = sum_j (I - A^n)^-1 A^j g y[j].
-      const auto b = periodic_sums(f, n);
-      for (std::size_t q = 0; q < b.size(); ++q) from_y.add_column(int(q), rounded(b[q]));
-      break;
-    }
-    case Extension::Mirror: {
-      // eqs. (68)-(70): the output of a symmetric filter on an even-periodic input is
-      // even-periodic, so z[n+k] = z[n-1-k], i.e. running the anticausal recursion r steps back
-      // from t_n gives K t_n:  K t_n = A^r t_n + sum_{k=1..r} A^(r-k) g y[n-k], hence
-      //   t_n = (K - A^r)^-1 sum_k A^(r-k) g y[n-k]   (L = (K - A_R^r)^-1 Abar_R of eq. 70).
-      // K - A^r is non-singular by theorem A.6.
-      const Matrix M = algebra::mirror_anticausal_seed(f);  // column k-1 multiplies y[n-k]
-      for (int k = r; k >= 1; --k) {
-        const std::vector<double> c = column(M, k - 1);
-        const int i = n - k;
-        if (i >= 0)
-          from_y.add_column(i, c);
-        else
-          add_prior_output(from_x, c, -i, maps.causal_from_x);
-      }
-      break;
-    }
-  }
-  maps.anticausal_from_y = finish(from_y);
-  maps.anticausal_from_x = finish(from_x);
+  const std::vector<Wide> c = causal_response(f);
+  maps.causal_from_x = sparse(r, n, causal_weights(c, ext, n, r));
+  if (f.causal_only) return maps;
+  if (ext == Extension::Repeat)
+    maps.anticausal_from_y = sparse(r, n, periodic_anticausal_weights(c, n, r));
+  else
+    maps.anticausal_from_x = sparse(r, n, anticausal_weights(autocorrelation(f, c), ext, n, r));
   return maps;
 }
 
@@ -232,9 +248,9 @@ BoundaryMaps boundary_maps(const Recursive& f, Extension ext, int n) {
   try {
     return build_maps(f, ext, n);
   } catch (const std::domain_error&) {
-    // Only a pole on the unit circle (e.g. the summed-area table) makes these systems singular.
+    // Only a pole on the unit circle (e.g. the summed-area table) makes these sums diverge.
     throw InvalidParameter(std::string("boundary_maps: extension '") + to_string(ext) +
-                           "' is undefined for a filter with a pole on the unit circle");
+                           "' is undefined for a filter with a pole on or outside the unit circle");
   }
 }
 
