@@ -81,9 +81,11 @@ RF_HDI Vec<C> recursion_step(const Coeffs<R, double>& f, const Vec<C>& x, Vec<C,
 
 // Causal filtering of one block in place, F(p, B_m(x)) of eq. (15), from the prologue held in w;
 // leaves the block's own prologue in w. Only the first `len` samples are filtered (`Full`: all).
-template <int R, int C, bool Full>
-RF_HDI void causal_block(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock], Vec<C, double> (&w)[R],
-                         int len) {
+// The window type S is double for float frames, float for RGBA8 frames of well-conditioned
+// filters (PassArgs::float_blocks): a float window's error, ~1 / b0 ulps, then stays far below
+// half a step of 1/255.
+template <int R, int C, bool Full, class S>
+RF_HDI void causal_block(const Coeffs<R, S>& f, Vec<C> (&v)[kBlock], Vec<C, S> (&w)[R], int len) {
 #pragma unroll
   for (int i = 0; i < kBlock; ++i)
     if (Full || i < len) v[i] = recursion_step(f, v[i], w);
@@ -91,9 +93,9 @@ RF_HDI void causal_block(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock], Vec<C,
 
 // Anticausal filtering of one block in place, R(B_m(y), e) of eq. (25), from the epilogue held in
 // w = (z_len, ..., z_{len+r-1}); leaves the block's own epilogue (z_0, ..., z_{r-1}) in w.
-template <int R, int C, bool Full>
-RF_HDI void anticausal_block(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock],
-                             Vec<C, double> (&w)[R], int len) {
+template <int R, int C, bool Full, class S>
+RF_HDI void anticausal_block(const Coeffs<R, S>& f, Vec<C> (&v)[kBlock], Vec<C, S> (&w)[R],
+                             int len) {
 #pragma unroll
   for (int i = kBlock - 1; i >= 0; --i)
     if (Full || i < len) v[i] = recursion_step(f, v[i], w);

@@ -17,12 +17,13 @@ namespace {
 template <int C>
 constexpr int kWarps = C == 1 ? 4 : 2;
 
-template <int R, class T>
-__device__ __forceinline__ Coeffs<R, T> coeffs_of(T b0, const T* a) {
-  Coeffs<R, T> f;
-  f.b0 = b0;
+// The coefficients as the block recursions use them: S is the window type (see causal_block).
+template <int R, class S = double>
+__device__ __forceinline__ Coeffs<R, S> coeffs_of(double b0, const double* a) {
+  Coeffs<R, S> f;
+  f.b0 = S(b0);
 #pragma unroll
-  for (int k = 0; k < R; ++k) f.a[k] = a[k];
+  for (int k = 0; k < R; ++k) f.a[k] = S(a[k]);
   return f;
 }
 
@@ -67,33 +68,33 @@ __device__ __forceinline__ void load_block(const Io& src, int line, int base, in
 
 // The incomplete prologue P_m(y-bar) (eq. 17) and the twice-incomplete epilogue E_m(z-hat)
 // (eqs. 35-36) of one block held in v (overwritten), stored at block s of `line`.
-template <int R, int C, class P>
-__device__ __forceinline__ void store_block_carries(const Coeffs<R, double>& f, Vec<C> (&v)[kBlock],
+template <int R, int C, class P, class S>
+__device__ __forceinline__ void store_block_carries(const Coeffs<R, S>& f, Vec<C> (&v)[kBlock],
                                                     int len, bool causal_only, void* pbar,
                                                     void* ebar, int s, int lines, int line) {
-  Vec<C, double> w[R];
+  Vec<C, S> w[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
+  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, S>();
   if (len == kBlock)
     causal_block<R, C, true>(f, v, w, len);
   else
     causal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-  for (int k = 0; k < R; ++k) store_carry<C, P>(pbar, s, k, R, lines, line, w[k]);
+  for (int k = 0; k < R; ++k) store_carry<C, P>(pbar, s, k, R, lines, line, convert<double>(w[k]));
   if (causal_only) return;
 #pragma unroll
-  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
+  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, S>();
   if (len == kBlock)
     anticausal_block<R, C, true>(f, v, w, len);
   else
     anticausal_block<R, C, false>(f, v, w, len);
 #pragma unroll
-  for (int k = 0; k < R; ++k) store_carry<C, P>(ebar, s, k, R, lines, line, w[k]);
+  for (int k = 0; k < R; ++k) store_carry<C, P>(ebar, s, k, R, lines, line, convert<double>(w[k]));
 }
 
 // Pass step 1: block carries of every block in parallel (the column pass only: the row pass gets
 // its carries from the column pass's output step).
-template <int R, int C, class P>
+template <int R, int C, class P, class S>
 __global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const PassArgs a) {
   const int line = blockIdx.x * 32 + threadIdx.x;
   const int s = blockIdx.y * kWarps<C> + threadIdx.y;
@@ -102,7 +103,7 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const Pas
   const int len = min(kBlock, a.n - base);
   Vec<C> v[kBlock];
   load_block<C>(a.src, line, base, len, v);
-  store_block_carries<R, C, P>(coeffs_of<R>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
+  store_block_carries<R, C, P>(coeffs_of<R, S>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
                                a.lines, line);
 }
 
@@ -313,7 +314,7 @@ __global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a)
 // Pass step 3: filter every block from its completed prologue and epilogue (eqs. 15 and 25) and
 // write it transposed through a shared-memory tile, so stores stay coalesced. In the column pass
 // the tile also yields the row pass's block carries (step 1 of the row pass, fused).
-template <int R, int C, class P>
+template <int R, int C, class P, class S>
 __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const PassArgs a) {
   __shared__ Vec<C> tile[kWarps<C>][32][kBlock + 1];
   const int lane = threadIdx.x;
@@ -324,21 +325,22 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
   const int base = s * kBlock;
   const int len = min(kBlock, a.n - base);
   const bool active = line < a.lines;
-  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
+  const Coeffs<R, S> f = coeffs_of<R, S>(a.b0, a.a);
 
   Vec<C> v[kBlock];
-  Vec<C, double> w[R];
+  Vec<C, S> w[R];
   if (active) {
     load_block<C>(a.src, line, base, len, v);
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = load_carry<C, P>(a.pst, s, k, R, a.lines, line);
+    for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<C, P>(a.pst, s, k, R, a.lines, line));
     if (len == kBlock)
       causal_block<R, C, true>(f, v, w, len);
     else
       causal_block<R, C, false>(f, v, w, len);
     if (!a.causal_only) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) w[k] = load_carry<C, P>(a.est, s, k, R, a.lines, line);
+      for (int k = 0; k < R; ++k)
+        w[k] = convert<S>(load_carry<C, P>(a.est, s, k, R, a.lines, line));
       if (len == kBlock)
         anticausal_block<R, C, true>(f, v, w, len);
       else
@@ -397,17 +399,17 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
 // ---------------------------------------------------------------------------------------------
 // Host launchers
 
-template <int R, int C, class P>
+template <int R, int C, class P, class S>
 void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
   const dim3 block(32, kWarps<C>);
   const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps<C> - 1) / kWarps<C>);
   if (block_carries) {
-    block_carries_kernel<R, C, P><<<grid, block, 0, stream>>>(a);
+    block_carries_kernel<R, C, P, S><<<grid, block, 0, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }
   carries_kernel<R, C, P><<<(a.lines + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
-  block_output_kernel<R, C, P><<<grid, block, 0, stream>>>(a);
+  block_output_kernel<R, C, P, S><<<grid, block, 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -420,10 +422,10 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
 using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
 using RtFn = void (*)(const PassArgs&, const Io&, bool, cudaStream_t);
 
-template <int C, class P>
-constexpr OverlappedFn kOverlapped[kMaxOrder] = {overlapped_pass<1, C, P>, overlapped_pass<2, C, P>,
-                                                 overlapped_pass<3, C, P>, overlapped_pass<4, C, P>,
-                                                 overlapped_pass<5, C, P>};
+template <int C, class P, class S = double>
+constexpr OverlappedFn kOverlapped[kMaxOrder] = {
+    overlapped_pass<1, C, P, S>, overlapped_pass<2, C, P, S>, overlapped_pass<3, C, P, S>,
+    overlapped_pass<4, C, P, S>, overlapped_pass<5, C, P, S>};
 template <int C>
 constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt_pass<4, C>,
                                  rt_pass<5, C>};
@@ -434,7 +436,9 @@ void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool 
                             cudaStream_t stream) {
   const OverlappedFn* table =
       args.double_carries ? (channels == 1 ? kOverlapped<1, double> : kOverlapped<4, double>)
-                          : (channels == 1 ? kOverlapped<1, float> : kOverlapped<4, float>);
+      : channels == 1     ? kOverlapped<1, float>
+      : args.float_blocks ? kOverlapped<4, float, float>
+                          : kOverlapped<4, float>;
   table[order - 1](args, block_carries, stream);
 }
 

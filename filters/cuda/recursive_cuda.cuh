@@ -30,6 +30,11 @@ struct PassArgs {
   // (the Gaussians up to sigma 8 at order 3, sigma 4 at order 5: a few 1e-6 relative), double
   // beyond.
   int double_carries = 1;
+  // Block recursions of 4 channels with a float window instead of a double one (causal_block in
+  // overlapped_math.h): for RGBA8 frames of well-conditioned filters (small 1 / |b0|), whose 8-bit
+  // output hides the float window's error; a double window makes the block steps bound by FP64
+  // and float<->double conversions (16 per clock per SM on sm_90). Needs float carries.
+  int float_blocks = 0;
   double b0 = 1.0, a[kMaxOrder] = {};
   const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)
   const double* acorr = nullptr;  // its autocorrelation A(d) = sum_u g_u g_{u+d}, pad + r taps
