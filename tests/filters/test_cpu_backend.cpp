@@ -116,8 +116,10 @@ double max_relative_error(const std::vector<float>& a, const std::vector<double>
   return err / std::max(scale, 1e-300);
 }
 
-double tolerance(int order) {
-  return order <= 3 ? 1e-5 : 1e-4;
+// Float storage of the image bounds the error near 1e-7 for every order: measured at most 1.2e-7
+// (order 5, sigma 200; order 4, sigma 1000) with the autocorrelation form of the boundary maps.
+double tolerance(int) {
+  return 1e-6;
 }
 
 struct Size {
