@@ -100,6 +100,31 @@ IoKind kind_of(const FrameView& v) {
   return IoKind::F32;
 }
 
+bool is_float_buffer(IoKind k) {
+  return k == IoKind::F32 || k == IoKind::F32x4;
+}
+
+// Copies a frame between storage kinds (RGBA8, surfaces, float buffers), for the filters that
+// read and write plain float buffers only (the edge-aware filter, Lee et al. 2014): the GUI hands
+// them RGBA8 frames and GL textures mapped as surfaces.
+template <int C>
+__global__ void convert_frame_kernel(Io src, Io dst, int width, int height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < width && y < height) write<C>(dst, x, y, read<C>(src, x, y));
+}
+
+void convert_frame(const Io& src, const Io& dst, int width, int height, int channels,
+                   cudaStream_t stream) {
+  const dim3 block(32, 8);
+  const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
+  if (channels == 1)
+    convert_frame_kernel<1><<<grid, block, 0, stream>>>(src, dst, width, height);
+  else
+    convert_frame_kernel<4><<<grid, block, 0, stream>>>(src, dst, width, height);
+  CUDA_CHECK_LAUNCH();
+}
+
 std::size_t packed_pitch(const FrameView& v) {
   return v.pitch ? v.pitch : std::size_t(v.width) * bytes_per_pixel(v.format);
 }
@@ -206,6 +231,8 @@ class CudaEngine final : public Engine {
     format_ = format;
     staging_in_.reset();
     staging_out_.reset();
+    float_in_.reset();
+    float_out_.reset();
     drop_graph();
     planned_ = true;
   }
@@ -232,6 +259,7 @@ class CudaEngine final : public Engine {
       dst = Io{kind_of(out), static_cast<char*>(staging_out_.ptr), staging_out_.pitch, 0};
     }
 
+    if (edge_ || lee_) ensure_float_buffers(src, dst);
     if (timing_) {
       CUDA_CHECK(cudaEventRecord(events_[1], stream));
       launch_passes(src, dst, stream, true);
@@ -268,11 +296,8 @@ class CudaEngine final : public Engine {
   std::vector<StageTime> timings() const override { return timings_; }
 
  private:
-  // The edge-aware filter (edge_aware_cuda.h) on float frames in device or host memory.
+  // The edge-aware filter (edge_aware_cuda.h); other storage kinds go through float buffers.
   void plan_edge_aware(const FilterSpec& spec, int width, int height, PixelFormat format) {
-    if (format == PixelFormat::RGBA8)
-      throw InvalidParameter(
-          "the edge-aware filter on CUDA filters float frames (R32F, RGBA32F), not RGBA8");
     edge_ = std::make_unique<EdgeAwarePlan>(spec, width, height, channel_count(format));
     channels_ = channel_count(format);
     spec_ = spec;
@@ -281,18 +306,17 @@ class CudaEngine final : public Engine {
     format_ = format;
     staging_in_.reset();
     staging_out_.reset();
+    float_in_.reset();
+    float_out_.reset();
     drop_graph();
     planned_ = true;
   }
 
-  // Lee et al. 2014 (yvrg, one-way or two-way), filtering float frames in device or host memory.
+  // Lee et al. 2014 (yvrg, one-way or two-way); other storage kinds go through float buffers.
   void plan_lee(const FilterSpec& spec, int width, int height, PixelFormat format) {
     if (spec.kind != FilterKind::Yvrg)
       throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
                              " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
-    if (format == PixelFormat::RGBA8)
-      throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
-                             " on CUDA filters float frames (R32F, RGBA32F), not RGBA8");
     validate(spec);
     lee_ = std::make_unique<lee2014::cuda::DevicePlan>(
         spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
@@ -304,6 +328,8 @@ class CudaEngine final : public Engine {
     format_ = format;
     staging_in_.reset();
     staging_out_.reset();
+    float_in_.reset();
+    float_out_.reset();
     drop_graph();
     planned_ = true;
   }
@@ -360,6 +386,20 @@ class CudaEngine final : public Engine {
     return io;
   }
 
+  Io float_io(const DeviceBuffer& b) const {
+    return Io{float_kind(channels_), static_cast<char*>(b.ptr), b.pitch, 0};
+  }
+
+  // Float buffers for the float-only filters when a frame is RGBA8 or a surface; allocated on
+  // first need, outside any graph capture, and kept until the next plan.
+  void ensure_float_buffers(const Io& src, const Io& dst) {
+    const std::size_t row_bytes = std::size_t(width_) * channels_ * sizeof(float);
+    if (!is_float_buffer(src.kind) && !float_in_.ptr)
+      float_in_.allocate_pitched(row_bytes, std::size_t(height_));
+    if (!is_float_buffer(dst.kind) && !float_out_.ptr)
+      float_out_.allocate_pitched(row_bytes, std::size_t(height_));
+  }
+
   Io scratch_io() const {
     return Io{float_kind(channels_), static_cast<char*>(scratch_.ptr), scratch_.pitch, 0};
   }
@@ -367,29 +407,24 @@ class CudaEngine final : public Engine {
   // Columns (src -> transposed scratch), then rows (scratch -> dst), with events between them
   // when timing.
   void launch_passes(const Io& src, const Io& dst, cudaStream_t stream, bool timed) {
-    if (edge_) {
-      for (const Io* io : {&src, &dst})
-        if (io->kind != IoKind::F32 && io->kind != IoKind::F32x4)
-          throw InvalidParameter(
-              "the edge-aware filter on CUDA reads and writes device or host memory, not surfaces");
-      edge_->enqueue(reinterpret_cast<const float*>(src.ptr), src.pitch,
-                     reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
+    if (edge_ || lee_) {
+      const Io fsrc = is_float_buffer(src.kind) ? src : float_io(float_in_);
+      const Io fdst = is_float_buffer(dst.kind) ? dst : float_io(float_out_);
+      if (!is_float_buffer(src.kind)) convert_frame(src, fsrc, width_, height_, channels_, stream);
+      if (edge_) {
+        edge_->enqueue(reinterpret_cast<const float*>(fsrc.ptr), fsrc.pitch,
+                       reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
+      } else {
+        lee_->run_rows(reinterpret_cast<const float*>(fsrc.ptr), fsrc.pitch,
+                       reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
+        if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
+        lee_->run_columns(reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
+      }
+      if (!is_float_buffer(dst.kind)) convert_frame(fdst, dst, width_, height_, channels_, stream);
       if (timed) {
-        CUDA_CHECK(cudaEventRecord(events_[2], stream));
+        if (edge_) CUDA_CHECK(cudaEventRecord(events_[2], stream));  // one stage: the filter
         CUDA_CHECK(cudaEventRecord(events_[3], stream));
       }
-      return;
-    }
-    if (lee_) {
-      for (const Io* io : {&src, &dst})
-        if (io->kind != IoKind::F32 && io->kind != IoKind::F32x4)
-          throw InvalidParameter(std::string("algorithm ") + to_string(spec_.algo) +
-                                 " on CUDA reads and writes device or host memory, not surfaces");
-      lee_->run_rows(reinterpret_cast<const float*>(src.ptr), src.pitch,
-                     reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
-      if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
-      lee_->run_columns(reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
-      if (timed) CUDA_CHECK(cudaEventRecord(events_[3], stream));
       return;
     }
     PassArgs cols = columns_;
@@ -458,7 +493,7 @@ class CudaEngine final : public Engine {
   PassArgs columns_, rows_;
   DeviceBuffer scratch_, g_, acorr_;
   DeviceBuffer col_pbar_, col_ebar_, col_pst_, col_est_, row_pbar_, row_ebar_, row_pst_, row_est_;
-  DeviceBuffer rt_columns_, rt_rows_, staging_in_, staging_out_;
+  DeviceBuffer rt_columns_, rt_rows_, staging_in_, staging_out_, float_in_, float_out_;
   cudaStream_t capture_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;
   Io graph_src_, graph_dst_;
