@@ -225,16 +225,7 @@ class CudaEngine final : public Engine {
         format == PixelFormat::RGBA8 && std::fabs(1.0 / f.b0) <= kFloatWindowGain ? 1 : 0;
     columns_.next_pbar = rows_.pbar;
     columns_.next_ebar = rows_.ebar;
-    spec_ = spec;
-    width_ = width;
-    height_ = height;
-    format_ = format;
-    staging_in_.reset();
-    staging_out_.reset();
-    float_in_.reset();
-    float_out_.reset();
-    drop_graph();
-    planned_ = true;
+    commit_plan(spec, width, height, format);
   }
 
   void run(const FrameView& in, const FrameView& out, void* stream_handle) override {
@@ -296,10 +287,8 @@ class CudaEngine final : public Engine {
   std::vector<StageTime> timings() const override { return timings_; }
 
  private:
-  // The edge-aware filter (edge_aware_cuda.h); other storage kinds go through float buffers.
-  void plan_edge_aware(const FilterSpec& spec, int width, int height, PixelFormat format) {
-    edge_ = std::make_unique<EdgeAwarePlan>(spec, width, height, channel_count(format));
-    channels_ = channel_count(format);
+  // Records what was planned and drops everything that belonged to the previous plan.
+  void commit_plan(const FilterSpec& spec, int width, int height, PixelFormat format) {
     spec_ = spec;
     width_ = width;
     height_ = height;
@@ -312,6 +301,13 @@ class CudaEngine final : public Engine {
     planned_ = true;
   }
 
+  // The edge-aware filter (edge_aware_cuda.h); other storage kinds go through float buffers.
+  void plan_edge_aware(const FilterSpec& spec, int width, int height, PixelFormat format) {
+    edge_ = std::make_unique<EdgeAwarePlan>(spec, width, height, channel_count(format));
+    channels_ = channel_count(format);
+    commit_plan(spec, width, height, format);
+  }
+
   // Lee et al. 2014 (yvrg, one-way or two-way); other storage kinds go through float buffers.
   void plan_lee(const FilterSpec& spec, int width, int height, PixelFormat format) {
     if (spec.kind != FilterKind::Yvrg)
@@ -322,16 +318,7 @@ class CudaEngine final : public Engine {
         spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
         spec.sigma, width, height, channel_count(format));
     channels_ = channel_count(format);
-    spec_ = spec;
-    width_ = width;
-    height_ = height;
-    format_ = format;
-    staging_in_.reset();
-    staging_out_.reset();
-    float_in_.reset();
-    float_out_.reset();
-    drop_graph();
-    planned_ = true;
+    commit_plan(spec, width, height, format);
   }
 
   PassArgs pass_args(const OverlappedPlan& op, const Recursive& f, int lines, int n,
