@@ -18,9 +18,7 @@
 
 namespace rf {
 
-namespace {
-
-void validate_edge_aware(const FilterSpec& spec, int width, int height, int channels) {
+void validate_edge_aware(const FilterSpec& spec, int width, int height) {
   if (!(spec.sigma > 0.0) || !std::isfinite(spec.sigma))
     throw InvalidParameter("edge-aware filter: sigma must be a positive number (got " +
                            std::to_string(spec.sigma) + ")");
@@ -36,6 +34,12 @@ void validate_edge_aware(const FilterSpec& spec, int width, int height, int chan
   if (width < 1 || height < 1)
     throw InvalidParameter("edge-aware filter: image " + std::to_string(width) + "x" +
                            std::to_string(height) + " is empty");
+}
+
+namespace {
+
+void validate_edge_aware(const FilterSpec& spec, int width, int height, int channels) {
+  validate_edge_aware(spec, width, height);
   if (channels != 1 && channels != 3 && channels != 4)
     throw InvalidParameter("edge-aware filter: " + std::to_string(channels) +
                            " channels (1, 3 or 4 are supported)");

@@ -8,6 +8,10 @@
 
 namespace rf {
 
+// Throws InvalidParameter naming the parameter when sigma, sigma_r, kappa, iterations or the image
+// size cannot be filtered; every backend checks its own channel layouts besides.
+void validate_edge_aware(const FilterSpec& spec, int width, int height);
+
 // Double-precision reference of Algorithm A on a host image (1, 3 or 4 channels); the guide is
 // the input itself. Uses spec.sigma, sigma_r, iterations.
 Image edge_aware_reference(const FilterSpec& spec, const Image& in);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "filters/cuda/cuda_check.cuh"
+#include "filters/edge_aware.h"
 #include "filters/edge_aware_cuda.h"
 #include "filters/edge_aware_math.h"
 #include "filters/errors.h"
@@ -348,21 +349,7 @@ void validate(const FilterSpec& spec, int width, int height, int channels) {
   if (spec.kind != FilterKind::EdgeAware)
     throw InvalidParameter(std::string("edge-aware plan: filter kind ") + to_string(spec.kind) +
                            " is not edge-aware");
-  if (!(spec.sigma > 0.0) || !std::isfinite(spec.sigma))
-    throw InvalidParameter("edge-aware filter: sigma must be a positive number (got " +
-                           std::to_string(spec.sigma) + ")");
-  if (!(spec.sigma_r > 0.0))
-    throw InvalidParameter("edge-aware filter: sigma_r must be positive (got " +
-                           std::to_string(spec.sigma_r) + "); use infinity for a plain Gaussian");
-  if (!(spec.kappa >= 0.0) || !std::isfinite(spec.kappa))
-    throw InvalidParameter("edge-aware filter: kappa must be a finite number >= 0 (got " +
-                           std::to_string(spec.kappa) + ")");
-  if (spec.iterations < 1 || spec.iterations > 16)
-    throw InvalidParameter("edge-aware filter: iterations must be 1 to 16 (got " +
-                           std::to_string(spec.iterations) + ")");
-  if (width < 1 || height < 1)
-    throw InvalidParameter("edge-aware filter: image " + std::to_string(width) + "x" +
-                           std::to_string(height) + " is empty");
+  validate_edge_aware(spec, width, height);
   if (channels != 1 && channels != 4)
     throw InvalidParameter("edge-aware filter on CUDA: " + std::to_string(channels) +
                            " channels on the device (1 or 4; RGB is stored as RGBA)");
