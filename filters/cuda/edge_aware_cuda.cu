@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "filters/cuda/cuda_check.cuh"
+#include "filters/cuda/device_buffer.cuh"
 #include "filters/edge_aware.h"
 #include "filters/edge_aware_cuda.h"
 #include "filters/edge_aware_math.h"
@@ -323,28 +324,6 @@ __global__ void exact_final_kernel(PassArgs a) {
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
-// Owns one device allocation; frees it without throwing.
-struct Buffer {
-  void* ptr = nullptr;
-  Buffer() = default;
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() { reset(); }
-  void reset() {
-    if (ptr) {
-      const cudaError_t err = cudaFree(ptr);
-      if (err != cudaSuccess)
-        std::fprintf(stderr, "rf: cudaFree failed: %s\n", cudaGetErrorName(err));
-    }
-    ptr = nullptr;
-  }
-  void allocate(std::size_t bytes) {
-    reset();
-    CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(bytes, 16)));
-  }
-  float* f() const { return static_cast<float*>(ptr); }
-};
-
 void validate(const FilterSpec& spec, int width, int height, int channels) {
   if (spec.kind != FilterKind::EdgeAware)
     throw InvalidParameter(std::string("edge-aware plan: filter kind ") + to_string(spec.kind) +
@@ -378,7 +357,7 @@ struct EdgeAwarePlan::Impl {
   float scale2 = 0.0f;
   std::vector<PolesF> poles;   // one per iteration
   std::vector<float> warmups;  // kappa * sigma_i per iteration
-  Buffer dt_rows, dt_cols, tmp, causal, anticausal;
+  DeviceBuffer dt_rows, dt_cols, tmp, causal, anticausal;
   cudaStream_t capture = nullptr;
   cudaGraphExec_t graph = nullptr;
   const float* graph_in = nullptr;
@@ -579,7 +558,7 @@ Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
   EdgeAwarePlan plan(spec, in.width, in.height, dc);
   const std::vector<float> host = device_layout(in);
   const std::size_t bytes = host.size() * sizeof(float);
-  Buffer src, dst;
+  DeviceBuffer src, dst;
   src.allocate(bytes);
   dst.allocate(bytes);
   CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
@@ -602,7 +581,7 @@ EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int run
   EdgeAwarePlan plan(spec, in.width, in.height, dc);
   const std::vector<float> host = device_layout(in);
   const std::size_t bytes = host.size() * sizeof(float);
-  Buffer src, dst;
+  DeviceBuffer src, dst;
   src.allocate(bytes);
   dst.allocate(bytes);
   CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), bytes, cudaMemcpyHostToDevice));

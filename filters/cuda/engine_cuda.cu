@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "filters/cuda/cuda_check.cuh"
+#include "filters/cuda/device_buffer.cuh"
 #include "filters/cuda/overlapped_plan.h"
 #include "filters/cuda/recursive_cuda.cuh"
 #include "filters/design.h"
@@ -36,39 +37,6 @@ bool cuda_available(std::string* why) {
 
 namespace cuda {
 namespace {
-
-// Owns one device allocation; frees it without throwing.
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  std::size_t pitch = 0;
-  std::size_t bytes = 0;
-
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { reset(); }
-
-  void reset() {
-    if (ptr) {
-      const cudaError_t err = cudaFree(ptr);
-      if (err != cudaSuccess)
-        std::fprintf(stderr, "rf: cudaFree failed: %s\n", cudaGetErrorName(err));
-    }
-    ptr = nullptr;
-    pitch = bytes = 0;
-  }
-  void allocate(std::size_t n) {
-    reset();
-    if (n == 0) return;
-    CUDA_CHECK(cudaMalloc(&ptr, n));
-    bytes = n;
-  }
-  void allocate_pitched(std::size_t row_bytes, std::size_t rows) {
-    reset();
-    CUDA_CHECK(cudaMallocPitch(&ptr, &pitch, row_bytes, rows));
-    bytes = pitch * rows;
-  }
-};
 
 // Largest 1 / |b0| for which block carries are stored in float (see PassArgs::double_carries).
 constexpr double kFloatCarryGain = 200.0;
