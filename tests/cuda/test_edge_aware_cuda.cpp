@@ -119,6 +119,26 @@ TEST_CASE("edge-aware cuda: the exact variant equals Algorithm A on the device, 
   MESSAGE("exact vs A (both CUDA), sigma 40, worst relative max error: " << worst);
 }
 
+// Lines longer than one CTA of the fused exact kernel holds take the three-kernel path; a very
+// short other side keeps many lines per CTA on the fused one.
+TEST_CASE("edge-aware cuda: the exact variant equals Algorithm A on long and on very short lines") {
+  RF_REQUIRE_CUDA();
+  double worst = 0.0;
+  for (Size s : {Size{4500, 3}, Size{2, 4099}, Size{4096, 5}})
+    for (int c : {1, 4}) {
+      const Image in = cartoon_image(s.w, s.h, c, unsigned(s.w + s.h + c));
+      const Image a = cuda::edge_aware_filter(edge_spec(30.0, 0.1, Algorithm::EdgeA), in);
+      const Image x = cuda::edge_aware_filter(edge_spec(30.0, 0.1, Algorithm::EdgeExact), in);
+      const double err = max_abs_diff(a, x) / peak(a);
+      worst = std::max(worst, err);
+      CAPTURE(s.w);
+      CAPTURE(s.h);
+      CAPTURE(c);
+      CHECK(err <= 1e-4);
+    }
+  MESSAGE("exact vs A (both CUDA), long lines, worst relative max error: " << worst);
+}
+
 // Both backends round in float, in different orders (fused multiply-adds and elementary functions
 // on the GPU, polynomial exp and sincos on the CPU); each is within 2e-4 of the double reference
 // (tests/filters/test_edge_aware.cpp), so they agree within 2e-4 of the image's peak. The spacings
