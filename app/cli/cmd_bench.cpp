@@ -1,6 +1,8 @@
 // rfcli bench: the benchmark protocol of DESIGN.md. The CPU backend is timed here with a steady
 // clock around its column and row passes (the filter only: no copies or conversions); the CUDA
-// backend measures itself with CUDA events in rf::bench_cuda().
+// backend measures itself with CUDA events in rf::bench_cuda(). The edge-aware filter (issue 5's
+// case: RGB, sigma 50, sigma_r 50/255, kappa 2, 2 iterations) is timed per algorithm, A, C, D and
+// exact side by side, on both backends.
 #include <omp.h>
 
 #include <algorithm>
@@ -16,8 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "app/io/image_io.h"
 #include "filters/bench.h"
 #include "filters/design.h"
+#include "filters/edge_aware.h"
+#include "filters/edge_aware_cuda.h"
 #include "filters/errors.h"
 
 namespace rf::cli {
@@ -174,6 +179,119 @@ std::vector<BenchResult> bench_cpu(const BenchOptions& o, double* copy_gbps) {
   return results;
 }
 
+// The edge-aware case. Its image is a photograph mirror-tiled to the size (real edges, as the
+// paper measures) or, without one, seeded random rectangles over a gradient with mild noise.
+struct EdgeBench {
+  double sigma = 50.0;
+  double sigma_r255 = 50.0;
+  double kappa = 2.0;
+  int passes = 2;  // the filter's iterations N
+  std::string image;
+};
+
+Image edge_bench_image(const EdgeBench& e, int width, int height) {
+  Image out(width, height, 3);
+  if (!e.image.empty()) {
+    const Image src = io::read_image(e.image);
+    auto wrap = [](int i, int n) {
+      const int m = i % (2 * n);
+      return m < n ? m : 2 * n - 1 - m;
+    };
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < 3; ++c)
+          out.at(x, y, c) =
+              src.at(wrap(x, src.width), wrap(y, src.height), std::min(c, src.channels - 1));
+    return out;
+  }
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::normal_distribution<float> noise(0.0f, 0.02f);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      for (int c = 0; c < 3; ++c)
+        out.at(x, y, c) = 0.2f + 0.5f * float(x + (c + 1) * y) / float((c + 2) * (width + height));
+  for (int r = 0; r < 64; ++r) {
+    const int x0 = int(u(rng) * width), y0 = int(u(rng) * height);
+    const int x1 = std::min(width, x0 + 1 + int(u(rng) * width / 4));
+    const int y1 = std::min(height, y0 + 1 + int(u(rng) * height / 4));
+    const float colour[3] = {u(rng), u(rng), u(rng)};
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x)
+        for (int c = 0; c < 3; ++c) out.at(x, y, c) = colour[c];
+  }
+  for (float& v : out.pixels) v += noise(rng);
+  return out;
+}
+
+struct EdgeRow {
+  BenchResult r;
+  std::string algo;
+};
+
+// A, C, D and exact on each size: the CPU backend by a steady clock around run() (no copies), the
+// CUDA backend by CUDA events around its graph launch (RGB stored as RGBA float on the device, no
+// upload or readback). The rows say "clamp": the edge-aware filter extends the image constantly.
+std::vector<EdgeRow> bench_edge(const BenchOptions& o, const EdgeBench& e, bool cpu, bool cuda,
+                                int cpu_runs, int cpu_warmup, int cuda_runs) {
+  std::vector<Case> cases;
+  for (int s : o.sizes) cases.push_back({s, s});
+  if (o.include_hd) {
+    cases.push_back({1920, 1080});
+    cases.push_back({3840, 2160});
+  }
+  std::vector<EdgeRow> rows;
+  for (const Case& c : cases) {
+    const Image in = edge_bench_image(e, c.width, c.height);
+    Image out(c.width, c.height, 3);
+    for (int device = 0; device < 2; ++device) {
+      if ((device == 0 && !cpu) || (device == 1 && !cuda)) continue;
+      for (Algorithm a :
+           {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact}) {
+        FilterSpec spec;
+        spec.kind = FilterKind::EdgeAware;
+        spec.sigma = e.sigma;
+        spec.sigma_r = e.sigma_r255 / 255.0;
+        spec.kappa = e.kappa;
+        spec.iterations = e.passes;
+        spec.algo = a;
+        EdgeRow row;
+        BenchResult& r = row.r;
+        row.algo = to_string(a);
+        r.filter = "edge-aware";
+        r.ext = "clamp";
+        r.width = c.width;
+        r.height = c.height;
+        r.channels = 3;
+        if (device == 0) {
+          cpu::EdgeAwarePlan plan(spec, c.width, c.height, 3);
+          std::vector<double> ms;
+          for (int it = -cpu_warmup; it < cpu_runs; ++it) {
+            const auto t0 = std::chrono::steady_clock::now();
+            plan.run(in.pixels.data(), out.pixels.data());
+            const auto t1 = std::chrono::steady_clock::now();
+            if (it >= 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+          }
+          r.impl = "cpu";
+          r.format = "f32";
+          r.ms = median(ms);
+        } else {
+          r.impl = "rfstudio";
+          r.format = "f32x4";
+          r.ms = cuda::time_edge_aware(spec, in, cuda_runs).median_ms;
+        }
+        r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
+        const std::string ext = r.ext;
+        r.ext = row.algo;  // the table shows the algorithm where the other rows show the extension
+        print_row(r);
+        r.ext = ext;
+        rows.push_back(row);
+      }
+    }
+  }
+  return rows;
+}
+
 std::vector<int> positive_list(const std::vector<int>& v, const char* option, int lo, int hi) {
   for (int x : v)
     if (x < lo || x > hi)
@@ -197,6 +315,7 @@ void add_bench_command(CLI::App& app) {
     std::string json;
     std::string backend = "cpu";
     bool no_baselines = false;
+    EdgeBench edge;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
@@ -208,19 +327,30 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--channels", args->channels, "1 and/or 4")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--filters", args->filters, "gaussian, deriche, sat, ...")
+  cmd->add_option("--filters", args->filters, "gaussian, deriche, sat, ..., edge-aware")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--iterations", args->iterations,
                   "timed runs per case (default: 20 on the CPU, 100 on CUDA)");
   cmd->add_option("--warmup", args->warmup, "untimed runs first (default: 3 CPU, 10 CUDA)");
-  cmd->add_option("--sigma", args->sigma, "Gaussian sigma")->capture_default_str();
+  CLI::Option* sigma =
+      cmd->add_option("--sigma", args->sigma, "Gaussian sigma (edge-aware: 50 unless given)")
+          ->capture_default_str();
+  cmd->add_option("--sigma-r", args->edge.sigma_r255, "edge-aware: sigma_r on the 8-bit scale")
+      ->capture_default_str();
+  cmd->add_option("--kappa", args->edge.kappa, "edge-aware: warm-up distance of C and D")
+      ->capture_default_str();
+  cmd->add_option("--edge-iterations", args->edge.passes, "edge-aware: the filter's iterations N")
+      ->capture_default_str();
+  cmd->add_option("--image", args->edge.image,
+                  "edge-aware: mirror-tile this RGB image to each size (default: seeded random "
+                  "rectangles)");
   cmd->add_option("--json", args->json, "also write the results to this JSON file");
   cmd->add_option("--backend", args->backend,
                   "cpu; cuda (CUDA only); auto (CPU, and CUDA when a device exists)")
       ->capture_default_str();
   cmd->add_flag("--no-baselines", args->no_baselines, "CUDA: skip RT, FIR, cuFFT, CUB and copy");
-  cmd->callback([args] {
+  cmd->callback([args, sigma] {
     BenchOptions o;
     o.sizes = positive_list(args->sizes, "--sizes", 1, 32768);
     o.include_hd = !args->no_hd;
@@ -233,19 +363,29 @@ void add_bench_command(CLI::App& app) {
       if (!ext) throw UsageError("--ext: unknown extension '" + e + "'");
       o.exts.push_back(*ext);
     }
+    bool edge = false;
     for (const std::string& f : args->filters) {
       const auto kind = parse_filter_kind(f);
-      if (!kind || *kind == FilterKind::EdgeAware)
-        throw UsageError("--filters: '" + f + "' cannot be benchmarked here");
-      o.kinds.push_back(*kind);
+      if (!kind) throw UsageError("--filters: '" + f + "' cannot be benchmarked here");
+      if (*kind == FilterKind::EdgeAware)
+        edge = true;
+      else
+        o.kinds.push_back(*kind);
     }
-    if (o.orders.empty() || o.exts.empty() || o.channels.empty() || o.kinds.empty() ||
+    if (o.orders.empty() || o.exts.empty() || o.channels.empty() || (o.kinds.empty() && !edge) ||
         (o.sizes.empty() && !o.include_hd))
       throw UsageError(
           "bench: nothing to measure (an empty list of sizes, orders, extensions, "
           "channels or filters)");
     if (!(args->sigma > 0.0)) throw UsageError("--sigma: must be a positive number");
     o.sigma = args->sigma;
+    EdgeBench eb = args->edge;
+    if (sigma->count() > 0) eb.sigma = args->sigma;
+    if (edge) {
+      if (!(eb.sigma_r255 > 0.0)) throw UsageError("--sigma-r: must be a positive number");
+      if (!(eb.kappa >= 0.0)) throw UsageError("--kappa: must be >= 0");
+      if (eb.passes < 1 || eb.passes > 16) throw UsageError("--edge-iterations: must be 1 to 16");
+    }
     o.baselines = !args->no_baselines;
     const auto backend = parse_backend(args->backend);
     if (!backend) throw UsageError("--backend: unknown backend '" + args->backend + "'");
@@ -264,8 +404,9 @@ void add_bench_command(CLI::App& app) {
     std::string device;
     double copy_gbps = 0.0;
     std::vector<BenchResult> all;
+    std::vector<std::string> algos;  // per row of `all`: the edge-aware algorithm, else empty
     print_header();
-    if (*backend != Backend::Cuda) {
+    if (*backend != Backend::Cuda && !o.kinds.empty()) {
       device = cpu_model() + ", " + make_cpu_engine()->description();
       std::printf("# %s; steady clock around the column and row passes (no copies)\n",
                   device.c_str());
@@ -274,7 +415,7 @@ void add_bench_command(CLI::App& app) {
       c.warmup = args->warmup.value_or(3);
       all = bench_cpu(c, &copy_gbps);
     }
-    if (cuda) {
+    if (cuda && !o.kinds.empty()) {
       const std::string gpu = make_engine(Backend::Cuda)->description();
       device = device.empty() ? gpu : device + "; " + gpu;
       std::printf("# %s; CUDA events around the filter only (no upload or readback)\n",
@@ -287,23 +428,49 @@ void add_bench_command(CLI::App& app) {
         if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
       all.insert(all.end(), rows.begin(), rows.end());
     }
+    algos.resize(all.size());
+    if (edge) {
+      const bool on_cpu = *backend != Backend::Cuda;
+      if (on_cpu) {
+        const std::string cpu_name = cpu_model() + ", " + make_cpu_engine()->description();
+        if (device.find(cpu_name) == std::string::npos)
+          device = device.empty() ? cpu_name : device + "; " + cpu_name;
+      }
+      if (cuda) {
+        const std::string gpu = make_engine(Backend::Cuda)->description();
+        if (device.find(gpu) == std::string::npos)
+          device = device.empty() ? gpu : device + "; " + gpu;
+      }
+      std::printf(
+          "# edge-aware: RGB, sigma %g, sigma_r %g/255, kappa %g, %d iterations, %s; ext column "
+          "= algorithm (constant extension); cpu: steady clock around run(), median of %d; "
+          "rfstudio: CUDA events around the graph launch, RGBA float on the device, median of "
+          "%d\n",
+          eb.sigma, eb.sigma_r255, eb.kappa, eb.passes,
+          eb.image.empty() ? "seeded random rectangles" : eb.image.c_str(),
+          args->iterations.value_or(5), args->iterations.value_or(100));
+      const std::vector<EdgeRow> rows =
+          bench_edge(o, eb, on_cpu, cuda, args->iterations.value_or(5), args->warmup.value_or(1),
+                     args->iterations.value_or(100));
+      for (const EdgeRow& r : rows) {
+        all.push_back(r.r);
+        algos.push_back(r.algo);
+      }
+    }
     if (args->json.empty()) return;
     doc["device"] = device;
     doc["date"] = today();
     doc["copy_floor_gbps"] = copy_gbps;
     doc["results"] = nlohmann::json::array();
-    for (const BenchResult& r : all)
-      doc["results"].push_back({{"impl", r.impl},
-                                {"filter", r.filter},
-                                {"order", r.order},
-                                {"ext", r.ext},
-                                {"width", r.width},
-                                {"height", r.height},
-                                {"channels", r.channels},
-                                {"format", r.format},
-                                {"gips", r.gips},
-                                {"ms", r.ms},
-                                {"gbps", r.gbps}});
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const BenchResult& r = all[i];
+      nlohmann::json row = {
+          {"impl", r.impl},   {"filter", r.filter}, {"order", r.order},       {"ext", r.ext},
+          {"width", r.width}, {"height", r.height}, {"channels", r.channels}, {"format", r.format},
+          {"gips", r.gips},   {"ms", r.ms},         {"gbps", r.gbps}};
+      if (!algos[i].empty()) row["algo"] = algos[i];
+      doc["results"].push_back(row);
+    }
     std::ofstream f(args->json);
     f << doc.dump(2) << "\n";
     if (!f) throw IoError(args->json + ": cannot write");

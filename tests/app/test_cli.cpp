@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -196,6 +197,30 @@ TEST_CASE("rfcli bench: a small CPU run writes the JSON of the protocol") {
     }
   }
   CHECK(cpu_rows == 2 * 2 * 2);
+}
+
+TEST_CASE("rfcli bench: the edge-aware filter times A, C, D and exact side by side") {
+  TempDir dir;
+  const std::string json = dir / "edge.json";
+  const Run r = rfcli(dir,
+                      "bench --filters edge-aware --sizes 37 --no-hd --iterations 1 --warmup 0 "
+                      "--backend cpu --image '" +
+                          astronaut() + "' --json '" + json + "'");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("sigma 50, sigma_r 50/255, kappa 2, 2 iterations") != std::string::npos);
+  const auto j = nlohmann::json::parse(slurp(json));
+  std::vector<std::string> algos;
+  for (const auto& row : j["results"]) {
+    CHECK(row["impl"] == "cpu");
+    CHECK(row["filter"] == "edge-aware");
+    CHECK(row["ext"] == "clamp");
+    CHECK(row["width"].get<int>() == 37);
+    CHECK(row["channels"].get<int>() == 3);
+    CHECK(row["ms"].get<double>() > 0.0);
+    algos.push_back(row["algo"].get<std::string>());
+  }
+  CHECK(algos == std::vector<std::string>{"a", "c", "d", "exact"});
+  check_refused(dir, "bench --filters edge-aware --sigma-r 0 --backend cpu", "--sigma-r");
 }
 
 TEST_CASE("rfcli: every bad input is one line on stderr and exit status 2") {
