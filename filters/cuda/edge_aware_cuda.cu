@@ -187,6 +187,7 @@ struct Line {
   template <bool Write>
   __device__ void causal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
     Sample<C> prev = f(k0 - 1);
+#pragma unroll 2
     for (int k = k0; k < k1; ++k) {
       const Sample<C> cur = f(k);
       const float delta = dt(k), inv_delta = __frcp_rn(delta);
@@ -206,6 +207,7 @@ struct Line {
   template <bool Write>
   __device__ void anticausal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
     Sample<C> next = f(k1);
+#pragma unroll 2
     for (int j = k1 - 1; j >= k0; --j) {
       const Sample<C> cur = f(j);
       const float delta = dt(j + 1), inv_delta = __frcp_rn(delta);
@@ -461,6 +463,7 @@ __global__ void __launch_bounds__(kFusedThreads, 3) exact_fused_kernel(PassArgs 
       if (first) line.steady_causal(0, uc);
       const int k0 = max(s0, 1), k1 = min(e, n - 1);
       Sample<C> prev = line.f(k0 - 1);
+#pragma unroll 2
       for (int k = k0; k <= k1; ++k) {
         const Sample<C> cur = line.f(k);
         const float delta = line.dt(k), inv_delta = __frcp_rn(delta);
@@ -554,6 +557,7 @@ __global__ void __launch_bounds__(kFusedThreads, 3) exact_fused_kernel(PassArgs 
   __syncthreads();
   if (!active) return;
   Sample<C> prev = line.f(max(s0 - 1, 0));
+#pragma unroll 2
   for (int i = 0; i < kFusedSeg; ++i) {
     const int k = s0 + i;
     if (k < e) {
@@ -576,6 +580,7 @@ __global__ void __launch_bounds__(kFusedThreads, 3) exact_fused_kernel(PassArgs 
   }
   s = carry;
   Sample<C> next = line.f(min(e, n - 1));
+#pragma unroll 2
   for (int i = kFusedSeg - 1; i >= 0; --i) {
     const int k = s0 + i;
     if (k < e) {
