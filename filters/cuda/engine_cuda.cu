@@ -40,12 +40,20 @@ namespace {
 
 // Largest 1 / |b0| for which block carries are stored in float (see PassArgs::double_carries).
 constexpr double kFloatCarryGain = 200.0;
-// Largest 1 / |b0| for which RGBA8 frames run the block recursions with a float window
-// (PassArgs::float_blocks). Measured on the device's H200 with the RGBA8 test (211x97, sigma 4,
-// every extension): 1 / b0 = 53 (order 4) stays within 0.51 of an 8-bit step of the double
-// reference, 100 (order 5) reaches 0.5102; 32 keeps orders 1-3 at sigma 4 on the fast path with
-// margin.
+// Largest 1 / |b0| for which the block recursions run with a float window (PassArgs::
+// float_blocks). The float step (recursion_step in overlapped_math.h) rounds about half an ulp of
+// the window per step, which reaches the output amplified by up to the gain 1 / |b0| of
+// 1 / (1 + sum a_k q^-k), once per direction and pass. Measured on the device's H200 with the
+// CUDA tests (every extension, sizes up to 4096^2, sigma 4), worst relative error: order 1
+// (1 / b0 = 3.4) 2.5e-7, order 2 (13.8) 7.2e-7, order 3 (25.6) 1.5e-6, order 4 (53) 3.6e-6,
+// order 5 (100) 9.3e-6: about 1e-7 per unit of gain, so 32 keeps orders 1-3 well under their
+// 1e-5 bound and 128 orders 4 and 5 under their 1e-4. RGBA8 frames: with the RGBA8 test (211x97,
+// sigma 4, every extension), 1 / b0 = 53 (order 4) stays within 0.51 of an 8-bit step of the
+// double reference, 100 (order 5) reaches 0.5102; 32 keeps orders 1-3 at sigma 4 on the fast
+// path with margin. Beyond, the window is double, whose FP64 steps and float<->double
+// conversions (16 per clock per SM on sm_90) make the block kernels compute-bound.
 constexpr double kFloatWindowGain = 32.0;
+constexpr double kFloatWindowGainHighOrder = 128.0;
 
 bool same_io(const Io& a, const Io& b) {
   return a.kind == b.kind && a.ptr == b.ptr && a.pitch == b.pitch && a.surf == b.surf;
@@ -189,8 +197,10 @@ class CudaEngine final : public Engine {
     columns_ = pass_args(op, f, width, height, col_pbar_, col_ebar_, col_pst_, col_est_);
     rows_ = pass_args(op, f, height, width, row_pbar_, row_ebar_, row_pst_, row_est_);
     columns_.double_carries = rows_.double_carries = double_carries ? 1 : 0;
+    const double window_gain =
+        format == PixelFormat::RGBA8 || r <= 3 ? kFloatWindowGain : kFloatWindowGainHighOrder;
     columns_.float_blocks = rows_.float_blocks =
-        format == PixelFormat::RGBA8 && std::fabs(1.0 / f.b0) <= kFloatWindowGain ? 1 : 0;
+        !double_carries && std::fabs(1.0 / f.b0) <= window_gain ? 1 : 0;
     columns_.next_pbar = rows_.pbar;
     columns_.next_ebar = rows_.ebar;
     commit_plan(spec, width, height, format);

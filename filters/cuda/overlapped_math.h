@@ -55,6 +55,7 @@ template <int R, class T = float>
 struct Coeffs {
   T b0;
   T a[R];  // a_1 .. a_r
+  T s;     // 1 + sum_k a_k (the float step below)
 };
 
 // One step of the causal (or, read right to left, the anticausal) recursion on a sliding window
@@ -64,6 +65,30 @@ RF_HDI Vec<C, T> recursion_step(const Coeffs<R, T>& f, const Vec<C, T>& x, Vec<C
   Vec<C, T> y = f.b0 * x;
 #pragma unroll
   for (int k = 0; k < R; ++k) fma_into(y, -f.a[k], w[k]);
+#pragma unroll
+  for (int k = R - 1; k > 0; --k) w[k] = w[k - 1];
+  w[0] = y;
+  return y;
+}
+
+// With a float window the direct form loses accuracy: its partial sums reach |a_1| |y| (about
+// 2 |y| for a Gaussian), so each step rounds a few ulps of y into the window, and the recursion
+// amplifies what enters the window by up to its gain 1 / |b0|. The same step rearranged,
+//   y = w_0 + (b0 x - s w_0) + sum_{k>=2} a_k (w_0 - w_{k-1}),   s = 1 + sum_k a_k,
+// has only small terms in the bracketed correction (neighbouring outputs differ little, and
+// w_0 - w_{k-1} is exact when they are within a factor of two) and rounds once more, in the final
+// addition: about half an ulp per step.
+template <int R, int C>
+RF_HDI Vec<C> recursion_step(const Coeffs<R, float>& f, const Vec<C>& x, Vec<C> (&w)[R]) {
+  Vec<C> y;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const float w0 = w[0].v[c];
+    float correction = f.b0 * x.v[c] - f.s * w0;
+#pragma unroll
+    for (int k = 1; k < R; ++k) correction += f.a[k] * (w0 - w[k].v[c]);
+    y.v[c] = w0 + correction;
+  }
 #pragma unroll
   for (int k = R - 1; k > 0; --k) w[k] = w[k - 1];
   w[0] = y;
@@ -81,9 +106,9 @@ RF_HDI Vec<C> recursion_step(const Coeffs<R, double>& f, const Vec<C>& x, Vec<C,
 
 // Causal filtering of one block in place, F(p, B_m(x)) of eq. (15), from the prologue held in w;
 // leaves the block's own prologue in w. Only the first `len` samples are filtered (`Full`: all).
-// The window type S is double for float frames, float for RGBA8 frames of well-conditioned
-// filters (PassArgs::float_blocks): a float window's error, ~1 / b0 ulps, then stays far below
-// half a step of 1/255.
+// The window type S is float for well-conditioned filters (PassArgs::float_blocks): a float
+// window's error, at most ~1 / |b0| ulps, then stays within the float tolerance (and far below
+// half a step of 1/255); double otherwise.
 template <int R, int C, bool Full, class S>
 RF_HDI void causal_block(const Coeffs<R, S>& f, Vec<C> (&v)[kBlock], Vec<C, S> (&w)[R], int len) {
 #pragma unroll

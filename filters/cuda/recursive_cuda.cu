@@ -12,18 +12,37 @@ namespace {
 // conditioned, double when a float prologue would perturb the block's free response by far more
 // than one ulp (poles close to the unit circle, large sigma: see PassArgs::double_carries).
 
-// Warps per CTA: each warp owns 32 lines x kBlock samples; 4 channels need 4x the registers and
-// shared memory per warp.
+// Warps per CTA of the block kernels. One channel: each warp owns 32 lines x kBlock samples of
+// its own block. Four channels: each lane owns one channel of one line (scalar lines, see
+// block_output_kernel4), the CTA's warps 32 lines of one block.
+constexpr int kWarps = 4;
+// Readers a block kernel is compiled for: a kernel's registers are those of its heaviest path,
+// and a float4 surface texel read whole for each of a block's 32 samples takes 128 of them, so
+// four-channel sources get one instantiation per group.
+enum ReaderGroup : int {
+  kBuffers = 0,  // pitched buffers (one float or byte per lane), and one-channel surfaces
+  kSurfU8 = 1,   // RGBA8 surfaces
+  kSurfF32 = 2,  // RGBA32F surfaces
+};
+
 template <int C>
-constexpr int kWarps = C == 1 ? 4 : 2;
+int reader_group(IoKind kind) {
+  if (C == 1) return kBuffers;
+  return kind == IoKind::SurfU8x4 ? kSurfU8 : kind == IoKind::SurfF32x4 ? kSurfF32 : kBuffers;
+}
 
 // The coefficients as the block recursions use them: S is the window type (see causal_block).
 template <int R, class S = double>
 __device__ __forceinline__ Coeffs<R, S> coeffs_of(double b0, const double* a) {
   Coeffs<R, S> f;
   f.b0 = S(b0);
+  double s = 1.0;
 #pragma unroll
-  for (int k = 0; k < R; ++k) f.a[k] = S(a[k]);
+  for (int k = 0; k < R; ++k) {
+    f.a[k] = S(a[k]);
+    s += a[k];
+  }
+  f.s = S(s);
   return f;
 }
 
@@ -53,13 +72,47 @@ __device__ __forceinline__ void store_carry(void* base, int s, int k, int R, int
   *carry_ptr<C, P>(base, s, k, R, lines, line) = convert<P>(v);
 }
 
-// Loads samples [base, base + len) of column `line` of src; zeros past len.
+// Channel c of a sample.
 template <int C>
-__device__ __forceinline__ void load_block(const Io& src, int line, int base, int len,
-                                           Vec<C> (&v)[kBlock]) {
-  with_reader<C>(src, [&](auto rd) {
+__device__ __forceinline__ float channel_of(const Vec<C>& v, int c) {
+  if constexpr (C == 1)
+    return v.v[0];
+  else
+    return c == 0 ? v.v[0] : c == 1 ? v.v[1] : c == 2 ? v.v[2] : v.v[3];
+}
+
+// Calls f(rd) with rd(x, y) = channel c of sample (x, y). Buffers of four channels read the one
+// float or byte (the four lanes of a pixel then share its 16 or 4 bytes, so a warp's loads stay
+// coalesced); surfaces read the whole texel.
+template <int C, int G, class F>
+__device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
+  if constexpr (C == 1) {
+    with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
+  } else if constexpr (G == kSurfU8) {
+    const Reader<4, IoKind::SurfU8x4> rd{io.surf};
+    f([=](int x, int y) { return channel_of<4>(rd(x, y), c); });
+  } else if constexpr (G == kSurfF32) {
+    const Reader<4, IoKind::SurfF32x4> rd{io.surf};
+    f([=](int x, int y) { return channel_of<4>(rd(x, y), c); });
+  } else if (io.kind == IoKind::U8x4) {
+    f([=](int x, int y) {
+      return to_unit(
+          reinterpret_cast<const unsigned char*>(io.ptr + std::size_t(y) * io.pitch)[x * 4 + c]);
+    });
+  } else {
+    f([=](int x, int y) {
+      return reinterpret_cast<const float*>(io.ptr + std::size_t(y) * io.pitch)[x * 4 + c];
+    });
+  }
+}
+
+// Loads channel c of samples [base, base + len) of column `line` of src; zeros past len.
+template <int C, int G = kBuffers>
+__device__ __forceinline__ void load_block(const Io& src, int line, int c, int base, int len,
+                                           Vec<1> (&v)[kBlock]) {
+  with_channel_reader<C, G>(src, c, [&](auto rd) {
 #pragma unroll
-    for (int i = 0; i < kBlock; ++i) v[i] = i < len ? rd(line, base + i) : zero_vec<C>();
+    for (int i = 0; i < kBlock; ++i) v[i] = Vec<1>{i < len ? rd(line, base + i) : 0.f};
   });
 }
 
@@ -93,24 +146,36 @@ __device__ __forceinline__ void store_block_carries(const Coeffs<R, S>& f, Vec<C
 }
 
 // Pass step 1: block carries of every block in parallel (the column pass only: the row pass gets
-// its carries from the column pass's output step).
-template <int R, int C, class P, class S>
-__global__ void __launch_bounds__(32 * kWarps<C>) block_carries_kernel(const PassArgs a) {
-  const int line = blockIdx.x * 32 + threadIdx.x;
-  const int s = blockIdx.y * kWarps<C> + threadIdx.y;
-  if (s >= a.nb || line >= a.lines) return;
+// its carries from the column pass's output step), on scalar lines (one channel of one line per
+// lane, the layout of carries_kernel).
+template <int R, int C, class P, class S, int G>
+__global__ void __launch_bounds__(32 * kWarps) block_carries_kernel(const PassArgs a) {
+  const int lines = a.lines * C;
+  const int sl = blockIdx.x * 32 + threadIdx.x;
+  const int s = blockIdx.y * kWarps + threadIdx.y;
+  if (s >= a.nb || sl >= lines) return;
+  const int line = sl / C, c = sl - line * C;
   const int base = s * kBlock;
   const int len = min(kBlock, a.n - base);
-  Vec<C> v[kBlock];
-  load_block<C>(a.src, line, base, len, v);
-  store_block_carries<R, C, P>(coeffs_of<R, S>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
-                               a.lines, line);
+  Vec<1> v[kBlock];
+  load_block<C, G>(a.src, line, c, base, len, v);
+  store_block_carries<R, 1, P>(coeffs_of<R, S>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
+                               lines, sl);
 }
 
-// Carry completion runs kGroups warps per 32 lines: each warp owns a contiguous run of blocks, so
-// the serial chain of eq. (24) per thread is kGroups times shorter and kGroups times more warps
-// hide the memory latency; the runs are stitched through shared memory with T^m (and U^m).
+// Carry completion runs on scalar lines: the C channels of an image line are C lines of their
+// own, whose carries sit at scalar index line * C + c of the Vec<C, P> carry arrays, so four
+// channels get four times the threads rather than four times the registers per thread. kGroups
+// warps share 32 scalar lines: each warp owns a contiguous run of blocks, so the serial chain of
+// eq. (24) per thread is kGroups times shorter and kGroups times more warps hide the memory
+// latency; the runs are stitched through shared memory with T^m (and U^m).
 constexpr int kGroups = kCarryGroups;
+using Scalar = Vec<1, double>;
+// CTAs per SM the carry kernel is compiled for. It is bound by the latency of its instruction
+// chains, so warps per SM count most: two CTAs (64 registers per lane) up to order 3, where the
+// spills stay small (at most ~160 bytes per lane, served by L1); one CTA beyond.
+template <int R>
+constexpr int kCarryCtas = R <= 3 ? 2 : 1;
 
 // out = add + m * p, for matrices stored with the kMaxOrder stride of PassArgs.
 template <int R, int C>
@@ -123,15 +188,14 @@ __device__ __forceinline__ void affine(const double* m, const Vec<C, double> (&p
 }
 
 // Sum over the kGroups warps of v (per lane), through shared memory; every warp gets the sum.
-template <int R, int C>
-__device__ __forceinline__ void sum_over_groups(Vec<C, double> (&share)[kGroups][R][32],
-                                                Vec<C, double> (&v)[R]) {
+template <int R>
+__device__ __forceinline__ void sum_over_groups(Scalar (&share)[kGroups][R][32], Scalar (&v)[R]) {
 #pragma unroll
   for (int k = 0; k < R; ++k) share[threadIdx.y][k][threadIdx.x] = v[k];
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < R; ++k) {
-    v[k] = zero_vec<C, double>();
+    v[k] = zero_vec<1, double>();
     for (int g = 0; g < kGroups; ++g) fma_into(v[k], 1.0, share[g][k][threadIdx.x]);
   }
   __syncthreads();
@@ -139,188 +203,225 @@ __device__ __forceinline__ void sum_over_groups(Vec<C, double> (&share)[kGroups]
 
 // State entering this warp's run: `first` folded through the runs of the warps before it, each
 // run's zero-start end state `q` taken from shared memory (x_{j+1} = A^m x_j + q_j).
-template <int R, int C>
-__device__ __forceinline__ void stitch_runs(Vec<C, double> (&share)[kGroups][R][32],
-                                            const double* power, const Vec<C, double> (&q)[R],
-                                            Vec<C, double> (&state)[R]) {
+template <int R>
+__device__ __forceinline__ void stitch_runs(Scalar (&share)[kGroups][R][32], const double* power,
+                                            const Scalar (&q)[R], Scalar (&state)[R]) {
 #pragma unroll
   for (int k = 0; k < R; ++k) share[threadIdx.y][k][threadIdx.x] = q[k];
   __syncthreads();
   for (int g = 0; g < int(threadIdx.y); ++g) {
-    Vec<C, double> next[R];
+    Scalar next[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) next[k] = share[g][k][threadIdx.x];
-    affine<R, C>(power, state, next);
+    affine<R, 1>(power, state, next);
 #pragma unroll
     for (int k = 0; k < R; ++k) state[k] = next[k];
   }
   __syncthreads();
 }
 
+// The r carries of one scalar line at block s: base[(s * r + k) * lines] for k < r.
+template <int R, class P>
+struct CarryLine {
+  P* base;
+  int lines;
+  __device__ P& at(int s, int k) const { return base[(std::size_t(s) * R + k) * lines]; }
+  __device__ Scalar load(int s, int k) const { return Scalar{double(at(s, k))}; }
+  __device__ void store(int s, int k, const Scalar& v) const { at(s, k) = P(v.v[0]); }
+};
+
+// Visits `count` blocks of a run, block_of(i) for i = 0, 1, ..., calling step(s, x, y) with the
+// carries x of `first` (and y of `second` when Two) at block s. The chains that call it are
+// latency-bound, so the carries of kChunk blocks are loaded before any is used: their loads
+// overlap instead of each waiting for the previous step.
+template <int R, class P, bool Two, class BlockOf, class Step>
+__device__ __forceinline__ void visit_run(int count, BlockOf block_of, const CarryLine<R, P>& first,
+                                          const CarryLine<R, P>& second, Step step) {
+  constexpr int kChunk = sizeof(P) == 4 ? 4 : 2;
+  for (int i0 = 0; i0 < count; i0 += kChunk) {
+    P x[kChunk][R], y[kChunk][Two ? R : 1];
+#pragma unroll
+    for (int u = 0; u < kChunk; ++u)
+      if (i0 + u < count) {
+        const int s = block_of(i0 + u);
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+          x[u][k] = first.at(s, k);
+          if constexpr (Two) y[u][k] = second.at(s, k);
+        }
+      }
+#pragma unroll
+    for (int u = 0; u < kChunk; ++u)
+      if (i0 + u < count) {
+        Scalar xs[R], ys[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+          xs[k] = Scalar{double(x[u][k])};
+          ys[k] = Scalar{Two ? double(y[u][Two ? k : 0]) : 0.0};
+        }
+        step(block_of(i0 + u), xs, ys);
+      }
+  }
+}
+
+// Channel c of sample (x, y).
+template <int C>
+__device__ __forceinline__ double read_channel(const Io& io, int x, int y, int c) {
+  const Vec<C> v = read<C>(io, x, y);
+  if constexpr (C == 1)
+    return v.v[0];
+  else
+    return c == 0 ? v.v[0] : c == 1 ? v.v[1] : c == 2 ? v.v[2] : v.v[3];
+}
+
 // Pass step 2, in double: the exact boundary seeds (Nehab & Maximo 2016) as dot products with
 // the extension's samples, then the prologues completed front to back, eq. (24), and the
 // epilogues back to front, eq. (34). The last (possibly partial) block is handled apart.
 template <int R, int C, class P>
-__global__ void __launch_bounds__(32 * kGroups) carries_kernel(const PassArgs a) {
-  __shared__ Vec<C, double> share[kGroups][R][32];
+__global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(const PassArgs a) {
+  __shared__ Scalar share[kGroups][R][32];
   const int lane = threadIdx.x, group = threadIdx.y;
-  const int line = min(int(blockIdx.x) * 32 + lane, a.lines - 1);  // duplicates write alike
-  const int last = a.nb - 1;                                       // full blocks: [0, last)
+  const int lines = a.lines * C;
+  const int sl = min(int(blockIdx.x) * 32 + lane, lines - 1);  // duplicates write alike
+  const int line = sl / C, channel = sl - line * C;
+  const int last = a.nb - 1;  // full blocks: [0, last)
   const int m = (last + kGroups - 1) / kGroups;
   const int s0 = min(group * m, last), s1 = min(s0 + m, last);
-  auto ld = [&](void* base, int s, int k) {
-    return load_carry<C, P>(base, s, k, R, a.lines, line);
-  };
-  auto st = [&](void* base, int s, int k, const Vec<C, double>& v) {
-    store_carry<C, P>(base, s, k, R, a.lines, line, v);
-  };
+  const CarryLine<R, P> pbar{static_cast<P*>(a.pbar) + sl, lines};
+  const CarryLine<R, P> ebar{static_cast<P*>(a.ebar) + sl, lines};
+  const CarryLine<R, P> pst{static_cast<P*>(a.pst) + sl, lines};
+  const CarryLine<R, P> est{static_cast<P*>(a.est) + sl, lines};
   // Visits the extension samples of terms [0, count) split over the warps, loading a batch of
   // them before using any: this loop is on the kernel's critical path, so the loads must overlap.
   auto seed_dot = [&](int count, auto position, auto use) {
-    constexpr int kBatch = 4;
+    constexpr int kBatch = 8;
     for (int base = group; base < count; base += kGroups * kBatch) {
-      Vec<C> x[kBatch];
+      double x[kBatch];
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         const int i = base + u * kGroups;
         const int j = i < count ? extend_index(position(i), a.n, a.ext) : -1;
-        x[u] = j < 0 ? zero_vec<C>() : read<C>(a.src, line, j);
+        x[u] = j < 0 ? 0.0 : read_channel<C>(a.src, line, j, channel);
       }
 #pragma unroll
       for (int u = 0; u < kBatch; ++u)
-        if (base + u * kGroups < count) use(base + u * kGroups, convert<double>(x[u]));
+        if (base + u * kGroups < count) use(base + u * kGroups, Scalar{x[u]});
     }
   };
 
   // Causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), split over the warps.
-  Vec<C, double> p[R];
+  Scalar p[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) p[k] = zero_vec<C, double>();
+  for (int k = 0; k < R; ++k) p[k] = zero_vec<1, double>();
   if (a.pad > 0) {
     seed_dot(
         a.pad + R - 1, [&](int i) { return -1 - i; },
-        [&](int i, const Vec<C, double>& x) {
+        [&](int i, const Scalar& x) {
 #pragma unroll
           for (int k = 0; k < R; ++k)
             if (i >= k) fma_into(p[k], a.g[i - k], x);
         });
-    sum_over_groups<R, C>(share, p);
+    sum_over_groups<R>(share, p);
   }
 
   // Prologues, eq. (24): each run from zero, stitched, then again from its true start.
-  Vec<C, double> q[R];
+  const auto forward = [&](int i) { return s0 + i; };
+  Scalar q[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) q[k] = zero_vec<C, double>();
-  for (int s = s0; s < s1; ++s) {
-    Vec<C, double> next[R];
+  for (int k = 0; k < R; ++k) q[k] = zero_vec<1, double>();
+  visit_run<R, P, false>(s1 - s0, forward, pbar, pbar, [&](int, Scalar(&x)[R], Scalar(&)[R]) {
+    affine<R, 1>(a.T, q, x);
 #pragma unroll
-    for (int k = 0; k < R; ++k) next[k] = ld(a.pbar, s, k);
-    affine<R, C>(a.T, q, next);
+    for (int k = 0; k < R; ++k) q[k] = x[k];
+  });
+  stitch_runs<R>(share, a.Tm, q, p);
+  visit_run<R, P, false>(s1 - s0, forward, pbar, pbar, [&](int s, Scalar(&x)[R], Scalar(&)[R]) {
 #pragma unroll
-    for (int k = 0; k < R; ++k) q[k] = next[k];
-  }
-  stitch_runs<R, C>(share, a.Tm, q, p);
-  for (int s = s0; s < s1; ++s) {
-    Vec<C, double> next[R];
+    for (int k = 0; k < R; ++k) pst.store(s, k, p[k]);
+    affine<R, 1>(a.T, p, x);
 #pragma unroll
-    for (int k = 0; k < R; ++k) {
-      st(a.pst, s, k, p[k]);
-      next[k] = ld(a.pbar, s, k);
-    }
-    affine<R, C>(a.T, p, next);
-#pragma unroll
-    for (int k = 0; k < R; ++k) p[k] = next[k];
-  }
+    for (int k = 0; k < R; ++k) p[k] = x[k];
+  });
   // The warp whose run ends the full blocks (warp 0 when there are none) holds p_last.
   const bool owner = last == 0 ? group == 0 : (s0 < s1 && s1 == last);
   if (owner) {
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      st(a.pst, last, k, p[k]);
+      pst.store(last, k, p[k]);
       share[0][k][lane] = p[k];
     }
   }
   __syncthreads();
-  Vec<C, double> p_last[R];
+  Scalar p_last[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) p_last[k] = share[0][k][lane];
   __syncthreads();
   if (a.causal_only) return;
 
   // The causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
-  Vec<C, double> p_end[R];
+  Scalar p_end[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) p_end[k] = ld(a.pbar, last, k);
-  affine<R, C>(a.Tl, p_last, p_end);
+  for (int k = 0; k < R; ++k) p_end[k] = pbar.load(last, k);
+  affine<R, 1>(a.Tl, p_last, p_end);
 
   // Anticausal seed: the extension's samples beyond the line through the autocorrelation of g,
   // z_{n+m} = sum_t A(|t - m|) x(n + t), plus N times the causal end state.
-  Vec<C, double> e[R];
+  Scalar e[R];
 #pragma unroll
-  for (int k = 0; k < R; ++k) e[k] = zero_vec<C, double>();
+  for (int k = 0; k < R; ++k) e[k] = zero_vec<1, double>();
   if (a.pad > 0) {
     seed_dot(
         a.pad + R, [&](int t) { return a.n + t; },
-        [&](int t, const Vec<C, double>& x) {
+        [&](int t, const Scalar& x) {
 #pragma unroll
           for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], x);
         });
-    sum_over_groups<R, C>(share, e);
+    sum_over_groups<R>(share, e);
   }
-  if (a.ext != Extension::Ignore) affine<R, C>(a.N, p_end, e);
+  if (a.ext != Extension::Ignore) affine<R, 1>(a.N, p_end, e);
 
-  // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end.
-  Vec<C, double> e_full[R];
+  // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end: block
+  // s contributes E_m(z-hat) + M P_{m-1}(y) (eq. 34's terms that do not depend on z).
+  Scalar e_full[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) {
-    if (group == 0) st(a.est, last, k, e[k]);
-    e_full[k] = ld(a.ebar, last, k);
+    if (group == 0) est.store(last, k, e[k]);
+    e_full[k] = ebar.load(last, k);
   }
-  affine<R, C>(a.Ml, p_last, e_full);
-  affine<R, C>(a.Ul, e, e_full);
+  affine<R, 1>(a.Ml, p_last, e_full);
+  affine<R, 1>(a.Ul, e, e_full);
 
-  auto block_term = [&](int s, Vec<C, double>(&c)[R]) {
-    Vec<C, double> ps[R];
+  const auto backward = [&](int i) { return last - 1 - (s0 + i); };  // run [s0, s1) from the end
 #pragma unroll
-    for (int k = 0; k < R; ++k) {
-      c[k] = ld(a.ebar, s, k);
-      ps[k] = ld(a.pst, s, k);
-    }
-    affine<R, C>(a.M, ps, c);
-  };
-  const int t0 = s0, t1 = s1;  // run [t0, t1) counted from block last - 1 downwards
+  for (int k = 0; k < R; ++k) q[k] = zero_vec<1, double>();
+  visit_run<R, P, true>(s1 - s0, backward, ebar, pst, [&](int, Scalar(&term)[R], Scalar(&ps)[R]) {
+    affine<R, 1>(a.M, ps, term);
+    affine<R, 1>(a.U, q, term);
 #pragma unroll
-  for (int k = 0; k < R; ++k) q[k] = zero_vec<C, double>();
-  for (int t = t0; t < t1; ++t) {
-    Vec<C, double> next[R];
-    block_term(last - 1 - t, next);
-    affine<R, C>(a.U, q, next);
+    for (int k = 0; k < R; ++k) q[k] = term[k];
+  });
+  stitch_runs<R>(share, a.Um, q, e_full);
+  visit_run<R, P, true>(s1 - s0, backward, ebar, pst, [&](int s, Scalar(&term)[R], Scalar(&ps)[R]) {
 #pragma unroll
-    for (int k = 0; k < R; ++k) q[k] = next[k];
-  }
-  stitch_runs<R, C>(share, a.Um, q, e_full);
-  for (int t = t0; t < t1; ++t) {
-    const int s = last - 1 - t;
-    Vec<C, double> next[R];
+    for (int k = 0; k < R; ++k) est.store(s, k, e_full[k]);
+    affine<R, 1>(a.M, ps, term);
+    affine<R, 1>(a.U, e_full, term);
 #pragma unroll
-    for (int k = 0; k < R; ++k) st(a.est, s, k, e_full[k]);
-    block_term(s, next);
-    affine<R, C>(a.U, e_full, next);
-#pragma unroll
-    for (int k = 0; k < R; ++k) e_full[k] = next[k];
-  }
+    for (int k = 0; k < R; ++k) e_full[k] = term[k];
+  });
 }
 
 // Pass step 3: filter every block from its completed prologue and epilogue (eqs. 15 and 25) and
 // write it transposed through a shared-memory tile, so stores stay coalesced. In the column pass
-// the tile also yields the row pass's block carries (step 1 of the row pass, fused).
-template <int R, int C, class P, class S>
-__global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const PassArgs a) {
-  __shared__ Vec<C> tile[kWarps<C>][32][kBlock + 1];
+// the tile also yields the row pass's block carries (step 1 of the row pass, fused). One channel.
+template <int R, class P, class S>
+__global__ void __launch_bounds__(32 * kWarps) block_output_kernel(const PassArgs a) {
+  constexpr int C = 1;
+  __shared__ Vec<C> tile[kWarps][32][kBlock + 1];
   const int lane = threadIdx.x;
   const int l0 = blockIdx.x * 32;
   const int line = l0 + lane;
-  const int s = blockIdx.y * kWarps<C> + threadIdx.y;
+  const int s = blockIdx.y * kWarps + threadIdx.y;
   if (s >= a.nb) return;  // uniform per warp
   const int base = s * kBlock;
   const int len = min(kBlock, a.n - base);
@@ -330,7 +431,7 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
   Vec<C> v[kBlock];
   Vec<C, S> w[R];
   if (active) {
-    load_block<C>(a.src, line, base, len, v);
+    load_block<C>(a.src, line, 0, base, len, v);
 #pragma unroll
     for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<C, P>(a.pst, s, k, R, a.lines, line));
     if (len == kBlock)
@@ -366,6 +467,67 @@ __global__ void __launch_bounds__(32 * kWarps<C>) block_output_kernel(const Pass
                                blockIdx.x, a.n, base + lane);
 }
 
+// Pass step 3 for four channels: the lanes of a warp take 8 lines x 4 channels, one scalar line
+// each, so a lane holds 32 floats as with one channel instead of 128 (which limited the SM to a
+// dozen warps); the CTA's four warps cover the 32 lines of one block. The tile then goes out
+// transposed as whole pixels and, in the column pass, yields the row pass's block carries.
+template <int R, class P, class S, int G>
+__global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassArgs a) {
+  constexpr int C = 4;
+  static_assert(kWarps * 32 == 32 * C, "one CTA covers 32 lines x 4 channels");
+  constexpr int kStride = kBlock * C + C;  // floats per tile line; the pad spreads the banks
+  __shared__ __align__(16) float tile[32 * kStride];
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int l0 = blockIdx.x * 32;
+  const int j = warp * (32 / C) + lane / C, c = lane % C;  // tile line and channel of this lane
+  const int s = blockIdx.y;
+  const int base = s * kBlock;
+  const int len = min(kBlock, a.n - base);
+  const Coeffs<R, S> f = coeffs_of<R, S>(a.b0, a.a);
+  const int lines = a.lines * C, sl = (l0 + j) * C + c;
+
+  if (l0 + j < a.lines) {
+    Vec<1> v[kBlock];
+    Vec<1, S> w[R];
+    load_block<C, G>(a.src, l0 + j, c, base, len, v);
+#pragma unroll
+    for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<1, P>(a.pst, s, k, R, lines, sl));
+    if (len == kBlock)
+      causal_block<R, 1, true>(f, v, w, len);
+    else
+      causal_block<R, 1, false>(f, v, w, len);
+    if (!a.causal_only) {
+#pragma unroll
+      for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<1, P>(a.est, s, k, R, lines, sl));
+      if (len == kBlock)
+        anticausal_block<R, 1, true>(f, v, w, len);
+      else
+        anticausal_block<R, 1, false>(f, v, w, len);
+    }
+#pragma unroll
+    for (int i = 0; i < kBlock; ++i) tile[j * kStride + i * C + c] = v[i].v[0];
+  }
+  __syncthreads();
+  // Lane i writes sample base + i of the tile's lines: row l0 + t of dst, whole pixels.
+  const int lines_here = min(32, a.lines - l0);
+  if (lane < len)
+    for (int t = warp; t < lines_here; t += kWarps) {
+      const float4 p = *reinterpret_cast<const float4*>(&tile[t * kStride + lane * C]);
+      write<C>(a.dst, base + lane, l0 + t, Vec<C>{p.x, p.y, p.z, p.w});
+    }
+  if (!a.next_pbar) return;
+  // The tile read along dst's rows is block blockIdx.x of row base + i of the next pass: thread
+  // (i, channel) filters it for that pass's block carries instead of a second read of dst.
+  const int t = warp * 32 + lane, i = t / C, ci = t % C;
+  if (i >= len) return;
+  Vec<1> u[kBlock];
+#pragma unroll
+  for (int k = 0; k < kBlock; ++k)
+    u[k] = Vec<1>{k < lines_here ? tile[k * kStride + i * C + ci] : 0.f};
+  store_block_carries<R, 1, P>(f, u, lines_here, a.causal_only, a.next_pbar, a.next_ebar,
+                               blockIdx.x, a.n * C, (base + i) * C + ci);
+}
+
 // Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
 template <int R, int C>
 __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp, bool rows) {
@@ -399,18 +561,38 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
 // ---------------------------------------------------------------------------------------------
 // Host launchers
 
-template <int R, int C, class P, class S>
+template <int R, int C, class P, class S, int G>
 void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
-  const dim3 block(32, kWarps<C>);
-  const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps<C> - 1) / kWarps<C>);
+  const dim3 block(32, kWarps);
   if (block_carries) {
-    block_carries_kernel<R, C, P, S><<<grid, block, 0, stream>>>(a);
+    const dim3 grid((a.lines * C + 31) / 32, (a.nb + kWarps - 1) / kWarps);
+    block_carries_kernel<R, C, P, S, G><<<grid, block, 0, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }
-  carries_kernel<R, C, P><<<(a.lines + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
+  carries_kernel<R, C, P><<<(a.lines * C + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
-  block_output_kernel<R, C, P, S><<<grid, block, 0, stream>>>(a);
+  if constexpr (C == 1) {
+    const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps - 1) / kWarps);
+    block_output_kernel<R, P, S><<<grid, block, 0, stream>>>(a);
+  } else {
+    block_output_kernel4<R, P, S, G><<<dim3((a.lines + 31) / 32, a.nb), block, 0, stream>>>(a);
+  }
   CUDA_CHECK_LAUNCH();
+}
+
+template <int R, int C, class P, class S>
+void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
+  switch (reader_group<C>(a.src.kind)) {
+    case kSurfU8:
+      if constexpr (C == 4) return overlapped_pass<R, C, P, S, kSurfU8>(a, block_carries, stream);
+      break;
+    case kSurfF32:
+      if constexpr (C == 4) return overlapped_pass<R, C, P, S, kSurfF32>(a, block_carries, stream);
+      break;
+    default:
+      break;
+  }
+  overlapped_pass<R, C, P, S, kBuffers>(a, block_carries, stream);
 }
 
 template <int R, int C>
@@ -436,7 +618,7 @@ void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool 
                             cudaStream_t stream) {
   const OverlappedFn* table =
       args.double_carries ? (channels == 1 ? kOverlapped<1, double> : kOverlapped<4, double>)
-      : channels == 1     ? kOverlapped<1, float>
+      : channels == 1 ? (args.float_blocks ? kOverlapped<1, float, float> : kOverlapped<1, float>)
       : args.float_blocks ? kOverlapped<4, float, float>
                           : kOverlapped<4, float>;
   table[order - 1](args, block_carries, stream);

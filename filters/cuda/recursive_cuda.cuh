@@ -13,7 +13,7 @@ namespace rf::cuda {
 
 inline constexpr int kMaxOrder = 5;
 // Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
-inline constexpr int kCarryGroups = 8;
+inline constexpr int kCarryGroups = 16;
 
 // Everything one pass needs; built once at plan time, only src and dst change per frame.
 struct PassArgs {
@@ -30,9 +30,9 @@ struct PassArgs {
   // (the Gaussians up to sigma 8 at order 3, sigma 4 at order 5: a few 1e-6 relative), double
   // beyond.
   int double_carries = 1;
-  // Block recursions of 4 channels with a float window instead of a double one (causal_block in
-  // overlapped_math.h): for RGBA8 frames of well-conditioned filters (small 1 / |b0|), whose 8-bit
-  // output hides the float window's error; a double window makes the block steps bound by FP64
+  // Block recursions with a float window instead of a double one (causal_block in
+  // overlapped_math.h) for well-conditioned filters (small 1 / |b0|, see kFloatWindowGain in
+  // engine_cuda.cu, which bounds the error); a double window makes the block steps bound by FP64
   // and float<->double conversions (16 per clock per SM on sm_90). Needs float carries.
   int float_blocks = 0;
   double b0 = 1.0, a[kMaxOrder] = {};
