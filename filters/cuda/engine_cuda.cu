@@ -3,11 +3,13 @@
 // overlapped block-parallel filter (or the RT baseline) captured in a CUDA graph.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "filters/cuda/cuda_check.cuh"
 #include "filters/cuda/device_buffer.cuh"
@@ -194,8 +196,9 @@ class CudaEngine final : public Engine {
       rt_rows_.reset();
     }
 
-    columns_ = pass_args(op, f, width, height, col_pbar_, col_ebar_, col_pst_, col_est_);
-    rows_ = pass_args(op, f, height, width, row_pbar_, row_ebar_, row_pst_, row_est_);
+    columns_ =
+        pass_args(op, f, width, height, col_pbar_, col_ebar_, col_pst_, col_est_, col_seeds_);
+    rows_ = pass_args(op, f, height, width, row_pbar_, row_ebar_, row_pst_, row_est_, row_seeds_);
     columns_.double_carries = rows_.double_carries = double_carries ? 1 : 0;
     const double window_gain =
         format == PixelFormat::RGBA8 || r <= 3 ? kFloatWindowGain : kFloatWindowGainHighOrder;
@@ -301,7 +304,7 @@ class CudaEngine final : public Engine {
 
   PassArgs pass_args(const OverlappedPlan& op, const Recursive& f, int lines, int n,
                      const DeviceBuffer& pbar, const DeviceBuffer& ebar, const DeviceBuffer& pst,
-                     const DeviceBuffer& est) const {
+                     const DeviceBuffer& est, DeviceBuffer& seeds) const {
     PassArgs a;
     const int r = op.order;
     a.lines = lines;
@@ -315,6 +318,17 @@ class CudaEngine final : public Engine {
     for (int k = 0; k < r; ++k) a.a[k] = f.a[std::size_t(k)];
     a.g = static_cast<const double*>(g_.ptr);
     a.acorr = static_cast<const double*>(acorr_.ptr);
+    // The samples of the boundary seeds' terms (PassArgs::seed_index), the same for every line.
+    std::vector<int> index;
+    if (op.pad > 0) {
+      for (int i = 0; i < op.pad + r - 1; ++i) index.push_back(extend_index(-1 - i, n, op.ext));
+      for (int t = 0; t < op.pad + r; ++t) index.push_back(extend_index(n + t, n, op.ext));
+    }
+    seeds.allocate(std::max<std::size_t>(1, index.size()) * sizeof(int));
+    if (!index.empty())
+      CUDA_CHECK(
+          cudaMemcpy(seeds.ptr, index.data(), index.size() * sizeof(int), cudaMemcpyHostToDevice));
+    a.seed_index = static_cast<const int*>(seeds.ptr);
     a.pbar = pbar.ptr;
     a.ebar = ebar.ptr;
     a.pst = pst.ptr;
@@ -458,6 +472,7 @@ class CudaEngine final : public Engine {
   PassArgs columns_, rows_;
   DeviceBuffer scratch_, g_, acorr_;
   DeviceBuffer col_pbar_, col_ebar_, col_pst_, col_est_, row_pbar_, row_ebar_, row_pst_, row_est_;
+  DeviceBuffer col_seeds_, row_seeds_;
   DeviceBuffer rt_columns_, rt_rows_, staging_in_, staging_out_, float_in_, float_out_;
   cudaStream_t capture_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;

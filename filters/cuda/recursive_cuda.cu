@@ -291,37 +291,50 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
   const CarryLine<R, P> ebar{static_cast<P*>(a.ebar) + sl, lines};
   const CarryLine<R, P> pst{static_cast<P*>(a.pst) + sl, lines};
   const CarryLine<R, P> est{static_cast<P*>(a.est) + sl, lines};
-  // Visits the extension samples of terms [0, count) split over the warps, loading a batch of
-  // them before using any: this loop is on the kernel's critical path, so the loads must overlap.
-  auto seed_dot = [&](int count, auto position, auto use) {
+  // Both boundary seeds at once, their terms split over the warps and a batch of samples loaded
+  // before any is used (this is on the kernel's critical path, so the loads must overlap): the
+  // causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), terms i < pad + r - 1, and the part of
+  // the anticausal seed that the samples beyond the line give, z_{n+m} = sum_t A(|t - m|) x(n + t),
+  // terms t < pad + r. a.seed_index maps each term to its sample (-1: zero), the same every line.
+  // The last block's carries, loaded first: nothing before their use depends on them.
+  Scalar p_end[R], e_full[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    p_end[k] = pbar.load(last, k);
+    e_full[k] = a.causal_only ? zero_vec<1, double>() : ebar.load(last, k);
+  }
+  Scalar p[R], e[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) p[k] = e[k] = zero_vec<1, double>();
+  if (a.pad > 0) {
+    const int causal_terms = a.pad + R - 1;
+    const int count = causal_terms + (a.causal_only ? 0 : a.pad + R);
     constexpr int kBatch = 8;
     for (int base = group; base < count; base += kGroups * kBatch) {
       double x[kBatch];
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         const int i = base + u * kGroups;
-        const int j = i < count ? extend_index(position(i), a.n, a.ext) : -1;
+        const int j = i < count ? a.seed_index[i] : -1;
         x[u] = j < 0 ? 0.0 : read_channel<C>(a.src, line, j, channel);
       }
 #pragma unroll
-      for (int u = 0; u < kBatch; ++u)
-        if (base + u * kGroups < count) use(base + u * kGroups, Scalar{x[u]});
-    }
-  };
-
-  // Causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), split over the warps.
-  Scalar p[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k) p[k] = zero_vec<1, double>();
-  if (a.pad > 0) {
-    seed_dot(
-        a.pad + R - 1, [&](int i) { return -1 - i; },
-        [&](int i, const Scalar& x) {
+      for (int u = 0; u < kBatch; ++u) {
+        const int i = base + u * kGroups;
+        if (i >= count) continue;
+        if (i < causal_terms) {
 #pragma unroll
           for (int k = 0; k < R; ++k)
-            if (i >= k) fma_into(p[k], a.g[i - k], x);
-        });
+            if (i >= k) fma_into(p[k], a.g[i - k], Scalar{x[u]});
+        } else {
+          const int t = i - causal_terms;
+#pragma unroll
+          for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], Scalar{x[u]});
+        }
+      }
+    }
     sum_over_groups<R>(share, p);
+    if (!a.causal_only) sum_over_groups<R>(share, e);
   }
 
   // Prologues, eq. (24): each run from zero, stitched, then again from its true start.
@@ -359,35 +372,16 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
   if (a.causal_only) return;
 
   // The causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
-  Scalar p_end[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k) p_end[k] = pbar.load(last, k);
   affine<R, 1>(a.Tl, p_last, p_end);
 
-  // Anticausal seed: the extension's samples beyond the line through the autocorrelation of g,
-  // z_{n+m} = sum_t A(|t - m|) x(n + t), plus N times the causal end state.
-  Scalar e[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k) e[k] = zero_vec<1, double>();
-  if (a.pad > 0) {
-    seed_dot(
-        a.pad + R, [&](int t) { return a.n + t; },
-        [&](int t, const Scalar& x) {
-#pragma unroll
-          for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], x);
-        });
-    sum_over_groups<R>(share, e);
-  }
+  // The anticausal seed: the samples beyond the line (above) plus N times the causal end state.
   if (a.ext != Extension::Ignore) affine<R, 1>(a.N, p_end, e);
 
-  // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end: block
-  // s contributes E_m(z-hat) + M P_{m-1}(y) (eq. 34's terms that do not depend on z).
-  Scalar e_full[R];
+    // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end: block
+    // s contributes E_m(z-hat) + M P_{m-1}(y) (eq. 34's terms that do not depend on z).
 #pragma unroll
-  for (int k = 0; k < R; ++k) {
+  for (int k = 0; k < R; ++k)
     if (group == 0) est.store(last, k, e[k]);
-    e_full[k] = ebar.load(last, k);
-  }
   affine<R, 1>(a.Ml, p_last, e_full);
   affine<R, 1>(a.Ul, e, e_full);
 

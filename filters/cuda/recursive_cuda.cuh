@@ -38,6 +38,9 @@ struct PassArgs {
   double b0 = 1.0, a[kMaxOrder] = {};
   const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)
   const double* acorr = nullptr;  // its autocorrelation A(d) = sum_u g_u g_{u+d}, pad + r taps
+  // The samples the boundary seeds read (device, -1 for a zero): extend_index(-1 - i) for the
+  // causal terms i < pad + r - 1, then extend_index(n + t) for the anticausal terms t < pad + r.
+  const int* seed_index = nullptr;
   // Block carries: Vec<C, float or double> [nb][r][lines] (device).
   void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
   void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
