@@ -267,11 +267,7 @@ __device__ __forceinline__ void visit_run(int count, BlockOf block_of, const Car
 // Channel c of sample (x, y).
 template <int C>
 __device__ __forceinline__ double read_channel(const Io& io, int x, int y, int c) {
-  const Vec<C> v = read<C>(io, x, y);
-  if constexpr (C == 1)
-    return v.v[0];
-  else
-    return c == 0 ? v.v[0] : c == 1 ? v.v[1] : c == 2 ? v.v[2] : v.v[3];
+  return channel_of<C>(read<C>(io, x, y), c);
 }
 
 // Pass step 2, in double: the exact boundary seeds (Nehab & Maximo 2016) as dot products with
@@ -291,11 +287,6 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
   const CarryLine<R, P> ebar{static_cast<P*>(a.ebar) + sl, lines};
   const CarryLine<R, P> pst{static_cast<P*>(a.pst) + sl, lines};
   const CarryLine<R, P> est{static_cast<P*>(a.est) + sl, lines};
-  // Both boundary seeds at once, their terms split over the warps and a batch of samples loaded
-  // before any is used (this is on the kernel's critical path, so the loads must overlap): the
-  // causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), terms i < pad + r - 1, and the part of
-  // the anticausal seed that the samples beyond the line give, z_{n+m} = sum_t A(|t - m|) x(n + t),
-  // terms t < pad + r. a.seed_index maps each term to its sample (-1: zero), the same every line.
   // The last block's carries, loaded first: nothing before their use depends on them.
   Scalar p_end[R], e_full[R];
 #pragma unroll
@@ -303,6 +294,11 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
     p_end[k] = pbar.load(last, k);
     e_full[k] = a.causal_only ? zero_vec<1, double>() : ebar.load(last, k);
   }
+  // Both boundary seeds at once, their terms split over the warps and a batch of samples loaded
+  // before any is used (this is on the kernel's critical path, so the loads must overlap): the
+  // causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), terms i < pad + r - 1, and the part of
+  // the anticausal seed that the samples beyond the line give, z_{n+m} = sum_t A(|t - m|) x(n + t),
+  // terms t < pad + r. a.seed_index maps each term to its sample (-1: zero), the same every line.
   Scalar p[R], e[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) p[k] = e[k] = zero_vec<1, double>();
