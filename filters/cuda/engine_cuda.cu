@@ -49,11 +49,12 @@ constexpr double kFloatCarryGain = 200.0;
 // CUDA tests (every extension, sizes up to 4096^2, sigma 4), worst relative error: order 1
 // (1 / b0 = 3.4) 2.5e-7, order 2 (13.8) 7.2e-7, order 3 (25.6) 1.5e-6, order 4 (53) 3.6e-6,
 // order 5 (100) 9.3e-6: about 1e-7 per unit of gain, so 32 keeps orders 1-3 well under their
-// 1e-5 bound and 128 orders 4 and 5 under their 1e-4. RGBA8 frames: with the RGBA8 test (211x97,
-// sigma 4, every extension), 1 / b0 = 53 (order 4) stays within 0.51 of an 8-bit step of the
-// double reference, 100 (order 5) reaches 0.5102; 32 keeps orders 1-3 at sigma 4 on the fast
-// path with margin. Beyond, the window is double, whose FP64 steps and float<->double
-// conversions (16 per clock per SM on sm_90) make the block kernels compute-bound.
+// 1e-5 bound and 128 orders 4 and 5 under their 1e-4. RGBA8 frames run every filter whose
+// carries are float (1 / b0 <= kFloatCarryGain) with a float window: 200 * 1e-7 relative is 0.005
+// of an 8-bit step (the RGBA8 test, orders 1-5 at sigma 4 and order 3 at sigma 8, 1 / b0 = 159,
+// checks the result within 0.51 of a step of the double reference). Beyond, the window is
+// double, whose FP64 steps and float<->double conversions (16 per clock per SM on sm_90) make the
+// block kernels compute-bound.
 constexpr double kFloatWindowGain = 32.0;
 constexpr double kFloatWindowGainHighOrder = 128.0;
 
@@ -200,8 +201,9 @@ class CudaEngine final : public Engine {
         pass_args(op, f, width, height, col_pbar_, col_ebar_, col_pst_, col_est_, col_seeds_);
     rows_ = pass_args(op, f, height, width, row_pbar_, row_ebar_, row_pst_, row_est_, row_seeds_);
     columns_.double_carries = rows_.double_carries = double_carries ? 1 : 0;
-    const double window_gain =
-        format == PixelFormat::RGBA8 || r <= 3 ? kFloatWindowGain : kFloatWindowGainHighOrder;
+    const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
+                               : r <= 3                     ? kFloatWindowGain
+                                                            : kFloatWindowGainHighOrder;
     columns_.float_blocks = rows_.float_blocks =
         !double_carries && std::fabs(1.0 / f.b0) <= window_gain ? 1 : 0;
     columns_.next_pbar = rows_.pbar;
