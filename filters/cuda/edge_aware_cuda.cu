@@ -10,8 +10,12 @@
 // take three kernels (composites, carries, final) through global memory.
 //
 // The edge weights b^dt and the Phi terms of eq. (4) dominate the arithmetic; they are evaluated
-// with the hardware exponential and short Taylor series where the C library's expm1f and sincosf
-// would cost several times more (fast_edge_weight).
+// with the hardware exponential and reciprocal and short Taylor series where the C library's
+// expm1f and sincosf would cost several times more (fast_edge_weight). Every walk loads its samples
+// and spacings in batches ahead of the recursion (kLineAhead, kFusedAhead): one thread's walk is a
+// chain of dependent steps, so a memory latency per step would otherwise be paid in full.
+//
+// RGB is stored as RGBA float but only its three colours are filtered (C = 3).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -35,6 +39,11 @@ using PolesF = edge::Poles<float>;
 
 // Threads per block, all along the lines; segments index the grid's y.
 constexpr int kThreads = 32;
+
+// C is the number of channels filtered: 1 (gray), 3 (RGB stored as RGBA float, alpha written as 0
+// and never filtered) or 4. A sample takes kStride<C> floats in device memory.
+template <int C>
+constexpr int kStride = C == 1 ? 1 : 4;
 
 template <int C>
 struct Sample {
@@ -71,27 +80,46 @@ struct PassArgs {
 // ---------------------------------------------------------------------------------------------
 // Device helpers.
 
+// One sample of a device line: a float4 access for RGB and RGBA (RGB writes a zero alpha).
 template <int C>
 __device__ __forceinline__ Sample<C> load(const float* p) {
   Sample<C> s;
-  if constexpr (C == 4) {
+  if constexpr (C == 1) {
+    s.v[0] = *p;
+  } else {
     const float4 v = *reinterpret_cast<const float4*>(p);
     s.v[0] = v.x;
     s.v[1] = v.y;
     s.v[2] = v.z;
-    s.v[3] = v.w;
-  } else {
-    for (int c = 0; c < C; ++c) s.v[c] = p[c];
+    if constexpr (C == 4) s.v[3] = v.w;
   }
   return s;
 }
 
 template <int C>
 __device__ __forceinline__ void store(float* p, const Sample<C>& s) {
-  if constexpr (C == 4) {
-    *reinterpret_cast<float4*>(p) = make_float4(s.v[0], s.v[1], s.v[2], s.v[3]);
+  if constexpr (C == 1) {
+    *p = s.v[0];
   } else {
-    for (int c = 0; c < C; ++c) p[c] = s.v[c];
+    *reinterpret_cast<float4*>(p) = make_float4(s.v[0], s.v[1], s.v[2], C == 4 ? s.v[3] : 0.0f);
+  }
+}
+
+// Sample `i` of C packed floats in shared memory (one float4 access for four channels).
+template <int C>
+__device__ __forceinline__ Sample<C> load_shared(const float* base, int i) {
+  if constexpr (C == 4) return load<C>(base + i * C);
+  Sample<C> s;
+  for (int c = 0; c < C; ++c) s.v[c] = base[i * C + c];
+  return s;
+}
+
+template <int C>
+__device__ __forceinline__ void store_shared(float* base, int i, const Sample<C>& s) {
+  if constexpr (C == 4) {
+    store<C>(base + i * C, s);
+  } else {
+    for (int c = 0; c < C; ++c) base[i * C + c] = s.v[c];
   }
 }
 
@@ -137,6 +165,14 @@ __device__ __forceinline__ void fast_sincos(float h, float* s, float* c) {
   }
 }
 
+// 1 / x for the spacings of eq. (2) (x >= 1): the hardware reciprocal, within 1 ulp, where the
+// correctly rounded __frcp_rn adds a refinement sequence to every edge.
+__device__ __forceinline__ float fast_rcp(float x) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
 // edge::edge_weight() (section IV-C: b^delta in de Moivre's form, c = (b^delta - 1) / (r0 delta))
 // with the functions above and 1 / delta computed once for both poles.
 __device__ __forceinline__ edge::EdgeWeight<float> fast_edge_weight(const edge::Pole<float>& p,
@@ -151,6 +187,15 @@ __device__ __forceinline__ edge::EdgeWeight<float> fast_edge_weight(const edge::
   out.c = Cx<float>{em1 - e * one_minus_cos, -e * sin_full} * p.inv_r0 * inv_delta;
   return out;
 }
+
+// Samples a walk loads in one batch before it runs their recursion steps. The loads do not depend
+// on the recursion, so a batch waits for memory once instead of once per sample: along columns
+// every step touches a new row, and along rows the fused kernel's shared memory leaves the L1
+// cache too small to keep each thread's row segment. The one-thread-per-line kernels have
+// registers to spare for 8; the fused kernel keeps three CTAs per SM only with 4 (with 8 it
+// spills: 0.86 -> 1.18 ms on the H100 for the frame of the timing below).
+constexpr int kLineAhead = 8;
+constexpr int kFusedAhead = 4;
 
 template <int C>
 struct Line {
@@ -177,9 +222,48 @@ struct Line {
     store<C>(y(k), out);
   }
   __device__ void emit_anticausal(int k, const State<C>& s) const {
-    Sample<C> out = load<C>(y(k));
-    for (int c = 0; c < C; ++c) out.v[c] += s.g[0][c].re + s.g[1][c].re;
-    store<C>(y(k), out);
+    emit_anticausal(k, s, load<C>(y(k)));
+  }
+  // y[k] = Re g+[k] (`causal`, written earlier by the causal walk) + Re g-[k].
+  __device__ void emit_anticausal(int k, const State<C>& s, Sample<C> causal) const {
+    for (int c = 0; c < C; ++c) causal.v[c] += s.g[0][c].re + s.g[1][c].re;
+    store<C>(y(k), causal);
+  }
+
+  // Algorithm B's walk back from sample p: the first sample at least `warmup` of transformed
+  // distance before it (or sample 0). The spacings are summed one by one in the CPU backend's
+  // order, so both backends stop at the same sample; they are loaded in batches ahead of the sum.
+  __device__ int walk_back(int p, float warmup) const {
+    float d = 0.0f;
+    while (p > 0 && d < warmup) {
+      float ds[kLineAhead];
+#pragma unroll
+      for (int u = 0; u < kLineAhead; ++u) ds[u] = dt(max(p - u, 0));
+#pragma unroll
+      for (int u = 0; u < kLineAhead; ++u)
+        if (p > 0 && d < warmup) {
+          d += ds[u];
+          --p;
+        }
+    }
+    return p;
+  }
+
+  // The same walk forward from sample q (up to sample n - 1).
+  __device__ int walk_forward(int q, float warmup) const {
+    float d = 0.0f;
+    while (q < a.n - 1 && d < warmup) {
+      float ds[kLineAhead];
+#pragma unroll
+      for (int u = 0; u < kLineAhead; ++u) ds[u] = dt(min(q + 1 + u, a.n - 1));
+#pragma unroll
+      for (int u = 0; u < kLineAhead; ++u)
+        if (q < a.n - 1 && d < warmup) {
+          d += ds[u];
+          ++q;
+        }
+    }
+    return q;
   }
 
   // Causal recursion of eq. (4) over samples [k0, k1) (k0 >= 1): s holds g+[k0-1] on entry and
@@ -187,18 +271,27 @@ struct Line {
   template <bool Write>
   __device__ void causal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
     Sample<C> prev = f(k0 - 1);
-#pragma unroll 2
-    for (int k = k0; k < k1; ++k) {
-      const Sample<C> cur = f(k);
-      const float delta = dt(k), inv_delta = __frcp_rn(delta);
-      for (int p = 0; p < 2; ++p) {
-        const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
-        const edge::CausalStep<float> step = edge::causal_step(a.poles.p[p], e);
-        for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], cur.v[c], prev.v[c]);
-        if (w) w[p] = e.w * w[p];
+    for (int kb = k0; kb < k1; kb += kLineAhead) {
+      Sample<C> fs[kLineAhead];
+      float ds[kLineAhead];
+#pragma unroll
+      for (int u = 0; u < kLineAhead; ++u) {
+        const int k = min(kb + u, k1 - 1);
+        fs[u] = f(k);
+        ds[u] = dt(k);
       }
-      if (Write) emit_causal(k, s);
-      prev = cur;
+#pragma unroll
+      for (int u = 0; u < kLineAhead && kb + u < k1; ++u) {
+        const float inv_delta = fast_rcp(ds[u]);
+        for (int p = 0; p < 2; ++p) {
+          const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], ds[u], inv_delta);
+          const edge::CausalStep<float> step = edge::causal_step(a.poles.p[p], e);
+          for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fs[u].v[c], prev.v[c]);
+          if (w) w[p] = e.w * w[p];
+        }
+        if (Write) emit_causal(kb + u, s);
+        prev = fs[u];
+      }
     }
   }
 
@@ -207,18 +300,28 @@ struct Line {
   template <bool Write>
   __device__ void anticausal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
     Sample<C> next = f(k1);
-#pragma unroll 2
-    for (int j = k1 - 1; j >= k0; --j) {
-      const Sample<C> cur = f(j);
-      const float delta = dt(j + 1), inv_delta = __frcp_rn(delta);
-      for (int p = 0; p < 2; ++p) {
-        const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
-        const edge::AnticausalStep<float> step = edge::anticausal_step(a.poles.p[p], e);
-        for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], next.v[c], cur.v[c]);
-        if (w) w[p] = e.w * w[p];
+    for (int jb = k1 - 1; jb >= k0; jb -= kLineAhead) {
+      Sample<C> fs[kLineAhead], ys[kLineAhead];
+      float ds[kLineAhead];
+#pragma unroll
+      for (int u = 0; u < kLineAhead; ++u) {
+        const int j = max(jb - u, k0);
+        fs[u] = f(j);
+        ds[u] = dt(j + 1);
+        if (Write) ys[u] = load<C>(y(j));
       }
-      if (Write) emit_anticausal(j, s);
-      next = cur;
+#pragma unroll
+      for (int u = 0; u < kLineAhead && jb - u >= k0; ++u) {
+        const float inv_delta = fast_rcp(ds[u]);
+        for (int p = 0; p < 2; ++p) {
+          const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], ds[u], inv_delta);
+          const edge::AnticausalStep<float> step = edge::anticausal_step(a.poles.p[p], e);
+          for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], next.v[c], fs[u].v[c]);
+          if (w) w[p] = e.w * w[p];
+        }
+        if (Write) emit_anticausal(jb - u, s, ys[u]);
+        next = fs[u];
+      }
     }
   }
 };
@@ -247,15 +350,15 @@ __global__ void domain_steps_kernel(const float* guide, long long pitch, int wid
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= width) return;
   const float* row = guide + y * pitch;
-  const Sample<C> cur = load<C>(row + x * C);
+  const Sample<C> cur = load<C>(row + x * kStride<C>);
   const long long i = (long long)y * width + x;
   float dr = 1.0f, dc = 1.0f;
   if (x > 0) {
-    const Sample<C> left = load<C>(row + (x - 1) * C);
+    const Sample<C> left = load<C>(row + (x - 1) * kStride<C>);
     dr = domain_step_rn<colours>(left.v, cur.v, scale2);
   }
   if (y > 0) {
-    const Sample<C> up = load<C>(row - pitch + x * C);
+    const Sample<C> up = load<C>(row - pitch + x * kStride<C>);
     dc = domain_step_rn<colours>(up.v, cur.v, scale2);
   }
   dt_rows[i] = dr;
@@ -287,14 +390,12 @@ __global__ void line_approx_kernel(PassArgs a) {
   const Line<C> line{a, l};
   const int n = a.n, s0 = blockIdx.y * a.seg, e = min(n, s0 + a.seg);
   State<C> s;
-  int p = s0;
-  for (float d = 0.0f; p > 0 && d < a.warmup; --p) d += line.dt(p);
+  const int p = line.walk_back(s0, a.warmup);
   line.steady_causal(p, s);
   line.template causal<false>(p + 1, s0 + 1, s);
   line.emit_causal(s0, s);
   line.template causal<true>(s0 + 1, e, s);
-  int q = e - 1;
-  for (float d = 0.0f; q < n - 1 && d < a.warmup; ++q) d += line.dt(q + 1);
+  const int q = line.walk_forward(e - 1, a.warmup);
   line.steady_anticausal(q, s);
   line.template anticausal<false>(e - 1, q, s);
   line.emit_anticausal(e - 1, s);
@@ -396,12 +497,14 @@ __global__ void exact_final_kernel(PassArgs a) {
 // anticausal map start from the steady state of the constant extension at the image ends: their
 // W is 0, so the scan passes no carry into them.
 //
-// Timing (H200, 2048x2048 RGBA float, sigma_i 44.7 and 22.4): about 0.22 ms per pass, issue-bound
-// on the recursions' arithmetic (DRAM under 15 % busy): 16 samples per thread keep three CTAs of
-// 256 threads on an SM.
+// Timing (H100, 2048x2048 RGB stored as RGBA float, sigma_i 44.7 and 22.4): 0.86 ms for the
+// frame (eq. 2 and four passes). Filtering three channels instead of four alone changed nothing;
+// loading four samples per batch took the frame from 1.01 to 0.86 ms, so the walks wait on memory
+// more than on arithmetic. 16 samples per thread keep three CTAs of 256 threads on an SM.
 constexpr int kFusedSeg = 16;
 constexpr int kFusedThreads = 256;
 constexpr int kFusedMaxLines = 32;
+static_assert(kFusedSeg % kFusedAhead == 0, "phase 2 loads whole batches of a segment");
 
 // Shared-memory layout of the fused kernel: per segment and line the composite weights W
 // (both directions, both poles) and per chain (direction, pole, channel, line) the composite
@@ -463,29 +566,39 @@ __global__ void __launch_bounds__(kFusedThreads, 3) exact_fused_kernel(PassArgs 
       if (first) line.steady_causal(0, uc);
       const int k0 = max(s0, 1), k1 = min(e, n - 1);
       Sample<C> prev = line.f(k0 - 1);
-#pragma unroll 2
-      for (int k = k0; k <= k1; ++k) {
-        const Sample<C> cur = line.f(k);
-        const float delta = line.dt(k), inv_delta = __frcp_rn(delta);
-        for (int i = 0; i < 2; ++i) {
-          const edge::Pole<float>& pole = a.poles.p[i];
-          const edge::EdgeWeight<float> ew = fast_edge_weight(pole, delta, inv_delta);
-          const Cx<float> sk = ew.c + pole.minus_r1b;
-          const Cx<float> qk = pole.r1 * ew.w - ew.c;
-          if (k < e) {
-            const Cx<float> pk = pole.a + sk;
-            for (int c = 0; c < C; ++c)
-              uc.g[i][c] = ew.w * uc.g[i][c] + pk * cur.v[c] + qk * prev.v[c];
-            wc[i] = ew.w * wc[i];
-          }
-          if (k > s0) {
-            const Cx<float> rk = pole.a * ew.w + qk;
-            for (int c = 0; c < C; ++c)
-              ua.g[i][c] = ua.g[i][c] + wa[i] * (rk * cur.v[c] + sk * prev.v[c]);
-            wa[i] = wa[i] * ew.w;
-          }
+      for (int kb = k0; kb <= k1; kb += kFusedAhead) {
+        Sample<C> fs[kFusedAhead];
+        float ds[kFusedAhead];
+#pragma unroll
+        for (int u = 0; u < kFusedAhead; ++u) {
+          fs[u] = line.f(min(kb + u, k1));
+          ds[u] = line.dt(min(kb + u, k1));
         }
-        prev = cur;
+#pragma unroll
+        for (int u = 0; u < kFusedAhead && kb + u <= k1; ++u) {
+          const int k = kb + u;
+          const Sample<C>& cur = fs[u];
+          const float delta = ds[u], inv_delta = fast_rcp(delta);
+          for (int i = 0; i < 2; ++i) {
+            const edge::Pole<float>& pole = a.poles.p[i];
+            const edge::EdgeWeight<float> ew = fast_edge_weight(pole, delta, inv_delta);
+            const Cx<float> sk = ew.c + pole.minus_r1b;
+            const Cx<float> qk = pole.r1 * ew.w - ew.c;
+            if (k < e) {
+              const Cx<float> pk = pole.a + sk;
+              for (int c = 0; c < C; ++c)
+                uc.g[i][c] = ew.w * uc.g[i][c] + pk * cur.v[c] + qk * prev.v[c];
+              wc[i] = ew.w * wc[i];
+            }
+            if (k > s0) {
+              const Cx<float> rk = pole.a * ew.w + qk;
+              for (int c = 0; c < C; ++c)
+                ua.g[i][c] = ua.g[i][c] + wa[i] * (rk * cur.v[c] + sk * prev.v[c]);
+              wa[i] = wa[i] * ew.w;
+            }
+          }
+          prev = cur;
+        }
       }
       if (last) {
         State<C> tail;
@@ -557,48 +670,68 @@ __global__ void __launch_bounds__(kFusedThreads, 3) exact_fused_kernel(PassArgs 
   __syncthreads();
   if (!active) return;
   Sample<C> prev = line.f(max(s0 - 1, 0));
-#pragma unroll 2
-  for (int i = 0; i < kFusedSeg; ++i) {
-    const int k = s0 + i;
-    if (k < e) {
-      const Sample<C> cur = line.f(k);
-      if (k == 0) {
-        line.steady_causal(0, s);
-      } else {
-        const float delta = line.dt(k), inv_delta = __frcp_rn(delta);
-        for (int h = 0; h < 2; ++h) {
-          const edge::CausalStep<float> step =
-              edge::causal_step(a.poles.p[h], fast_edge_weight(a.poles.p[h], delta, inv_delta));
-          for (int c = 0; c < C; ++c) s.g[h][c] = step(s.g[h][c], cur.v[c], prev.v[c]);
+  for (int ib = 0; ib < kFusedSeg; ib += kFusedAhead) {
+    Sample<C> fs[kFusedAhead];
+    float ds[kFusedAhead];
+#pragma unroll
+    for (int u = 0; u < kFusedAhead; ++u) {
+      const int k = min(s0 + ib + u, n - 1);
+      fs[u] = line.f(k);
+      ds[u] = line.dt(k);
+    }
+#pragma unroll
+    for (int u = 0; u < kFusedAhead; ++u) {
+      const int i = ib + u, k = s0 + i;
+      if (k < e) {
+        const Sample<C>& cur = fs[u];
+        if (k == 0) {
+          line.steady_causal(0, s);
+        } else {
+          const float delta = ds[u], inv_delta = fast_rcp(delta);
+          for (int h = 0; h < 2; ++h) {
+            const edge::CausalStep<float> step =
+                edge::causal_step(a.poles.p[h], fast_edge_weight(a.poles.p[h], delta, inv_delta));
+            for (int c = 0; c < C; ++c) s.g[h][c] = step(s.g[h][c], cur.v[c], prev.v[c]);
+          }
         }
+        Sample<C> out;
+        for (int c = 0; c < C; ++c) out.v[c] = s.g[0][c].re + s.g[1][c].re;
+        store_shared<C>(causal, i * blockDim.x + tid, out);
+        prev = cur;
       }
-      Sample<C> out;
-      for (int c = 0; c < C; ++c) out.v[c] = s.g[0][c].re + s.g[1][c].re;
-      store<C>(causal + (i * blockDim.x + tid) * C, out);
-      prev = cur;
     }
   }
   s = carry;
   Sample<C> next = line.f(min(e, n - 1));
-#pragma unroll 2
-  for (int i = kFusedSeg - 1; i >= 0; --i) {
-    const int k = s0 + i;
-    if (k < e) {
-      const Sample<C> cur = line.f(k);
-      if (k == n - 1) {
-        line.steady_anticausal(n - 1, s);
-      } else {
-        const float delta = line.dt(k + 1), inv_delta = __frcp_rn(delta);
-        for (int h = 0; h < 2; ++h) {
-          const edge::AnticausalStep<float> step =
-              edge::anticausal_step(a.poles.p[h], fast_edge_weight(a.poles.p[h], delta, inv_delta));
-          for (int c = 0; c < C; ++c) s.g[h][c] = step(s.g[h][c], next.v[c], cur.v[c]);
+  for (int ib = kFusedSeg - 1; ib >= 0; ib -= kFusedAhead) {
+    Sample<C> fs[kFusedAhead];
+    float ds[kFusedAhead];
+#pragma unroll
+    for (int u = 0; u < kFusedAhead; ++u) {
+      const int k = min(s0 + ib - u, n - 1);
+      fs[u] = line.f(k);
+      ds[u] = line.dt(min(k + 1, n - 1));
+    }
+#pragma unroll
+    for (int u = 0; u < kFusedAhead; ++u) {
+      const int i = ib - u, k = s0 + i;
+      if (k < e) {
+        const Sample<C>& cur = fs[u];
+        if (k == n - 1) {
+          line.steady_anticausal(n - 1, s);
+        } else {
+          const float delta = ds[u], inv_delta = fast_rcp(delta);
+          for (int h = 0; h < 2; ++h) {
+            const edge::AnticausalStep<float> step = edge::anticausal_step(
+                a.poles.p[h], fast_edge_weight(a.poles.p[h], delta, inv_delta));
+            for (int c = 0; c < C; ++c) s.g[h][c] = step(s.g[h][c], next.v[c], cur.v[c]);
+          }
         }
+        Sample<C> out = load_shared<C>(causal, i * blockDim.x + tid);
+        for (int c = 0; c < C; ++c) out.v[c] += s.g[0][c].re + s.g[1][c].re;
+        store<C>(line.y(k), out);
+        next = cur;
       }
-      Sample<C> out = load<C>(causal + (i * blockDim.x + tid) * C);
-      for (int c = 0; c < C; ++c) out.v[c] += s.g[0][c].re + s.g[1][c].re;
-      store<C>(line.y(k), out);
-      next = cur;
     }
   }
 }
@@ -611,9 +744,9 @@ void validate(const FilterSpec& spec, int width, int height, int channels) {
     throw InvalidParameter(std::string("edge-aware plan: filter kind ") + to_string(spec.kind) +
                            " is not edge-aware");
   validate_edge_aware(spec, width, height);
-  if (channels != 1 && channels != 4)
+  if (channels != 1 && channels != 3 && channels != 4)
     throw InvalidParameter("edge-aware filter on CUDA: " + std::to_string(channels) +
-                           " channels on the device (1 or 4; RGB is stored as RGBA)");
+                           " channels (1, 3 or 4; RGB is stored as RGBA)");
 }
 
 Algorithm resolve(Algorithm a) {
@@ -730,7 +863,7 @@ struct EdgeAwarePlan::Impl {
   template <int C>
   void enqueue(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
                cudaStream_t stream) const {
-    const long long w = width;
+    const long long w = width, stride = kStride<C>;
     {
       const dim3 grid(unsigned((width + 127) / 128), unsigned(height));
       domain_steps_kernel<C><<<grid, 128, 0, stream>>>(in, (long long)(in_pitch / sizeof(float)),
@@ -743,7 +876,7 @@ struct EdgeAwarePlan::Impl {
       long long stride;  // floats between rows
     };
     Buf src{in, (long long)(in_pitch / sizeof(float))};
-    const Buf bufs[2] = {{tmp.f(), w * C}, {out, (long long)(out_pitch / sizeof(float))}};
+    const Buf bufs[2] = {{tmp.f(), w * stride}, {out, (long long)(out_pitch / sizeof(float))}};
     int next = 0;
     for (int it = 0; it < int(poles.size()); ++it) {
       for (int dir = 0; dir < 2; ++dir) {
@@ -753,11 +886,11 @@ struct EdgeAwarePlan::Impl {
         a.dst = const_cast<float*>(dst.p);
         if (dir == 0) {  // rows: samples along x
           a.dt = dt_rows.f();
-          a.fk = C, a.fl = src.stride, a.yk = C, a.yl = dst.stride, a.dk = 1, a.dl = w;
+          a.fk = stride, a.fl = src.stride, a.yk = stride, a.yl = dst.stride, a.dk = 1, a.dl = w;
           a.n = width, a.lines = height;
         } else {  // columns: samples along y, consecutive threads on consecutive columns
           a.dt = dt_cols.f();
-          a.fk = src.stride, a.fl = C, a.yk = dst.stride, a.yl = C, a.dk = w, a.dl = 1;
+          a.fk = src.stride, a.fl = stride, a.yk = dst.stride, a.yl = stride, a.dk = w, a.dl = 1;
           a.n = height, a.lines = width;
         }
         pass<C>(a, it, stream);
@@ -771,6 +904,8 @@ struct EdgeAwarePlan::Impl {
                cudaStream_t stream) const {
     if (channels == 1)
       enqueue<1>(in, in_pitch, out, out_pitch, stream);
+    else if (channels == 3)
+      enqueue<3>(in, in_pitch, out, out_pitch, stream);
     else
       enqueue<4>(in, in_pitch, out, out_pitch, stream);
   }
@@ -794,20 +929,23 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   m.dt_rows.allocate(pixels * sizeof(float));
   m.dt_cols.allocate(pixels * sizeof(float));
-  m.tmp.allocate(pixels * std::size_t(channels) * sizeof(float));
+  m.tmp.allocate(pixels * std::size_t(channels == 1 ? 1 : 4) * sizeof(float));
   if (m.algo == Algorithm::EdgeExact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
     const std::size_t seg = edge::kSegmentExact;
     const std::size_t composites =
         std::max((std::size_t(width) + seg - 1) / seg * std::size_t(height),
                  (std::size_t(height) + seg - 1) / seg * std::size_t(width));
-    const std::size_t bytes =
-        composites * (channels == 1 ? sizeof(Composite<1>) : sizeof(Composite<4>));
+    const std::size_t bytes = composites * (channels == 1   ? sizeof(Composite<1>)
+                                            : channels == 3 ? sizeof(Composite<3>)
+                                                            : sizeof(Composite<4>));
     m.causal.allocate(bytes);
     m.anticausal.allocate(bytes);
   }
   if (m.algo == Algorithm::EdgeExact) {
     if (channels == 1)
       m.prepare_fused<1>();
+    else if (channels == 3)
+      m.prepare_fused<3>();
     else
       m.prepare_fused<4>();
   }
@@ -856,7 +994,7 @@ void EdgeAwarePlan::run(const float* in, std::size_t in_pitch, float* out, std::
 
 namespace {
 
-// The host image as 1 or 4 device channels (RGB gets a zero alpha).
+// The host image as 1 or 4 floats per pixel on the device (RGB gets a zero alpha).
 std::vector<float> device_layout(const Image& in) {
   if (in.channels != 3) return in.pixels;
   std::vector<float> out(std::size_t(in.width) * in.height * 4, 0.0f);
@@ -865,7 +1003,8 @@ std::vector<float> device_layout(const Image& in) {
   return out;
 }
 
-int device_channels(int channels) {
+// Floats per pixel on the device; the plan filters only the image's own channels (3 for RGB).
+int device_stride(int channels) {
   if (channels != 1 && channels != 3 && channels != 4)
     throw InvalidParameter("edge-aware filter: " + std::to_string(channels) +
                            " channels (1, 3 or 4 are supported)");
@@ -875,8 +1014,8 @@ int device_channels(int channels) {
 }  // namespace
 
 Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
-  const int dc = device_channels(in.channels);
-  EdgeAwarePlan plan(spec, in.width, in.height, dc);
+  const int dc = device_stride(in.channels);
+  EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
   const std::vector<float> host = device_layout(in);
   const std::size_t bytes = host.size() * sizeof(float);
   DeviceBuffer src, dst;
@@ -898,8 +1037,8 @@ Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
 }
 
 EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs) {
-  const int dc = device_channels(in.channels);
-  EdgeAwarePlan plan(spec, in.width, in.height, dc);
+  const int dc = device_stride(in.channels);
+  EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
   const std::vector<float> host = device_layout(in);
   const std::size_t bytes = host.size() * sizeof(float);
   DeviceBuffer src, dst;

@@ -167,6 +167,35 @@ TEST_CASE("edge-aware cuda: A, C and D equal the CPU backend's") {
   }
 }
 
+// RGB filters only its three colours on the device (stored as RGBA): they must equal the colours of
+// the same image with an alpha channel of its own, which is filtered but never enters eq. (2).
+TEST_CASE("edge-aware cuda: RGB equals the colours of RGBA, every algorithm") {
+  RF_REQUIRE_CUDA();
+  for (Algorithm algo :
+       {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
+    for (Size s : {Size{257, 131}, Size{33, 4500}}) {
+      const Image rgba = cartoon_image(s.w, s.h, 4, unsigned(7 * s.w + s.h));
+      Image rgb(s.w, s.h, 3);
+      for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x)
+          for (int k = 0; k < 3; ++k) rgb.at(x, y, k) = rgba.at(x, y, k);
+      const FilterSpec spec = edge_spec(25.0, 0.15, algo, 2.0);
+      const Image want = cuda::edge_aware_filter(spec, rgba);
+      const Image got = cuda::edge_aware_filter(spec, rgb);
+      double err = 0.0, top = 0.0;
+      for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x)
+          for (int k = 0; k < 3; ++k) {
+            err = std::max(err, std::abs(double(got.at(x, y, k)) - double(want.at(x, y, k))));
+            top = std::max(top, std::abs(double(want.at(x, y, k))));
+          }
+      CAPTURE(to_string(algo));
+      CAPTURE(s.w);
+      CAPTURE(s.h);
+      CHECK(err <= 1e-6 * top);
+    }
+}
+
 TEST_CASE("edge-aware cuda: a constant image is unchanged") {
   RF_REQUIRE_CUDA();
   for (Algorithm algo :
