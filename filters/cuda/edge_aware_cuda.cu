@@ -191,9 +191,9 @@ __device__ __forceinline__ edge::EdgeWeight<float> fast_edge_weight(const edge::
 // Samples a walk loads in one batch before it runs their recursion steps. The loads do not depend
 // on the recursion, so a batch waits for memory once instead of once per sample: along columns
 // every step touches a new row, and along rows the fused kernel's shared memory leaves the L1
-// cache too small to keep each thread's row segment. The one-thread-per-line kernels have
-// registers to spare for 8; the fused kernel keeps three CTAs per SM only with 4 (with 8 it
-// spills: 0.86 -> 1.18 ms on the H100 for the frame of the timing below).
+// cache too small to keep each thread's row segment. The one-thread-per-line kernels are fastest
+// with 8 (16: A 5.68 -> 6.40 ms on the H100); the fused kernel, held to 85 registers for three
+// CTAs per SM, with 4 (8: 0.86 -> 1.18 ms for the frame of the timing below).
 constexpr int kLineAhead = 8;
 constexpr int kFusedAhead = 4;
 
