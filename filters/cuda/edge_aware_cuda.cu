@@ -1013,19 +1013,34 @@ int device_stride(int channels) {
 
 }  // namespace
 
-Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
-  const int dc = device_stride(in.channels);
-  EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
-  const std::vector<float> host = device_layout(in);
-  const std::size_t bytes = host.size() * sizeof(float);
+namespace {
+
+// A plan with the image uploaded in the device layout and an output buffer of the same shape,
+// as both entry points below use them.
+struct Staged {
+  EdgeAwarePlan plan;
+  std::size_t pitch = 0;
   DeviceBuffer src, dst;
-  src.allocate(bytes);
-  dst.allocate(bytes);
-  CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
-  const std::size_t pitch = std::size_t(in.width) * dc * sizeof(float);
-  plan.run(src.f(), pitch, dst.f(), pitch);
-  std::vector<float> result(host.size());
-  CUDA_CHECK(cudaMemcpy(result.data(), dst.ptr, bytes, cudaMemcpyDeviceToHost));
+
+  Staged(const FilterSpec& spec, const Image& in)
+      : plan(spec, in.width, in.height, in.channels),
+        pitch(std::size_t(in.width) * device_stride(in.channels) * sizeof(float)) {
+    const std::vector<float> host = device_layout(in);
+    const std::size_t bytes = host.size() * sizeof(float);
+    src.allocate(bytes);
+    dst.allocate(bytes);
+    CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
+  }
+  void run(cudaStream_t stream = nullptr) { plan.run(src.f(), pitch, dst.f(), pitch, stream); }
+};
+
+}  // namespace
+
+Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
+  Staged staged(spec, in);
+  staged.run();
+  std::vector<float> result(staged.dst.bytes / sizeof(float));
+  CUDA_CHECK(cudaMemcpy(result.data(), staged.dst.ptr, staged.dst.bytes, cudaMemcpyDeviceToHost));
   Image out(in.width, in.height, in.channels);
   if (in.channels != 3) {
     out.pixels = std::move(result);
@@ -1037,15 +1052,7 @@ Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
 }
 
 EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs) {
-  const int dc = device_stride(in.channels);
-  EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
-  const std::vector<float> host = device_layout(in);
-  const std::size_t bytes = host.size() * sizeof(float);
-  DeviceBuffer src, dst;
-  src.allocate(bytes);
-  dst.allocate(bytes);
-  CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
-  const std::size_t pitch = std::size_t(in.width) * dc * sizeof(float);
+  Staged staged(spec, in);
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -1053,11 +1060,11 @@ EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int run
   CUDA_CHECK(cudaEventCreate(&stop));
   std::vector<double> ms;
   try {
-    for (int i = 0; i < 5; ++i) plan.run(src.f(), pitch, dst.f(), pitch, stream);
+    for (int i = 0; i < 5; ++i) staged.run(stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
     for (int i = 0; i < std::max(1, runs); ++i) {
       CUDA_CHECK(cudaEventRecord(start, stream));
-      plan.run(src.f(), pitch, dst.f(), pitch, stream);
+      staged.run(stream);
       CUDA_CHECK(cudaEventRecord(stop, stream));
       CUDA_CHECK(cudaEventSynchronize(stop));
       float t = 0.0f;
