@@ -11,6 +11,7 @@
 #include "filters/cuda/device_frame.h"
 #include "filters/engine.h"
 #include "tests/cuda/cuda_test.h"
+#include "tests/cuda/rgba8_frames.h"
 
 using rf::FilterSpec;
 using rf::MemorySpace;
@@ -18,12 +19,7 @@ using rf::PixelFormat;
 
 TEST_CASE("cuda engine: edge-aware and one-way/two-way filters take RGBA8 frames and surfaces") {
   RF_REQUIRE_CUDA();
-  const int w = 77, h = 45;
-  std::vector<std::uint8_t> bytes(std::size_t(w) * h * 4);
-  std::mt19937 rng(11);
-  for (auto& b : bytes) b = std::uint8_t(rng() % 256);
-  rf::Image as_float(w, h, 4);
-  for (std::size_t i = 0; i < bytes.size(); ++i) as_float.pixels[i] = float(bytes[i]) / 255.f;
+  const rf::test::Rgba8Image in(77, 45, 11);
 
   std::vector<FilterSpec> specs(3);
   specs[0].kind = rf::FilterKind::EdgeAware;
@@ -37,22 +33,10 @@ TEST_CASE("cuda engine: edge-aware and one-way/two-way filters take RGBA8 frames
   specs[2].algo = rf::Algorithm::TwoWay;
 
   for (const FilterSpec& spec : specs) {
-    const rf::Image want = rf::filter_image(spec, as_float, rf::Backend::Cuda);
+    const rf::Image want = rf::filter_image(spec, in.as_float, rf::Backend::Cuda);
     for (MemorySpace space : {MemorySpace::Device, MemorySpace::CudaSurface}) {
-      auto engine = rf::make_cuda_engine();
-      engine->plan(spec, w, h, PixelFormat::RGBA8);
-      rf::cuda::DeviceFrame src(w, h, PixelFormat::RGBA8, space);
-      rf::cuda::DeviceFrame dst(w, h, PixelFormat::RGBA8, space);
-      src.upload(bytes.data());
-      dst.poison();
-      engine->run(src.view(), dst.view());
-      std::vector<std::uint8_t> out(bytes.size());
-      dst.download(out.data());
-      double worst = 0.0;
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        const double expect = std::clamp(double(want.pixels[i]), 0.0, 1.0) * 255.0;
-        worst = std::max(worst, std::fabs(double(out[i]) - expect));
-      }
+      const double worst =
+          rf::test::worst_8bit_steps(rf::test::run_rgba8(spec, in, space), want.pixels);
       INFO(rf::describe(spec), space == MemorySpace::Device ? " device" : " surface",
            ": worst difference in 8-bit steps ", worst);
       CHECK(worst <= 0.51);

@@ -16,6 +16,7 @@
 #include "filters/errors.h"
 #include "filters/reference.h"
 #include "tests/cuda/cuda_test.h"
+#include "tests/cuda/rgba8_frames.h"
 
 namespace {
 
@@ -244,12 +245,7 @@ TEST_CASE("cuda engine: host views and in-place frames") {
 
 TEST_CASE("cuda engine: RGBA8 in and out, float math inside") {
   RF_REQUIRE_CUDA();
-  const int w = 211, h = 97;
-  std::vector<std::uint8_t> bytes(std::size_t(w) * h * 4);
-  std::mt19937 rng(3);
-  for (auto& b : bytes) b = std::uint8_t(rng() % 256);
-  Image as_float(w, h, 4);
-  for (std::size_t i = 0; i < bytes.size(); ++i) as_float.pixels[i] = float(bytes[i]) / 255.f;
+  const rf::test::Rgba8Image in(211, 97, 3);
   // Sigma 4 (all orders) and 8 (order 3: 1 / b0 = 159, the float window's widest use on RGBA8).
   const std::pair<double, int> cases[] = {{4.0, 1}, {4.0, 2}, {4.0, 3},
                                           {4.0, 4}, {4.0, 5}, {8.0, 3}};
@@ -260,21 +256,8 @@ TEST_CASE("cuda engine: RGBA8 in and out, float math inside") {
         spec.sigma = sigma;
         spec.order = order;
         spec.ext = ext;
-        const std::vector<double> want = reference(spec, as_float, 1);
-        auto engine = rf::make_cuda_engine();
-        engine->plan(spec, w, h, PixelFormat::RGBA8);
-        rf::cuda::DeviceFrame src(w, h, PixelFormat::RGBA8, space);
-        rf::cuda::DeviceFrame dst(w, h, PixelFormat::RGBA8, space);
-        src.upload(bytes.data());
-        dst.poison();
-        engine->run(src.view(), dst.view());
-        std::vector<std::uint8_t> out(bytes.size());
-        dst.download(out.data());
-        double worst = 0.0;
-        for (std::size_t i = 0; i < out.size(); ++i) {
-          const double expect = std::clamp(want[i], 0.0, 1.0) * 255.0;
-          worst = std::max(worst, std::fabs(double(out[i]) - expect));
-        }
+        const double worst = rf::test::worst_8bit_steps(rf::test::run_rgba8(spec, in, space),
+                                                        reference(spec, in.as_float, 1));
         INFO("RGBA8 sigma ", sigma, " order ", order, " ", std::string(rf::to_string(ext)),
              " worst difference in 8-bit steps: ", worst);
         if (std::getenv("RF_PRINT_ERRORS"))
