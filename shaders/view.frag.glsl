@@ -18,7 +18,7 @@ uniform bool u_diff_log;
 uniform float u_amplification;
 uniform float u_low_decade;    // log scales: 10^low .. 10^high
 uniform float u_high_decade;
-uniform int u_extension;       // 0 ignore, 1 zero, 2 clamp, 3 repeat, 4 mirror (filters/extension.h)
+uniform int u_extension;       // 0 ignore, 1 zero, 2 clamp, 3 repeat, 4 mirror (filters/core/extension.h)
 uniform bool u_tiles_result;
 uniform float u_result_gain;   // display gain of the result (1; 1/area for summed-area tables)
 
@@ -37,7 +37,7 @@ vec3 inferno(float t) {
   return clamp(c0 + t * (c1 + t * (c2 + t * (c3 + t * (c4 + t * (c5 + t * c6))))), 0.0, 1.0);
 }
 
-// rf::extend_index (filters/extension.h): -1 where the extension is zero.
+// rf::extend_index (filters/core/extension.h): -1 where the extension is zero.
 int extend_index(int i, int n, int ext) {
   if (i >= 0 && i < n) return i;
   if (ext == 2) return i < 0 ? 0 : n - 1;

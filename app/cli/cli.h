@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "filters/engine.h"
-#include "filters/spec.h"
+#include "filters/core/engine.h"
+#include "filters/core/spec.h"
 
 namespace rf::cli {
 

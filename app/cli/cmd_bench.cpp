@@ -19,11 +19,11 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
-#include "filters/bench.h"
-#include "filters/design.h"
-#include "filters/edge_aware.h"
-#include "filters/edge_aware_cuda.h"
-#include "filters/errors.h"
+#include "filters/baselines/bench.h"
+#include "filters/core/design.h"
+#include "filters/core/errors.h"
+#include "filters/edge_aware/edge_aware.h"
+#include "filters/edge_aware/edge_aware_cuda.h"
 
 namespace rf::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
-#include "filters/design.h"
+#include "filters/core/design.h"
 
 namespace rf::cli {
 

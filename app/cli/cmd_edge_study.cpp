@@ -14,9 +14,9 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
-#include "filters/edge_aware.h"
-#include "filters/edge_aware_cuda.h"
-#include "filters/engine.h"
+#include "filters/core/engine.h"
+#include "filters/edge_aware/edge_aware.h"
+#include "filters/edge_aware/edge_aware_cuda.h"
 
 namespace rf::cli {
 namespace {

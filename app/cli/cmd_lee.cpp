@@ -12,10 +12,10 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
-#include "filters/errors.h"
-#include "filters/lee2014.h"
-#include "filters/lee2014_cuda.h"
-#include "filters/reference.h"
+#include "filters/core/errors.h"
+#include "filters/lee2014/lee2014.h"
+#include "filters/lee2014/lee2014_cuda.h"
+#include "filters/recursive/reference.h"
 
 namespace rf::cli {
 namespace {

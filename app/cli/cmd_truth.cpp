@@ -5,7 +5,7 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
-#include "filters/reference.h"
+#include "filters/recursive/reference.h"
 
 namespace rf::cli {
 

@@ -1,5 +1,5 @@
 #include "app/cli/cli.h"
-#include "filters/design.h"
+#include "filters/core/design.h"
 
 namespace rf::cli {
 

@@ -5,7 +5,7 @@
 
 #include "app/gui/view_math.h"
 #include "app/gui/view_settings.h"
-#include "filters/extension.h"
+#include "filters/core/extension.h"
 
 namespace rf::gui {
 

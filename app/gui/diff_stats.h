@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "filters/image.h"
+#include "filters/core/image.h"
 
 namespace rf::gui {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "app/io/image_io.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::gui {
 

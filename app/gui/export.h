@@ -4,7 +4,7 @@
 #include <string>
 
 #include "app/gui/image_codec.h"
-#include "filters/image.h"
+#include "filters/core/image.h"
 
 namespace rf::gui {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "filters/engine.h"
+#include "filters/core/engine.h"
 
 namespace rf::gui {
 

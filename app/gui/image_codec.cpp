@@ -16,7 +16,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::gui {
 

@@ -8,8 +8,8 @@
 
 #include "app/gui/frame_timing.h"
 #include "app/sources/source.h"
-#include "filters/engine.h"
-#include "filters/image.h"
+#include "filters/core/engine.h"
+#include "filters/core/image.h"
 
 namespace rf::gui {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "app/gui/interop.h"
-#include "filters/cuda/cuda_check.cuh"
+#include "filters/core/cuda_check.cuh"
 
 namespace rf::gui {
 namespace {
@@ -21,7 +21,8 @@ __global__ void widen_rgba8(const uchar4* in, std::size_t in_pitch, float4* out,
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
-  const uchar4 p = reinterpret_cast<const uchar4*>(reinterpret_cast<const char*>(in) + y * in_pitch)[x];
+  const uchar4 p =
+      reinterpret_cast<const uchar4*>(reinterpret_cast<const char*>(in) + y * in_pitch)[x];
   constexpr float k = 1.0f / 255.0f;
   reinterpret_cast<float4*>(reinterpret_cast<char*>(out) + y * out_pitch)[x] =
       make_float4(p.x * k, p.y * k, p.z * k, p.w * k);
@@ -43,7 +44,8 @@ struct PitchedBuffer {
   void reset() {
     if (ptr) {
       const cudaError_t err = cudaFree(ptr);
-      if (err != cudaSuccess) std::fprintf(stderr, "rfstudio: cudaFree: %s\n", cudaGetErrorName(err));
+      if (err != cudaSuccess)
+        std::fprintf(stderr, "rfstudio: cudaFree: %s\n", cudaGetErrorName(err));
     }
     ptr = nullptr;
   }
@@ -72,8 +74,9 @@ class CudaGlInterop final : public Interop {
     if (err != cudaSuccess) {
       cudaGetLastError();
       resource_ = nullptr;
-      if (why) *why = std::string("cudaGraphicsGLRegisterImage: ") + cudaGetErrorName(err) + " (" +
-                      cudaGetErrorString(err) + ")";
+      if (why)
+        *why = std::string("cudaGraphicsGLRegisterImage: ") + cudaGetErrorName(err) + " (" +
+               cudaGetErrorString(err) + ")";
       return false;
     }
     width_ = width;
@@ -124,7 +127,8 @@ class CudaGlInterop final : public Interop {
     CUDA_CHECK(cudaEventSynchronize(events_[4]));
 
     float ms[4] = {};
-    for (int i = 0; i < 4; ++i) CUDA_CHECK(cudaEventElapsedTime(&ms[i], events_[i], events_[i + 1]));
+    for (int i = 0; i < 4; ++i)
+      CUDA_CHECK(cudaEventElapsedTime(&ms[i], events_[i], events_[i + 1]));
     timing->upload_ms = ms[0];
     timing->filter_ms = ms[2];
     timing->interop_ms = ms[1] + ms[3];

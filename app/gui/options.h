@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/gui/view_settings.h"
-#include "filters/spec.h"
+#include "filters/core/spec.h"
 
 namespace rf::gui {
 

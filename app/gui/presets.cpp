@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::gui {
 namespace {

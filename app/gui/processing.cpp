@@ -4,7 +4,7 @@
 #include <cstring>
 #include <exception>
 
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::gui {
 namespace {

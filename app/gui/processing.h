@@ -12,9 +12,9 @@
 #include "app/gui/gl_util.h"
 #include "app/gui/interop.h"
 #include "app/sources/source.h"
-#include "filters/engine.h"
-#include "filters/image.h"
-#include "filters/spec.h"
+#include "filters/core/engine.h"
+#include "filters/core/image.h"
+#include "filters/core/spec.h"
 
 namespace rf::gui {
 

@@ -14,7 +14,7 @@
 #include "app/gui/export.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/presets.h"
-#include "filters/engine.h"
+#include "filters/core/engine.h"
 
 namespace rf::gui {
 namespace {

@@ -4,11 +4,11 @@
 #include <exception>
 #include <vector>
 
-#include "filters/cuda/fir_cuda.h"
-#include "filters/design.h"
-#include "filters/edge_aware.h"
-#include "filters/engine.h"
-#include "filters/reference.h"
+#include "filters/baselines/fir_cuda.h"
+#include "filters/core/design.h"
+#include "filters/core/engine.h"
+#include "filters/edge_aware/edge_aware.h"
+#include "filters/recursive/reference.h"
 
 namespace rf::gui {
 namespace {

@@ -13,8 +13,8 @@
 
 #include "app/gui/diff_stats.h"
 #include "app/gui/view_settings.h"
-#include "filters/image.h"
-#include "filters/spec.h"
+#include "filters/core/image.h"
+#include "filters/core/spec.h"
 
 namespace rf::gui {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "filters/extension.h"
+#include "filters/core/extension.h"
 
 namespace rf::gui {
 

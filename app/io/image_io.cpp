@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG

@@ -21,7 +21,7 @@
 
 #include <string>
 
-#include "filters/image.h"
+#include "filters/core/image.h"
 
 namespace rf::io {
 

@@ -20,7 +20,7 @@
 #include "app/sources/source.h"
 #include "app/sources/source_detail.h"
 #include "app/sources/v4l2_io.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::app {
 namespace {

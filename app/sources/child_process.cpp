@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 extern char** environ;
 

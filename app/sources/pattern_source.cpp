@@ -9,7 +9,7 @@
 #include "app/sources/pattern.h"
 #include "app/sources/source.h"
 #include "app/sources/source_detail.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::app {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/sources/source.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::app {
 namespace {

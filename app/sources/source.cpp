@@ -11,7 +11,7 @@
 #include "app/io/image_io.h"
 #include "app/sources/source.h"
 #include "app/sources/source_detail.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 namespace rf::app {
 namespace detail {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/sources/source.h"
-#include "filters/image.h"
+#include "filters/core/image.h"
 
 namespace rf::app::detail {
 

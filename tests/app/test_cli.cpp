@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/io/image_io.h"
-#include "filters/engine.h"
-#include "filters/reference.h"
+#include "filters/core/engine.h"
+#include "filters/recursive/reference.h"
 
 namespace fs = std::filesystem;
 

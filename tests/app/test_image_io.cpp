@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/io/image_io.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 using namespace rf;
 namespace fs = std::filesystem;

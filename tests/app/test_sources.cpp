@@ -11,7 +11,7 @@
 #include "app/sources/pattern.h"
 #include "app/sources/source.h"
 #include "app/sources/source_detail.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 #include "sources_test_util.h"
 
 using namespace rf;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/sources/source.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 #include "sources_test_util.h"
 
 using namespace rf;

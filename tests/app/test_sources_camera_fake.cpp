@@ -17,7 +17,7 @@
 
 #include "app/sources/source.h"
 #include "app/sources/v4l2_io.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 #include "sources_test_util.h"
 
 using namespace rf;

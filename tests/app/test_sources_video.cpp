@@ -14,7 +14,7 @@
 #include "app/io/image_io.h"
 #include "app/sources/child_process.h"
 #include "app/sources/source.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 #include "sources_test_util.h"
 
 using namespace rf;

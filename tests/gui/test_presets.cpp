@@ -11,7 +11,7 @@
 #include "app/gui/embedded.h"
 #include "app/gui/options.h"
 #include "app/gui/presets.h"
-#include "filters/errors.h"
+#include "filters/core/errors.h"
 
 using namespace rf;
 using namespace rf::gui;

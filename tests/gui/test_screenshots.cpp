@@ -15,7 +15,7 @@
 #include "app/gui/image_codec.h"
 #include "app/gui/view_math.h"
 #include "app/io/image_io.h"
-#include "filters/engine.h"
+#include "filters/core/engine.h"
 
 using namespace rf::gui;
 

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "app/gui/truth.h"
-#include "filters/engine.h"
+#include "filters/core/engine.h"
 
 using namespace rf;
 using namespace rf::gui;

@@ -8,7 +8,7 @@
 
 #include "app/gui/panels/panels.h"
 #include "app/gui/studio.h"
-#include "filters/design.h"
+#include "filters/core/design.h"
 
 namespace rf::gui {
 namespace {

@@ -1,0 +1,37 @@
+// Direct separable FIR Gaussian on the GPU with a boundary extension: the benchmark's baseline
+// and the GUI's live ground truth. Plain C++ (no CUDA types); without CUDA every call throws
+// BackendUnavailable.
+#pragma once
+
+#include <memory>
+
+#include "filters/core/extension.h"
+#include "filters/core/image.h"
+
+namespace rf::cuda {
+
+enum class FirPrecision { Float, Double };
+
+// Taps exp(-k^2 / (2 sigma^2)) for |k| <= ceil(6 sigma), normalised to unit sum (the truncation
+// of ref::ground_truth); Ignore is treated as Zero, as the reference does.
+class FirGaussian {
+ public:
+  FirGaussian();
+  ~FirGaussian();
+  FirGaussian(const FirGaussian&) = delete;
+  FirGaussian& operator=(const FirGaussian&) = delete;
+
+  void plan(double sigma, Extension ext, int width, int height, PixelFormat format,
+            FirPrecision precision);
+  // Frames as for Engine::run (Host, Device or CudaSurface); no allocation for device frames.
+  void run(const FrameView& in, const FrameView& out, void* stream = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Convenience for tools: the FIR Gaussian of a host image of 1 or 4 channels.
+Image fir_gaussian(const Image& in, double sigma, Extension ext, FirPrecision precision);
+
+}  // namespace rf::cuda

@@ -1,0 +1,337 @@
+#include "filters/core/design.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <string>
+
+#include "filters/core/errors.h"
+#include "filters/core/gaussian_design.h"
+
+namespace rf {
+namespace {
+
+using design_math::Complex;
+
+constexpr double kMaxSigma = 2000.0;
+// Beyond these the poles crowd so close to z = 1 that the direct-form coefficients, rounded to
+// double, no longer hold them: the variance of the designed pair drifts from sigma^2 by more than
+// ~6e-4 (order 4) or ~2e-4 (order 5), and order 5 turns unstable near sigma = 800.
+constexpr double kMaxSigmaOrder4 = 1000.0;
+constexpr double kMaxSigmaOrder5 = 200.0;
+// Below this the sampled Gaussian is nearly a single tap and the higher-order designs wrap their
+// poles around the unit circle; Young and van Vliet's closed form starts its q(sigma) branches
+// here.
+constexpr double kMinSigmaHigherOrder = 0.5;
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+[[noreturn]] void refuse(const std::string& message) {
+  throw InvalidParameter(message);
+}
+
+void check_sigma(double sigma, double min_sigma, const char* what) {
+  if (!std::isfinite(sigma))
+    refuse("sigma must be a finite number > 0 (got " + number(sigma) + ")");
+  if (sigma <= 0.0) refuse("sigma must be > 0 (got " + number(sigma) + ")");
+  if (sigma > kMaxSigma)
+    refuse("sigma must be <= " + number(kMaxSigma) + " (got " + number(sigma) + ")");
+  if (sigma < min_sigma)
+    refuse(std::string("sigma must be >= ") + number(min_sigma) + " for " + what + " (got " +
+           number(sigma) + ")");
+}
+
+// van Vliet, Young and Verbeek 1998, "Recursive Gaussian derivative filters", table of L2-optimal
+// poles d_i for sigma0 = 2 (the causal poles are 1/d_i). A mistyped pole shows in the design-error
+// test: each order must cut the L2 error of the previous one at least in half (measured: ~3x).
+const std::vector<Complex>& vyv_poles(int order) {
+  static const std::vector<Complex> d3 = {{1.41650, 1.00829}, {1.41650, -1.00829}, {1.86543, 0.0}};
+  static const std::vector<Complex> d4 = {
+      {1.13228, 1.28114}, {1.13228, -1.28114}, {1.78534, 0.46763}, {1.78534, -0.46763}};
+  static const std::vector<Complex> d5 = {{0.86430, 1.45389},
+                                          {0.86430, -1.45389},
+                                          {1.61433, 0.83134},
+                                          {1.61433, -0.83134},
+                                          {1.87504, 0.0}};
+  return order == 3 ? d3 : order == 4 ? d4 : d5;
+}
+
+// Deriche 1993, "Recursively implementing the Gaussian and its derivatives": the Gaussian of
+// standard deviation s is approximated by sum_i (a_i cos(w_i x/s) + c_i sin(w_i x/s)) e^(-b_i x/s)
+// for x >= 0, i.e. causal poles e^(-(b_i +- j w_i)/s). Returned as d = e^(b +- j w), the reciprocal
+// poles at s = 1. Order 2: b = 1.26, w = 0.8448; order 4: b = 1.783, w = 0.6318 and b = 1.723,
+// w = 1.997 (the constants also quoted in the appendix of the edge-aware paper).
+std::vector<Complex> deriche_d(int order) {
+  auto pair = [](double b, double w, std::vector<Complex>& out) {
+    out.push_back(std::exp(Complex(b, w)));
+    out.push_back(std::exp(Complex(b, -w)));
+  };
+  std::vector<Complex> d;
+  if (order == 2) {
+    pair(1.26, 0.8448, d);
+  } else {
+    pair(1.783, 0.6318, d);
+    pair(1.723, 1.997, d);
+  }
+  return d;
+}
+
+// Our convention has the same all-pole feedback on both passes and no numerator, whereas Deriche's
+// causal and anticausal parts carry numerators (his n_i coefficients). We keep Deriche's poles and
+// drop his numerators, then realise the symmetric all-pole pair that matches his filter in its
+// zeroth and second moments: unit DC gain, variance sigma^2. Deriche's poles taken literally
+// (e^(-lambda/sigma)) give an all-pole pair far narrower than sigma, because the variance of his
+// filter comes partly from the numerators; so the poles are rescaled d -> d^(1/q) the way van
+// Vliet, Young and Verbeek do, q found numerically.
+Recursive from_reciprocal_poles_matched(const std::vector<Complex>& d, double sigma) {
+  std::vector<Complex> poles;
+  for (const Complex& di : design_math::scale_d_to_variance(d, sigma)) poles.push_back(1.0 / di);
+  return design_math::from_poles(poles);
+}
+
+// First-order Gaussian: the pair (1-p)^2 / ((1 - p z^-1)(1 - p z)) has variance 2p / (1-p)^2
+// (a geometric distribution of variance p/(1-p)^2 per pass). Setting it to sigma^2 gives
+// sigma^2 p^2 - 2 (sigma^2 + 1) p + sigma^2 = 0, whose root inside the unit circle is
+// p = (1 + sigma^2 - sqrt(1 + 2 sigma^2)) / sigma^2, written without cancellation as
+// p = sigma^2 / (1 + sigma^2 + sqrt(1 + 2 sigma^2)) (the two roots multiply to 1).
+Recursive first_order_gaussian(double sigma) {
+  const double s2 = sigma * sigma;
+  const double p = s2 / (1.0 + s2 + std::sqrt(1.0 + 2.0 * s2));
+  return design_math::from_poles({Complex(p)});
+}
+
+// Young and van Vliet 1995 closed form as quoted by Lee et al. 2014, eq. (3)-(4):
+//   w[x] = B in[x] + (b1 w[x-1] + b2 w[x-2] + b3 w[x-3]) / b0,  B = 1 - (b1 + b2 + b3) / b0,
+// so in our convention b0 -> B and a_k = -b_k / b0. q follows the two branches of Lee et al. below
+// eq. (4). Their b0..b3 are the expansion of 0.422205 (m0 + q - q z^-1)((m1 + q - q z^-1)^2 + m2^2)
+// with Young and van Vliet's m0 = 1.16680, m1 = 1.10783, m2 = 1.40586 (b0's q^3 coefficient is
+// 0.422205 and b1's is 3 * 0.422205, rounded to 1.26661). We evaluate that product, i.e. the poles
+// q / (m0 + q) and q / (m1 + q +- j m2), rather than the expansion: the 6-digit rounding of the
+// expanded constants splits the poles near z = 1 as q grows (evaluated literally, the variance is
+// 1.12 sigma^2 instead of 1.16 sigma^2 at sigma = 50, and 0.68 sigma^2 instead of 1.15 sigma^2 at
+// sigma = 200), while the product agrees with the expansion to ~1e-5 in each a_k.
+Recursive yvrg(double sigma) {
+  const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330
+                                : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
+  const double m0 = 1.16680, m1 = 1.10783, m2 = 1.40586;
+  return design_math::from_poles(
+      {Complex(q / (m0 + q)), q / Complex(m1 + q, m2), q / Complex(m1 + q, -m2)});
+}
+
+// The prefilter that inverts the sampled B-spline kernel of odd degree n = 2m+1. The kernel
+// B(z) = sum_k c_k z^k is symmetric, so with w = z + 1/z it is a polynomial of degree m in w
+// (z^k + z^-k = T_k(w) with T_0 = 2, T_1 = w, T_(k+1) = w T_k - T_(k-1)). Its roots w_i are real
+// and below -2; each gives the pole p_i = (w_i + sqrt(w_i^2 - 4)) / 2 inside the unit circle
+// (Unser's B-spline poles; Nehab et al. 2011, Sec. 1, for the cubic case). Since B(1) = 1 and
+// B(z) = A(z) A(1/z) / b0^2 with A(z) = prod (1 - p_i z^-1), the pair b0^2 / (A(z) A(1/z)) with
+// b0 = A(1) is exactly 1 / B(z).
+Recursive bspline_prefilter(const std::vector<double>& centre_to_edge) {
+  const int m = int(centre_to_edge.size()) - 1;
+  std::vector<double> w_poly(m + 1, 0.0);  // coefficients in w, lowest power first
+  std::vector<double> t_prev(m + 1, 0.0), t_cur(m + 1, 0.0);
+  t_prev[0] = 2.0;  // T_0
+  t_cur[1] = 1.0;   // T_1
+  w_poly[0] += centre_to_edge[0];
+  for (int k = 1; k <= m; ++k) {
+    for (int i = 0; i <= m; ++i) w_poly[i] += centre_to_edge[k] * t_cur[i];
+    std::vector<double> t_next(m + 1, 0.0);
+    for (int i = 0; i <= m; ++i) {
+      if (i > 0) t_next[i] += t_cur[i - 1];
+      t_next[i] -= t_prev[i];
+    }
+    t_prev = t_cur;
+    t_cur = t_next;
+  }
+  std::vector<double> monic(m);
+  for (int i = 0; i < m; ++i) monic[i] = w_poly[m - 1 - i] / w_poly[m];
+  std::vector<Complex> poles;
+  for (const Complex& w : design_math::monic_roots(monic)) {
+    const double wr = w.real();
+    poles.push_back(Complex(0.5 * (wr + std::sqrt(wr * wr - 4.0))));
+  }
+  return design_math::from_poles(poles);
+}
+
+void check_order_sigma_cap(const FilterSpec& spec) {
+  const double cap = spec.order == 5   ? kMaxSigmaOrder5
+                     : spec.order == 4 ? kMaxSigmaOrder4
+                                       : kMaxSigma;
+  if (spec.sigma > cap)
+    refuse("sigma must be <= " + number(cap) + " for " + to_string(spec.kind) + " order " +
+           std::to_string(spec.order) + " (got " + number(spec.sigma) +
+           "): its double-precision coefficients lose the poles beyond; use a lower order");
+}
+
+bool is_gaussian_kind(FilterKind k) {
+  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
+}
+
+}  // namespace
+
+void validate(const FilterSpec& spec) {
+  switch (spec.kind) {
+    case FilterKind::Gaussian:
+      if (spec.order < 1 || spec.order > 5)
+        refuse("order must be in 1..5 for gaussian (got " + std::to_string(spec.order) + ")");
+      check_sigma(spec.sigma, spec.order == 1 ? 0.0 : kMinSigmaHigherOrder,
+                  "gaussian of order 2..5");
+      check_order_sigma_cap(spec);
+      break;
+    case FilterKind::Deriche:
+      if (spec.order != 2 && spec.order != 4)
+        refuse("order must be 2 or 4 for deriche (got " + std::to_string(spec.order) + ")");
+      check_sigma(spec.sigma, kMinSigmaHigherOrder, "deriche");
+      check_order_sigma_cap(spec);
+      break;
+    case FilterKind::Yvrg:
+      check_sigma(spec.sigma, kMinSigmaHigherOrder, "yvrg (Young-van Vliet closed form)");
+      break;
+    case FilterKind::Exponential:
+      if (!(std::abs(spec.pole) < 1.0))
+        refuse("pole must satisfy |pole| < 1 (got " + number(spec.pole) + ")");
+      break;
+    case FilterKind::EdgeAware:
+      check_sigma(spec.sigma, 0.0, "edge-aware");
+      if (!std::isfinite(spec.sigma_r) || spec.sigma_r <= 0.0)
+        refuse("sigma_r must be a finite number > 0 (got " + number(spec.sigma_r) + ")");
+      if (!std::isfinite(spec.kappa) || spec.kappa < 0.0)
+        refuse("kappa must be a finite number >= 0 (got " + number(spec.kappa) + ")");
+      if (spec.iterations < 1)
+        refuse("iterations must be >= 1 (got " + std::to_string(spec.iterations) + ")");
+      break;
+    case FilterKind::BSpline3:
+    case FilterKind::BSpline5:
+    case FilterKind::BSpline7:
+    case FilterKind::Sat:
+      break;
+  }
+}
+
+Recursive design(const FilterSpec& spec) {
+  validate(spec);
+  Recursive f;
+  switch (spec.kind) {
+    case FilterKind::Gaussian:
+      if (spec.order == 1)
+        f = first_order_gaussian(spec.sigma);
+      else if (spec.order == 2)
+        f = from_reciprocal_poles_matched(deriche_d(2), spec.sigma);
+      else
+        // van Vliet, Young and Verbeek 1998: poles for sigma0 = 2 scaled by d -> d^(1/q).
+        f = from_reciprocal_poles_matched(vyv_poles(spec.order), spec.sigma);
+      break;
+    case FilterKind::Deriche:
+      f = from_reciprocal_poles_matched(deriche_d(spec.order), spec.sigma);
+      break;
+    case FilterKind::Yvrg:
+      f = yvrg(spec.sigma);
+      break;
+    case FilterKind::BSpline3:
+      f = bspline_prefilter({4.0 / 6.0, 1.0 / 6.0});
+      break;
+    case FilterKind::BSpline5:
+      f = bspline_prefilter({66.0 / 120.0, 26.0 / 120.0, 1.0 / 120.0});
+      break;
+    case FilterKind::BSpline7:
+      f = bspline_prefilter({2416.0 / 5040.0, 1191.0 / 5040.0, 120.0 / 5040.0, 1.0 / 5040.0});
+      break;
+    case FilterKind::Exponential:
+      f.b0 = 1.0 - spec.pole;
+      f.a = {-spec.pole};
+      break;
+    case FilterKind::Sat:
+      // The running sum y_i = x_i + y_(i-1): the one filter allowed a pole on the unit circle.
+      f.b0 = 1.0;
+      f.a = {-1.0};
+      f.causal_only = true;
+      return f;
+    case FilterKind::EdgeAware:
+      refuse("edge-aware filtering has no single recursive design: its weights vary per pixel");
+  }
+  if (!design_math::is_stable(f))
+    refuse(std::string("the ") + to_string(spec.kind) + " design for " + describe(spec) +
+           " is unstable in double precision; lower sigma or the order");
+  return f;
+}
+
+DesignError gaussian_design_error(const FilterSpec& spec) {
+  if (!is_gaussian_kind(spec.kind))
+    refuse(std::string("design error is defined for the Gaussian kinds only (got ") +
+           to_string(spec.kind) + ")");
+  const Recursive f = design(spec);
+  const int half =
+      std::max(design_math::decay_half_length(f), int(std::ceil(12.0 * spec.sigma)) + 8);
+  const std::vector<double> h = design_math::pair_impulse_response(f, half);
+  std::vector<double> g(h.size());
+  double sum = 0.0;
+  for (int i = 0; i < int(g.size()); ++i) {
+    const double x = i - half;
+    g[i] = std::exp(-x * x / (2.0 * spec.sigma * spec.sigma));
+    sum += g[i];
+  }
+  double err2 = 0.0, norm2 = 0.0, max_err = 0.0, max_g = 0.0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    g[i] /= sum;
+    const double e = h[i] - g[i];
+    err2 += e * e;
+    norm2 += g[i] * g[i];
+    max_err = std::max(max_err, std::abs(e));
+    max_g = std::max(max_g, g[i]);
+  }
+  return {std::sqrt(err2 / norm2), max_err / max_g};
+}
+
+std::string design_error_table() {
+  struct Row {
+    const char* name;
+    FilterKind kind;
+    int order;
+  };
+  const Row rows[] = {
+      {"gaussian r=1 (matched first order)", FilterKind::Gaussian, 1},
+      {"gaussian r=2 (Deriche poles)", FilterKind::Gaussian, 2},
+      {"gaussian r=3 (van Vliet et al.)", FilterKind::Gaussian, 3},
+      {"gaussian r=4 (van Vliet et al.)", FilterKind::Gaussian, 4},
+      {"gaussian r=5 (van Vliet et al.)", FilterKind::Gaussian, 5},
+      {"deriche r=2", FilterKind::Deriche, 2},
+      {"deriche r=4", FilterKind::Deriche, 4},
+      {"yvrg r=3 (Young-van Vliet 1995)", FilterKind::Yvrg, 3},
+  };
+  const double sigmas[] = {1, 2, 4, 8, 16, 32, 64, 100, 200};
+  std::string out;
+  for (int table = 0; table < 2; ++table) {
+    out += table == 0 ? "L2 relative error ||h - g||_2 / ||g||_2\n\n"
+                      : "\nMax relative error max|h - g| / max g\n\n";
+    out += "| design |";
+    for (double s : sigmas) out += " sigma " + number(s) + " |";
+    out += "\n|---|";
+    for (std::size_t i = 0; i < std::size(sigmas); ++i) out += "---|";
+    out += "\n";
+    for (const Row& row : rows) {
+      out += std::string("| ") + row.name + " |";
+      for (double s : sigmas) {
+        FilterSpec spec;
+        spec.kind = row.kind;
+        spec.order = row.order;
+        spec.sigma = s;
+        char cell[32];
+        try {
+          const DesignError e = gaussian_design_error(spec);
+          std::snprintf(cell, sizeof cell, " %.2e |", table == 0 ? e.l2_relative : e.max_relative);
+        } catch (const InvalidParameter&) {
+          std::snprintf(cell, sizeof cell, " refused |");
+        }
+        out += cell;
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace rf

@@ -1,0 +1,49 @@
+// Filter design in double precision: the recursive coefficients of every filter we ship.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "filters/core/spec.h"
+
+namespace rf {
+
+// The public coefficient convention (printed by `rfcli coeffs --json`):
+//   causal      y_i = b0 * x_i - sum_{k=1..r} a_k * y_{i-k}
+//   anticausal  z_i = b0 * y_i - sum_{k=1..r} a_k * z_{i+k}
+// applied to columns (down, then up) and then to rows (right, then left). `causal_only` filters
+// (the summed-area table) skip the anticausal pass.
+struct Recursive {
+  double b0 = 1.0;
+  std::vector<double> a;  // a_1 .. a_r
+  bool causal_only = false;
+  int order() const { return int(a.size()); }
+};
+
+// Throws InvalidParameter naming the parameter for sigma <= 0, order outside 1..5 (or not offered
+// by the design), |pole| >= 1, NaN or infinite values.
+void validate(const FilterSpec& spec);
+
+// The coefficients for `spec` (validated first).
+Recursive design(const FilterSpec& spec);
+
+}  // namespace rf
+
+namespace rf {
+
+// How far a Gaussian design's impulse response (causal + anticausal, on an infinite line) is from
+// the sampled, unit-sum Gaussian of the same sigma.
+struct DesignError {
+  double l2_relative = 0.0;   // ||h - g||_2 / ||g||_2
+  double max_relative = 0.0;  // max |h - g| / max g
+};
+
+// For the Gaussian-approximating kinds (Gaussian, Deriche, Yvrg); throws InvalidParameter
+// otherwise.
+DesignError gaussian_design_error(const FilterSpec& spec);
+
+// Markdown tables of gaussian_design_error (L2 and max relative) for every Gaussian design
+// (gaussian orders 1..5, deriche 2 and 4, yvrg) at sigma 1, 2, 4, 8, 16, 32, 64, 100, 200.
+std::string design_error_table();
+
+}  // namespace rf

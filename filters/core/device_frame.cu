@@ -1,0 +1,107 @@
+#include "filters/core/device_frame.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "filters/core/cuda_check.cuh"
+#include "filters/core/errors.h"
+
+namespace rf::cuda {
+
+struct DeviceFrame::Impl {
+  int width = 0, height = 0;
+  PixelFormat format = PixelFormat::R32F;
+  MemorySpace space = MemorySpace::Device;
+  void* ptr = nullptr;
+  std::size_t pitch = 0;
+  cudaArray_t array = nullptr;
+  cudaSurfaceObject_t surface = 0;
+
+  std::size_t row_bytes() const { return std::size_t(width) * bytes_per_pixel(format); }
+};
+
+DeviceFrame::DeviceFrame(int width, int height, PixelFormat format, MemorySpace space)
+    : impl_(std::make_unique<Impl>()) {
+  if (width <= 0 || height <= 0) throw InvalidParameter("frame size must be positive");
+  if (space == MemorySpace::Host) throw InvalidParameter("a DeviceFrame lives on the device");
+  Impl& d = *impl_;
+  d.width = width;
+  d.height = height;
+  d.format = format;
+  d.space = space;
+  if (space == MemorySpace::Device) {
+    CUDA_CHECK(cudaMallocPitch(&d.ptr, &d.pitch, d.row_bytes(), std::size_t(height)));
+    return;
+  }
+  const cudaChannelFormatDesc desc = format == PixelFormat::R32F ? cudaCreateChannelDesc<float>()
+                                     : format == PixelFormat::RGBA32F
+                                         ? cudaCreateChannelDesc<float4>()
+                                         : cudaCreateChannelDesc<uchar4>();
+  CUDA_CHECK(cudaMallocArray(&d.array, &desc, std::size_t(width), std::size_t(height),
+                             cudaArraySurfaceLoadStore));
+  cudaResourceDesc res{};
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = d.array;
+  CUDA_CHECK(cudaCreateSurfaceObject(&d.surface, &res));
+}
+
+DeviceFrame::~DeviceFrame() {
+  Impl& d = *impl_;
+  if (d.surface) cudaDestroySurfaceObject(d.surface);
+  if (d.array) cudaFreeArray(d.array);
+  if (d.ptr) cudaFree(d.ptr);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    std::fprintf(stderr, "rf: freeing a DeviceFrame: %s\n", cudaGetErrorName(err));
+}
+
+void DeviceFrame::upload(const void* host, std::size_t pitch) {
+  const Impl& d = *impl_;
+  const std::size_t hp = pitch ? pitch : d.row_bytes();
+  if (d.array)
+    CUDA_CHECK(cudaMemcpy2DToArray(d.array, 0, 0, host, hp, d.row_bytes(), std::size_t(d.height),
+                                   cudaMemcpyHostToDevice));
+  else
+    CUDA_CHECK(cudaMemcpy2D(d.ptr, d.pitch, host, hp, d.row_bytes(), std::size_t(d.height),
+                            cudaMemcpyHostToDevice));
+}
+
+void DeviceFrame::download(void* host, std::size_t pitch) const {
+  const Impl& d = *impl_;
+  const std::size_t hp = pitch ? pitch : d.row_bytes();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  if (d.array)
+    CUDA_CHECK(cudaMemcpy2DFromArray(host, hp, d.array, 0, 0, d.row_bytes(), std::size_t(d.height),
+                                     cudaMemcpyDeviceToHost));
+  else
+    CUDA_CHECK(cudaMemcpy2D(host, hp, d.ptr, d.pitch, d.row_bytes(), std::size_t(d.height),
+                            cudaMemcpyDeviceToHost));
+}
+
+void DeviceFrame::poison() {
+  const Impl& d = *impl_;
+  if (d.array) {
+    const std::vector<unsigned char> ones(d.row_bytes() * std::size_t(d.height), 0xFF);
+    CUDA_CHECK(cudaMemcpy2DToArray(d.array, 0, 0, ones.data(), d.row_bytes(), d.row_bytes(),
+                                   std::size_t(d.height), cudaMemcpyHostToDevice));
+  } else {
+    CUDA_CHECK(cudaMemset2D(d.ptr, d.pitch, 0xFF, d.row_bytes(), std::size_t(d.height)));
+  }
+}
+
+FrameView DeviceFrame::view() const {
+  const Impl& d = *impl_;
+  FrameView v;
+  v.width = d.width;
+  v.height = d.height;
+  v.format = d.format;
+  v.space = d.space;
+  v.data = d.ptr;
+  v.pitch = d.pitch;
+  v.surface = d.surface;
+  return v;
+}
+
+}  // namespace rf::cuda

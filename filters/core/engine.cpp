@@ -1,0 +1,59 @@
+// Backend selection and the host-image convenience entry point.
+#include "filters/core/engine.h"
+
+#include "filters/core/errors.h"
+
+namespace rf {
+
+std::unique_ptr<Engine> make_engine(Backend requested, std::string* note) {
+  if (note) note->clear();
+  if (requested == Backend::Cpu) return make_cpu_engine();
+  std::string why;
+  if (requested == Backend::Cuda) {
+    if (!cuda_available(&why)) throw BackendUnavailable("CUDA backend unavailable: " + why);
+    return make_cuda_engine();
+  }
+  if (cuda_available(&why)) {
+    try {
+      return make_cuda_engine();
+    } catch (const BackendUnavailable& e) {
+      why = e.what();
+    }
+  }
+  if (note) *note = "CUDA unavailable (" + why + "): running on CPU";
+  return make_cpu_engine();
+}
+
+Image filter_image(const FilterSpec& spec, const Image& in, Backend backend) {
+  if (in.width < 1 || in.height < 1 || in.channels < 1)
+    throw InvalidParameter("image: " + std::to_string(in.width) + "x" + std::to_string(in.height) +
+                           "x" + std::to_string(in.channels) + " is empty");
+  if (in.channels > 4)
+    throw InvalidParameter("image: " + std::to_string(in.channels) +
+                           " channels (1 to 4 are supported)");
+  auto engine = make_engine(backend);
+
+  // Engines take 1 or 4 channels; 2 or 3 are padded to 4 and the padding dropped afterwards.
+  // Channels are filtered independently, so the padding cannot leak into the others.
+  if (in.channels == 1 || in.channels == 4) {
+    Image out = in;
+    FrameView v = out.view();
+    engine->plan(spec, in.width, in.height, v.format);
+    engine->run(v, v);
+    return out;
+  }
+  Image padded(in.width, in.height, 4);
+  const std::size_t pixels = std::size_t(in.width) * in.height;
+  for (std::size_t i = 0; i < pixels; ++i)
+    for (int c = 0; c < in.channels; ++c) padded.pixels[i * 4 + c] = in.pixels[i * in.channels + c];
+  FrameView v = padded.view();
+  engine->plan(spec, in.width, in.height, v.format);
+  engine->run(v, v);
+  Image out(in.width, in.height, in.channels);
+  for (std::size_t i = 0; i < pixels; ++i)
+    for (int c = 0; c < in.channels; ++c)
+      out.pixels[i * in.channels + c] = padded.pixels[i * 4 + c];
+  return out;
+}
+
+}  // namespace rf

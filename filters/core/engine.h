@@ -1,0 +1,55 @@
+// The one filtering API every front end uses: plan once per spec and size, run per frame.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filters/core/image.h"
+#include "filters/core/spec.h"
+
+namespace rf {
+
+struct StageTime {
+  std::string stage;  // "columns", "rows", "carries", ...
+  double ms = 0.0;    // CUDA events on the CUDA backend, steady clock on the CPU
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual Backend backend() const = 0;
+  // A line for people: "CPU, OpenMP 2 threads" or "CUDA, NVIDIA H100 80GB HBM3 (sm_90)".
+  virtual std::string description() const = 0;
+
+  // Designs the filter, precomputes boundary matrices and allocates scratch for frames of this
+  // size and format. Throws InvalidParameter for a bad spec. Planning an unchanged spec, size and
+  // format again does nothing.
+  virtual void plan(const FilterSpec& spec, int width, int height, PixelFormat format) = 0;
+
+  // Filters `in` into `out` (same size and format as planned; in == out allowed). No allocation.
+  // `stream` is a cudaStream_t on the CUDA backend (nullptr: the default stream) and ignored on
+  // the CPU. The CUDA backend does not synchronise unless timing is enabled.
+  virtual void run(const FrameView& in, const FrameView& out, void* stream = nullptr) = 0;
+
+  // Per-stage times of the last run, when enabled (CUDA events synchronise the stream).
+  virtual void set_timing(bool enabled) = 0;
+  virtual std::vector<StageTime> timings() const = 0;
+};
+
+// True when a CUDA device can be used; otherwise `why` says why not ("no CUDA device found",
+// "built without CUDA").
+bool cuda_available(std::string* why = nullptr);
+
+// Auto picks CUDA when a device exists, otherwise the CPU, and says so in `note`.
+// Cuda without a usable device throws BackendUnavailable.
+std::unique_ptr<Engine> make_engine(Backend requested, std::string* note = nullptr);
+
+std::unique_ptr<Engine> make_cpu_engine();
+std::unique_ptr<Engine> make_cuda_engine();  // throws BackendUnavailable without CUDA
+
+// Convenience for tools and tests: filter a host image (1 or 4 channels; 3 are padded to 4).
+Image filter_image(const FilterSpec& spec, const Image& in, Backend backend = Backend::Auto);
+
+}  // namespace rf

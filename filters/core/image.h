@@ -1,0 +1,71 @@
+// Images and frame views shared by every backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace rf {
+
+enum class PixelFormat {
+  R32F,     // one float channel
+  RGBA32F,  // four interleaved float channels
+  RGBA8,    // four interleaved 8-bit channels, filtered in float on [0, 1]
+};
+
+constexpr int channel_count(PixelFormat f) {
+  return f == PixelFormat::R32F ? 1 : 4;
+}
+constexpr std::size_t bytes_per_pixel(PixelFormat f) {
+  return f == PixelFormat::R32F ? 4 : f == PixelFormat::RGBA32F ? 16 : 4;
+}
+
+enum class MemorySpace {
+  Host,         // pageable or pinned host memory
+  Device,       // CUDA device memory (pitched)
+  CudaSurface,  // a cudaSurfaceObject_t, e.g. a GL texture mapped through CUDA-GL interop
+};
+
+// A non-owning view of one frame. For Host and Device `data` points at row 0 and rows are
+// `pitch` bytes apart; for CudaSurface `surface` holds the cudaSurfaceObject_t.
+struct FrameView {
+  void* data = nullptr;
+  std::uint64_t surface = 0;
+  int width = 0;
+  int height = 0;
+  std::size_t pitch = 0;
+  PixelFormat format = PixelFormat::RGBA32F;
+  MemorySpace space = MemorySpace::Host;
+};
+
+// A host image of 1, 3 or 4 interleaved float channels, rows packed. 8-bit sources are stored
+// normalised to [0, 1].
+struct Image {
+  int width = 0;
+  int height = 0;
+  int channels = 0;
+  std::vector<float> pixels;
+
+  Image() = default;
+  Image(int w, int h, int c) : width(w), height(h), channels(c), pixels(std::size_t(w) * h * c) {}
+
+  float& at(int x, int y, int c = 0) { return pixels[(std::size_t(y) * width + x) * channels + c]; }
+  float at(int x, int y, int c = 0) const {
+    return pixels[(std::size_t(y) * width + x) * channels + c];
+  }
+  bool empty() const { return pixels.empty(); }
+
+  // A host view of this image; channels must be 1 (R32F) or 4 (RGBA32F).
+  FrameView view() {
+    FrameView v;
+    v.data = pixels.data();
+    v.width = width;
+    v.height = height;
+    v.pitch = std::size_t(width) * channels * sizeof(float);
+    v.format = channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+    v.space = MemorySpace::Host;
+    return v;
+  }
+};
+
+}  // namespace rf

@@ -1,0 +1,146 @@
+// Reading and writing frames of every format and memory space from kernels: pitched device
+// buffers (float, float4, uchar4) and CUDA surfaces (GL textures mapped through interop).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "filters/recursive/overlapped_math.h"
+
+namespace rf::cuda {
+
+enum class IoKind : int { F32, F32x4, U8x4, SurfF32, SurfF32x4, SurfU8x4 };
+
+// One frame as the kernels see it; (x, y) are image coordinates.
+struct Io {
+  IoKind kind = IoKind::F32;
+  char* ptr = nullptr;
+  std::size_t pitch = 0;
+  cudaSurfaceObject_t surf = 0;
+};
+
+__device__ __forceinline__ float to_unit(unsigned char c) {
+  return float(c) * (1.f / 255.f);
+}
+__device__ __forceinline__ unsigned char to_u8(float v) {
+  return static_cast<unsigned char>(__float2int_rn(fminf(fmaxf(v, 0.f), 1.f) * 255.f));
+}
+
+template <int C, IoKind K>
+struct Reader;
+
+template <>
+struct Reader<1, IoKind::F32> {
+  const char* ptr;
+  std::size_t pitch;
+  __device__ Vec<1> operator()(int x, int y) const {
+    return {reinterpret_cast<const float*>(ptr + std::size_t(y) * pitch)[x]};
+  }
+};
+template <>
+struct Reader<1, IoKind::SurfF32> {
+  cudaSurfaceObject_t surf;
+  __device__ Vec<1> operator()(int x, int y) const {
+    return {surf2Dread<float>(surf, x * int(sizeof(float)), y)};
+  }
+};
+template <>
+struct Reader<4, IoKind::F32x4> {
+  const char* ptr;
+  std::size_t pitch;
+  __device__ Vec<4> operator()(int x, int y) const {
+    const float4 v = reinterpret_cast<const float4*>(ptr + std::size_t(y) * pitch)[x];
+    return {v.x, v.y, v.z, v.w};
+  }
+};
+template <>
+struct Reader<4, IoKind::U8x4> {
+  const char* ptr;
+  std::size_t pitch;
+  __device__ Vec<4> operator()(int x, int y) const {
+    const uchar4 v = reinterpret_cast<const uchar4*>(ptr + std::size_t(y) * pitch)[x];
+    return {to_unit(v.x), to_unit(v.y), to_unit(v.z), to_unit(v.w)};
+  }
+};
+template <>
+struct Reader<4, IoKind::SurfF32x4> {
+  cudaSurfaceObject_t surf;
+  __device__ Vec<4> operator()(int x, int y) const {
+    const float4 v = surf2Dread<float4>(surf, x * int(sizeof(float4)), y);
+    return {v.x, v.y, v.z, v.w};
+  }
+};
+template <>
+struct Reader<4, IoKind::SurfU8x4> {
+  cudaSurfaceObject_t surf;
+  __device__ Vec<4> operator()(int x, int y) const {
+    const uchar4 v = surf2Dread<uchar4>(surf, x * int(sizeof(uchar4)), y);
+    return {to_unit(v.x), to_unit(v.y), to_unit(v.z), to_unit(v.w)};
+  }
+};
+
+// Calls f(reader) with the reader of io's kind, so loops over a block are specialised once
+// instead of branching on every sample.
+template <int C, class F>
+__device__ __forceinline__ void with_reader(const Io& io, F&& f) {
+  if constexpr (C == 1) {
+    if (io.kind == IoKind::SurfF32)
+      f(Reader<1, IoKind::SurfF32>{io.surf});
+    else
+      f(Reader<1, IoKind::F32>{io.ptr, io.pitch});
+  } else {
+    switch (io.kind) {
+      case IoKind::U8x4:
+        f(Reader<4, IoKind::U8x4>{io.ptr, io.pitch});
+        break;
+      case IoKind::SurfF32x4:
+        f(Reader<4, IoKind::SurfF32x4>{io.surf});
+        break;
+      case IoKind::SurfU8x4:
+        f(Reader<4, IoKind::SurfU8x4>{io.surf});
+        break;
+      default:
+        f(Reader<4, IoKind::F32x4>{io.ptr, io.pitch});
+    }
+  }
+}
+
+// One sample, branching on the kind: for line-sequential kernels where the branch is cheap.
+template <int C>
+__device__ __forceinline__ Vec<C> read(const Io& io, int x, int y) {
+  Vec<C> v;
+  with_reader<C>(io, [&](auto rd) { v = rd(x, y); });
+  return v;
+}
+
+template <int C>
+__device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& v) {
+  if constexpr (C == 1) {
+    if (io.kind == IoKind::SurfF32)
+      surf2Dwrite(v.v[0], io.surf, x * int(sizeof(float)), y);
+    else
+      reinterpret_cast<float*>(io.ptr + std::size_t(y) * io.pitch)[x] = v.v[0];
+  } else {
+    switch (io.kind) {
+      case IoKind::U8x4:
+        reinterpret_cast<uchar4*>(io.ptr + std::size_t(y) * io.pitch)[x] =
+            make_uchar4(to_u8(v.v[0]), to_u8(v.v[1]), to_u8(v.v[2]), to_u8(v.v[3]));
+        break;
+      case IoKind::SurfF32x4:
+        surf2Dwrite(make_float4(v.v[0], v.v[1], v.v[2], v.v[3]), io.surf, x * int(sizeof(float4)),
+                    y);
+        break;
+      case IoKind::SurfU8x4:
+        surf2Dwrite(make_uchar4(to_u8(v.v[0]), to_u8(v.v[1]), to_u8(v.v[2]), to_u8(v.v[3])),
+                    io.surf, x * int(sizeof(uchar4)), y);
+        break;
+      default:
+        reinterpret_cast<float4*>(io.ptr + std::size_t(y) * io.pitch)[x] =
+            make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
+    }
+  }
+}
+
+}  // namespace rf::cuda

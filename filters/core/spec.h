@@ -1,0 +1,72 @@
+// FilterSpec: the one plain struct of filter parameters read by the GUI, the CLI, the CPU path and
+// the kernels. Widgets and options only change this struct; filtering happens in one place.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "filters/core/extension.h"
+
+namespace rf {
+
+enum class FilterKind {
+  Gaussian,     // order 1: matched first order; 2: Deriche; 3..5: van Vliet-Young-Verbeek 1998
+  Deriche,      // Deriche's Gaussian of order 2 or 4 (alternative design)
+  Yvrg,         // Young-van Vliet closed form (q, b0..b3, B) as quoted by Lee et al. 2014, order 3
+  BSpline3,     // cubic B-spline prefilter, order 1, pole sqrt(3)-2
+  BSpline5,     // quintic B-spline prefilter, order 2
+  BSpline7,     // septic B-spline prefilter, order 3
+  Exponential,  // first-order exponential smoother with pole `pole` in (-1, 1)
+  Sat,          // summed-area table: causal only, order 1
+  EdgeAware,    // domain-transform recursive Gaussian (edge-aware paper)
+};
+
+enum class Algorithm {
+  Auto,        // the fastest exact algorithm of the backend
+  Overlapped,  // fully overlapped block-parallel (algorithms 5/6 of Nehab et al.)
+  RT,          // one thread per column then per row (Ruijters-Thevenaz)
+  OneWay,      // Lee et al. 2014: one thread per line, forward then backward
+  TwoWay,      // Lee et al. 2014: Bl / Pc / Br partition
+  EdgeA,       // edge-aware: exact, line-sequential
+  EdgeC,       // edge-aware: blocks warmed up over kappa * sigma
+  EdgeD,       // edge-aware: every block approximated
+  EdgeExact,   // edge-aware: block-parallel, stitched exactly by a scan of affine maps
+};
+
+enum class Backend { Auto, Cpu, Cuda };
+
+struct FilterSpec {
+  FilterKind kind = FilterKind::Gaussian;
+  double sigma = 4.0;  // Gaussian standard deviation in pixels (Gaussian, Deriche, Yvrg, EdgeAware)
+  int order = 3;       // recursion order r = 1..5 (Gaussian, Deriche)
+  double pole = 0.5;   // Exponential smoother pole, |pole| < 1
+  Extension ext = Extension::Mirror;
+  double sigma_r = 0.2;  // EdgeAware range sigma on the [0, 1] intensity scale
+  double kappa = 2.0;    // EdgeAware warm-up distance in units of sigma (algorithms C, D)
+  int iterations = 2;    // EdgeAware iterations N
+  Algorithm algo = Algorithm::Auto;
+  Backend backend = Backend::Auto;
+
+  bool operator==(const FilterSpec& o) const {
+    return kind == o.kind && sigma == o.sigma && order == o.order && pole == o.pole &&
+           ext == o.ext && sigma_r == o.sigma_r && kappa == o.kappa && iterations == o.iterations &&
+           algo == o.algo && backend == o.backend;
+  }
+  bool operator!=(const FilterSpec& o) const { return !(*this == o); }
+};
+
+// Names as used on the command line, in presets and JSON: "gaussian", "bspline3", "mirror", ...
+const char* to_string(FilterKind);
+const char* to_string(Algorithm);
+const char* to_string(Backend);
+const char* to_string(Extension);
+std::optional<FilterKind> parse_filter_kind(std::string_view);
+std::optional<Algorithm> parse_algorithm(std::string_view);
+std::optional<Backend> parse_backend(std::string_view);
+std::optional<Extension> parse_extension(std::string_view);
+
+// One line describing the spec for logs, titles and JSON sidecars.
+std::string describe(const FilterSpec&);
+
+}  // namespace rf

@@ -1,0 +1,622 @@
+// The overlapped block-parallel recursive filter (Nehab et al. 2011, algorithm 4 structure per
+// dimension: eqs. 15-17, 24, 25-27, 34-36) with exact boundary seeds (Nehab & Maximo 2016), and
+// the one-thread-per-line RT baseline. Device helpers, then kernels, then host launchers.
+#include "filters/recursive/recursive_cuda.cuh"
+
+#include "filters/core/cuda_check.cuh"
+
+namespace rf::cuda {
+namespace {
+
+// Block carries are computed in double and stored as P: float when the filter is well
+// conditioned, double when a float prologue would perturb the block's free response by far more
+// than one ulp (poles close to the unit circle, large sigma: see PassArgs::double_carries).
+
+// Warps per CTA of the block kernels. One channel: each warp owns 32 lines x kBlock samples of
+// its own block. Four channels: each lane owns one channel of one line (scalar lines, see
+// block_output_kernel4), the CTA's warps 32 lines of one block.
+constexpr int kWarps = 4;
+// Readers a block kernel is compiled for: a kernel's registers are those of its heaviest path,
+// and a float4 surface texel read whole for each of a block's 32 samples takes 128 of them, so
+// four-channel sources get one instantiation per group.
+enum ReaderGroup : int {
+  kBuffers = 0,  // pitched buffers (one float or byte per lane), and one-channel surfaces
+  kSurfU8 = 1,   // RGBA8 surfaces
+  kSurfF32 = 2,  // RGBA32F surfaces
+};
+
+template <int C>
+int reader_group(IoKind kind) {
+  if (C == 1) return kBuffers;
+  return kind == IoKind::SurfU8x4 ? kSurfU8 : kind == IoKind::SurfF32x4 ? kSurfF32 : kBuffers;
+}
+
+// The coefficients as the block recursions use them: S is the window type (see causal_block).
+template <int R, class S = double>
+__device__ __forceinline__ Coeffs<R, S> coeffs_of(double b0, const double* a) {
+  Coeffs<R, S> f;
+  f.b0 = S(b0);
+  double s = 1.0;
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    f.a[k] = S(a[k]);
+    s += a[k];
+  }
+  f.s = S(s);
+  return f;
+}
+
+template <int R>
+__device__ __forceinline__ void matrix_of(const double* src, double (&m)[R][R]) {
+#pragma unroll
+  for (int i = 0; i < R; ++i)
+#pragma unroll
+    for (int j = 0; j < R; ++j) m[i][j] = src[i * kMaxOrder + j];
+}
+
+template <int C, class T = float>
+__device__ __forceinline__ Vec<C, T>* carry_ptr(void* base, int s, int k, int R, int lines,
+                                                int line) {
+  return static_cast<Vec<C, T>*>(base) + (std::size_t(s) * R + k) * lines + line;
+}
+
+// Carries are stored as P (float or double, see PassArgs::double_carries) and used in double.
+template <int C, class P>
+__device__ __forceinline__ Vec<C, double> load_carry(void* base, int s, int k, int R, int lines,
+                                                     int line) {
+  return convert<double>(*carry_ptr<C, P>(base, s, k, R, lines, line));
+}
+template <int C, class P>
+__device__ __forceinline__ void store_carry(void* base, int s, int k, int R, int lines, int line,
+                                            const Vec<C, double>& v) {
+  *carry_ptr<C, P>(base, s, k, R, lines, line) = convert<P>(v);
+}
+
+// Channel c of a sample.
+template <int C>
+__device__ __forceinline__ float channel_of(const Vec<C>& v, int c) {
+  if constexpr (C == 1)
+    return v.v[0];
+  else
+    return c == 0 ? v.v[0] : c == 1 ? v.v[1] : c == 2 ? v.v[2] : v.v[3];
+}
+
+// Calls f(rd) with rd(x, y) = channel c of sample (x, y). Buffers of four channels read the one
+// float or byte (the four lanes of a pixel then share its 16 or 4 bytes, so a warp's loads stay
+// coalesced); surfaces read the whole texel.
+template <int C, int G, class F>
+__device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
+  if constexpr (C == 1) {
+    with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
+  } else if constexpr (G == kSurfU8) {
+    const Reader<4, IoKind::SurfU8x4> rd{io.surf};
+    f([=](int x, int y) { return channel_of<4>(rd(x, y), c); });
+  } else if constexpr (G == kSurfF32) {
+    const Reader<4, IoKind::SurfF32x4> rd{io.surf};
+    f([=](int x, int y) { return channel_of<4>(rd(x, y), c); });
+  } else if (io.kind == IoKind::U8x4) {
+    f([=](int x, int y) {
+      return to_unit(
+          reinterpret_cast<const unsigned char*>(io.ptr + std::size_t(y) * io.pitch)[x * 4 + c]);
+    });
+  } else {
+    f([=](int x, int y) {
+      return reinterpret_cast<const float*>(io.ptr + std::size_t(y) * io.pitch)[x * 4 + c];
+    });
+  }
+}
+
+// Loads channel c of samples [base, base + len) of column `line` of src; zeros past len.
+template <int C, int G = kBuffers>
+__device__ __forceinline__ void load_block(const Io& src, int line, int c, int base, int len,
+                                           Vec<1> (&v)[kBlock]) {
+  with_channel_reader<C, G>(src, c, [&](auto rd) {
+#pragma unroll
+    for (int i = 0; i < kBlock; ++i) v[i] = Vec<1>{i < len ? rd(line, base + i) : 0.f};
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels
+
+// The incomplete prologue P_m(y-bar) (eq. 17) and the twice-incomplete epilogue E_m(z-hat)
+// (eqs. 35-36) of one block held in v (overwritten), stored at block s of `line`.
+template <int R, int C, class P, class S>
+__device__ __forceinline__ void store_block_carries(const Coeffs<R, S>& f, Vec<C> (&v)[kBlock],
+                                                    int len, bool causal_only, void* pbar,
+                                                    void* ebar, int s, int lines, int line) {
+  Vec<C, S> w[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, S>();
+  if (len == kBlock)
+    causal_block<R, C, true>(f, v, w, len);
+  else
+    causal_block<R, C, false>(f, v, w, len);
+#pragma unroll
+  for (int k = 0; k < R; ++k) store_carry<C, P>(pbar, s, k, R, lines, line, convert<double>(w[k]));
+  if (causal_only) return;
+#pragma unroll
+  for (int k = 0; k < R; ++k) w[k] = zero_vec<C, S>();
+  if (len == kBlock)
+    anticausal_block<R, C, true>(f, v, w, len);
+  else
+    anticausal_block<R, C, false>(f, v, w, len);
+#pragma unroll
+  for (int k = 0; k < R; ++k) store_carry<C, P>(ebar, s, k, R, lines, line, convert<double>(w[k]));
+}
+
+// Pass step 1: block carries of every block in parallel (the column pass only: the row pass gets
+// its carries from the column pass's output step), on scalar lines (one channel of one line per
+// lane, the layout of carries_kernel).
+template <int R, int C, class P, class S, int G>
+__global__ void __launch_bounds__(32 * kWarps) block_carries_kernel(const PassArgs a) {
+  const int lines = a.lines * C;
+  const int sl = blockIdx.x * 32 + threadIdx.x;
+  const int s = blockIdx.y * kWarps + threadIdx.y;
+  if (s >= a.nb || sl >= lines) return;
+  const int line = sl / C, c = sl - line * C;
+  const int base = s * kBlock;
+  const int len = min(kBlock, a.n - base);
+  Vec<1> v[kBlock];
+  load_block<C, G>(a.src, line, c, base, len, v);
+  store_block_carries<R, 1, P>(coeffs_of<R, S>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
+                               lines, sl);
+}
+
+// Carry completion runs on scalar lines: the C channels of an image line are C lines of their
+// own, whose carries sit at scalar index line * C + c of the Vec<C, P> carry arrays, so four
+// channels get four times the threads rather than four times the registers per thread. kGroups
+// warps share 32 scalar lines: each warp owns a contiguous run of blocks, so the serial chain of
+// eq. (24) per thread is kGroups times shorter and kGroups times more warps hide the memory
+// latency; the runs are stitched through shared memory with T^m (and U^m).
+constexpr int kGroups = kCarryGroups;
+using Scalar = Vec<1, double>;
+// CTAs per SM the carry kernel is compiled for. It is bound by the latency of its instruction
+// chains, so warps per SM count most: two CTAs (64 registers per lane) up to order 3, where the
+// spills stay small (at most ~160 bytes per lane, served by L1); one CTA beyond.
+template <int R>
+constexpr int kCarryCtas = R <= 3 ? 2 : 1;
+
+// out = add + m * p, for matrices stored with the kMaxOrder stride of PassArgs.
+template <int R, int C>
+__device__ __forceinline__ void affine(const double* m, const Vec<C, double> (&p)[R],
+                                       Vec<C, double> (&out)[R]) {
+#pragma unroll
+  for (int i = 0; i < R; ++i)
+#pragma unroll
+    for (int j = 0; j < R; ++j) fma_into(out[i], m[i * kMaxOrder + j], p[j]);
+}
+
+// Sum over the kGroups warps of v (per lane), through shared memory; every warp gets the sum.
+template <int R>
+__device__ __forceinline__ void sum_over_groups(Scalar (&share)[kGroups][R][32], Scalar (&v)[R]) {
+#pragma unroll
+  for (int k = 0; k < R; ++k) share[threadIdx.y][k][threadIdx.x] = v[k];
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    v[k] = zero_vec<1, double>();
+    for (int g = 0; g < kGroups; ++g) fma_into(v[k], 1.0, share[g][k][threadIdx.x]);
+  }
+  __syncthreads();
+}
+
+// State entering this warp's run: `first` folded through the runs of the warps before it, each
+// run's zero-start end state `q` taken from shared memory (x_{j+1} = A^m x_j + q_j).
+template <int R>
+__device__ __forceinline__ void stitch_runs(Scalar (&share)[kGroups][R][32], const double* power,
+                                            const Scalar (&q)[R], Scalar (&state)[R]) {
+#pragma unroll
+  for (int k = 0; k < R; ++k) share[threadIdx.y][k][threadIdx.x] = q[k];
+  __syncthreads();
+  for (int g = 0; g < int(threadIdx.y); ++g) {
+    Scalar next[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) next[k] = share[g][k][threadIdx.x];
+    affine<R, 1>(power, state, next);
+#pragma unroll
+    for (int k = 0; k < R; ++k) state[k] = next[k];
+  }
+  __syncthreads();
+}
+
+// The r carries of one scalar line at block s: base[(s * r + k) * lines] for k < r.
+template <int R, class P>
+struct CarryLine {
+  P* base;
+  int lines;
+  __device__ P& at(int s, int k) const { return base[(std::size_t(s) * R + k) * lines]; }
+  __device__ Scalar load(int s, int k) const { return Scalar{double(at(s, k))}; }
+  __device__ void store(int s, int k, const Scalar& v) const { at(s, k) = P(v.v[0]); }
+};
+
+// Visits `count` blocks of a run, block_of(i) for i = 0, 1, ..., calling step(s, x, y) with the
+// carries x of `first` (and y of `second` when Two) at block s. The chains that call it are
+// latency-bound, so the carries of kChunk blocks are loaded before any is used: their loads
+// overlap instead of each waiting for the previous step.
+template <int R, class P, bool Two, class BlockOf, class Step>
+__device__ __forceinline__ void visit_run(int count, BlockOf block_of, const CarryLine<R, P>& first,
+                                          const CarryLine<R, P>& second, Step step) {
+  constexpr int kChunk = sizeof(P) == 4 ? 4 : 2;
+  for (int i0 = 0; i0 < count; i0 += kChunk) {
+    P x[kChunk][R], y[kChunk][Two ? R : 1];
+#pragma unroll
+    for (int u = 0; u < kChunk; ++u)
+      if (i0 + u < count) {
+        const int s = block_of(i0 + u);
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+          x[u][k] = first.at(s, k);
+          if constexpr (Two) y[u][k] = second.at(s, k);
+        }
+      }
+#pragma unroll
+    for (int u = 0; u < kChunk; ++u)
+      if (i0 + u < count) {
+        Scalar xs[R], ys[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+          xs[k] = Scalar{double(x[u][k])};
+          ys[k] = Scalar{Two ? double(y[u][Two ? k : 0]) : 0.0};
+        }
+        step(block_of(i0 + u), xs, ys);
+      }
+  }
+}
+
+// Channel c of sample (x, y).
+template <int C>
+__device__ __forceinline__ double read_channel(const Io& io, int x, int y, int c) {
+  return channel_of<C>(read<C>(io, x, y), c);
+}
+
+// Pass step 2, in double: the exact boundary seeds (Nehab & Maximo 2016) as dot products with
+// the extension's samples, then the prologues completed front to back, eq. (24), and the
+// epilogues back to front, eq. (34). The last (possibly partial) block is handled apart.
+template <int R, int C, class P>
+__global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(const PassArgs a) {
+  __shared__ Scalar share[kGroups][R][32];
+  const int lane = threadIdx.x, group = threadIdx.y;
+  const int lines = a.lines * C;
+  const int sl = min(int(blockIdx.x) * 32 + lane, lines - 1);  // duplicates write alike
+  const int line = sl / C, channel = sl - line * C;
+  const int last = a.nb - 1;  // full blocks: [0, last)
+  const int m = (last + kGroups - 1) / kGroups;
+  const int s0 = min(group * m, last), s1 = min(s0 + m, last);
+  const CarryLine<R, P> pbar{static_cast<P*>(a.pbar) + sl, lines};
+  const CarryLine<R, P> ebar{static_cast<P*>(a.ebar) + sl, lines};
+  const CarryLine<R, P> pst{static_cast<P*>(a.pst) + sl, lines};
+  const CarryLine<R, P> est{static_cast<P*>(a.est) + sl, lines};
+  // The last block's carries, loaded first: nothing before their use depends on them.
+  Scalar p_end[R], e_full[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    p_end[k] = pbar.load(last, k);
+    e_full[k] = a.causal_only ? zero_vec<1, double>() : ebar.load(last, k);
+  }
+  // Both boundary seeds at once, their terms split over the warps and a batch of samples loaded
+  // before any is used (this is on the kernel's critical path, so the loads must overlap): the
+  // causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), terms i < pad + r - 1, and the part of
+  // the anticausal seed that the samples beyond the line give, z_{n+m} = sum_t A(|t - m|) x(n + t),
+  // terms t < pad + r. a.seed_index maps each term to its sample (-1: zero), the same every line.
+  Scalar p[R], e[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) p[k] = e[k] = zero_vec<1, double>();
+  if (a.pad > 0) {
+    const int causal_terms = a.pad + R - 1;
+    const int count = causal_terms + (a.causal_only ? 0 : a.pad + R);
+    constexpr int kBatch = 8;
+    for (int base = group; base < count; base += kGroups * kBatch) {
+      double x[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int i = base + u * kGroups;
+        const int j = i < count ? a.seed_index[i] : -1;
+        x[u] = j < 0 ? 0.0 : read_channel<C>(a.src, line, j, channel);
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const int i = base + u * kGroups;
+        if (i >= count) continue;
+        if (i < causal_terms) {
+#pragma unroll
+          for (int k = 0; k < R; ++k)
+            if (i >= k) fma_into(p[k], a.g[i - k], Scalar{x[u]});
+        } else {
+          const int t = i - causal_terms;
+#pragma unroll
+          for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], Scalar{x[u]});
+        }
+      }
+    }
+    sum_over_groups<R>(share, p);
+    if (!a.causal_only) sum_over_groups<R>(share, e);
+  }
+
+  // Prologues, eq. (24): each run from zero, stitched, then again from its true start.
+  const auto forward = [&](int i) { return s0 + i; };
+  Scalar q[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) q[k] = zero_vec<1, double>();
+  visit_run<R, P, false>(s1 - s0, forward, pbar, pbar, [&](int, Scalar(&x)[R], Scalar(&)[R]) {
+    affine<R, 1>(a.T, q, x);
+#pragma unroll
+    for (int k = 0; k < R; ++k) q[k] = x[k];
+  });
+  stitch_runs<R>(share, a.Tm, q, p);
+  visit_run<R, P, false>(s1 - s0, forward, pbar, pbar, [&](int s, Scalar(&x)[R], Scalar(&)[R]) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) pst.store(s, k, p[k]);
+    affine<R, 1>(a.T, p, x);
+#pragma unroll
+    for (int k = 0; k < R; ++k) p[k] = x[k];
+  });
+  // The warp whose run ends the full blocks (warp 0 when there are none) holds p_last.
+  const bool owner = last == 0 ? group == 0 : (s0 < s1 && s1 == last);
+  if (owner) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      pst.store(last, k, p[k]);
+      share[0][k][lane] = p[k];
+    }
+  }
+  __syncthreads();
+  Scalar p_last[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) p_last[k] = share[0][k][lane];
+  __syncthreads();
+  if (a.causal_only) return;
+
+  // The causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
+  affine<R, 1>(a.Tl, p_last, p_end);
+
+  // The anticausal seed: the samples beyond the line (above) plus N times the causal end state.
+  if (a.ext != Extension::Ignore) affine<R, 1>(a.N, p_end, e);
+
+    // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end: block
+    // s contributes E_m(z-hat) + M P_{m-1}(y) (eq. 34's terms that do not depend on z).
+#pragma unroll
+  for (int k = 0; k < R; ++k)
+    if (group == 0) est.store(last, k, e[k]);
+  affine<R, 1>(a.Ml, p_last, e_full);
+  affine<R, 1>(a.Ul, e, e_full);
+
+  const auto backward = [&](int i) { return last - 1 - (s0 + i); };  // run [s0, s1) from the end
+#pragma unroll
+  for (int k = 0; k < R; ++k) q[k] = zero_vec<1, double>();
+  visit_run<R, P, true>(s1 - s0, backward, ebar, pst, [&](int, Scalar(&term)[R], Scalar(&ps)[R]) {
+    affine<R, 1>(a.M, ps, term);
+    affine<R, 1>(a.U, q, term);
+#pragma unroll
+    for (int k = 0; k < R; ++k) q[k] = term[k];
+  });
+  stitch_runs<R>(share, a.Um, q, e_full);
+  visit_run<R, P, true>(s1 - s0, backward, ebar, pst, [&](int s, Scalar(&term)[R], Scalar(&ps)[R]) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) est.store(s, k, e_full[k]);
+    affine<R, 1>(a.M, ps, term);
+    affine<R, 1>(a.U, e_full, term);
+#pragma unroll
+    for (int k = 0; k < R; ++k) e_full[k] = term[k];
+  });
+}
+
+// Pass step 3: filter every block from its completed prologue and epilogue (eqs. 15 and 25) and
+// write it transposed through a shared-memory tile, so stores stay coalesced. In the column pass
+// the tile also yields the row pass's block carries (step 1 of the row pass, fused). One channel.
+template <int R, class P, class S>
+__global__ void __launch_bounds__(32 * kWarps) block_output_kernel(const PassArgs a) {
+  constexpr int C = 1;
+  __shared__ Vec<C> tile[kWarps][32][kBlock + 1];
+  const int lane = threadIdx.x;
+  const int l0 = blockIdx.x * 32;
+  const int line = l0 + lane;
+  const int s = blockIdx.y * kWarps + threadIdx.y;
+  if (s >= a.nb) return;  // uniform per warp
+  const int base = s * kBlock;
+  const int len = min(kBlock, a.n - base);
+  const bool active = line < a.lines;
+  const Coeffs<R, S> f = coeffs_of<R, S>(a.b0, a.a);
+
+  Vec<C> v[kBlock];
+  Vec<C, S> w[R];
+  if (active) {
+    load_block<C>(a.src, line, 0, base, len, v);
+#pragma unroll
+    for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<C, P>(a.pst, s, k, R, a.lines, line));
+    if (len == kBlock)
+      causal_block<R, C, true>(f, v, w, len);
+    else
+      causal_block<R, C, false>(f, v, w, len);
+    if (!a.causal_only) {
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        w[k] = convert<S>(load_carry<C, P>(a.est, s, k, R, a.lines, line));
+      if (len == kBlock)
+        anticausal_block<R, C, true>(f, v, w, len);
+      else
+        anticausal_block<R, C, false>(f, v, w, len);
+    }
+  }
+  auto& t = tile[threadIdx.y];
+  if (active) {
+#pragma unroll
+    for (int i = 0; i < kBlock; ++i) t[lane][i] = v[i];
+  }
+  __syncwarp();
+  // Lane i now writes sample base + i of the warp's 32 lines: row `l0 + j` of dst.
+  const int lines_here = min(32, a.lines - l0);
+  if (lane >= len) return;
+  for (int j = 0; j < lines_here; ++j) write<C>(a.dst, base + lane, l0 + j, t[j][lane]);
+  if (!a.next_pbar) return;
+    // The same 32 x 32 tile, read along dst's rows, is block blockIdx.x of row base + lane of the
+    // next pass: its block carries come from here instead of a second read of dst.
+#pragma unroll
+  for (int j = 0; j < kBlock; ++j) v[j] = j < lines_here ? t[j][lane] : zero_vec<C>();
+  store_block_carries<R, C, P>(f, v, lines_here, a.causal_only, a.next_pbar, a.next_ebar,
+                               blockIdx.x, a.n, base + lane);
+}
+
+// Pass step 3 for four channels: the lanes of a warp take 8 lines x 4 channels, one scalar line
+// each, so a lane holds 32 floats as with one channel instead of 128 (which limited the SM to a
+// dozen warps); the CTA's four warps cover the 32 lines of one block. The tile then goes out
+// transposed as whole pixels and, in the column pass, yields the row pass's block carries.
+template <int R, class P, class S, int G>
+__global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassArgs a) {
+  constexpr int C = 4;
+  static_assert(kWarps * 32 == 32 * C, "one CTA covers 32 lines x 4 channels");
+  constexpr int kStride = kBlock * C + C;  // floats per tile line; the pad spreads the banks
+  __shared__ __align__(16) float tile[32 * kStride];
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int l0 = blockIdx.x * 32;
+  const int j = warp * (32 / C) + lane / C, c = lane % C;  // tile line and channel of this lane
+  const int s = blockIdx.y;
+  const int base = s * kBlock;
+  const int len = min(kBlock, a.n - base);
+  const Coeffs<R, S> f = coeffs_of<R, S>(a.b0, a.a);
+  const int lines = a.lines * C, sl = (l0 + j) * C + c;
+
+  if (l0 + j < a.lines) {
+    Vec<1> v[kBlock];
+    Vec<1, S> w[R];
+    load_block<C, G>(a.src, l0 + j, c, base, len, v);
+#pragma unroll
+    for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<1, P>(a.pst, s, k, R, lines, sl));
+    if (len == kBlock)
+      causal_block<R, 1, true>(f, v, w, len);
+    else
+      causal_block<R, 1, false>(f, v, w, len);
+    if (!a.causal_only) {
+#pragma unroll
+      for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<1, P>(a.est, s, k, R, lines, sl));
+      if (len == kBlock)
+        anticausal_block<R, 1, true>(f, v, w, len);
+      else
+        anticausal_block<R, 1, false>(f, v, w, len);
+    }
+#pragma unroll
+    for (int i = 0; i < kBlock; ++i) tile[j * kStride + i * C + c] = v[i].v[0];
+  }
+  __syncthreads();
+  // Lane i writes sample base + i of the tile's lines: row l0 + t of dst, whole pixels.
+  const int lines_here = min(32, a.lines - l0);
+  if (lane < len)
+    for (int t = warp; t < lines_here; t += kWarps) {
+      const float4 p = *reinterpret_cast<const float4*>(&tile[t * kStride + lane * C]);
+      write<C>(a.dst, base + lane, l0 + t, Vec<C>{p.x, p.y, p.z, p.w});
+    }
+  if (!a.next_pbar) return;
+  // The tile read along dst's rows is block blockIdx.x of row base + i of the next pass: thread
+  // (i, channel) filters it for that pass's block carries instead of a second read of dst.
+  const int t = warp * 32 + lane, i = t / C, ci = t % C;
+  if (i >= len) return;
+  Vec<1> u[kBlock];
+#pragma unroll
+  for (int k = 0; k < kBlock; ++k)
+    u[k] = Vec<1>{k < lines_here ? tile[k * kStride + i * C + ci] : 0.f};
+  store_block_carries<R, 1, P>(f, u, lines_here, a.causal_only, a.next_pbar, a.next_ebar,
+                               blockIdx.x, a.n * C, (base + i) * C + ci);
+}
+
+// Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
+template <int R, int C>
+__global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp, bool rows) {
+  const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  if (line >= a.lines) return;
+  const int n = a.n;
+  auto x_of = [&](int pos) { return rows ? pos : line; };
+  auto y_of = [&](int pos) { return rows ? line : pos; };
+  auto load = [&](int j) { return read<C>(a.src, x_of(j), y_of(j)); };
+  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
+
+  Vec<C, double> w[R];
+  causal_seed<R, C>(f, a.ext, n, a.pad, load, w);
+  const Io& causal_out = a.causal_only ? a.dst : tmp;
+  for (int i = 0; i < n; ++i) write<C>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
+  if (a.causal_only) return;
+
+  Vec<C, double> e[R];
+  anticausal_seed_from_tail<R, C>(f, a.ext, n, a.pad, a.g, load, e);
+  if (a.ext != Extension::Ignore) {
+    double N[R][R];
+    matrix_of<R>(a.N, N);
+    mat_vec_add<R, C>(N, w, e);
+  }
+#pragma unroll
+  for (int k = 0; k < R; ++k) w[k] = e[k];
+  for (int i = n - 1; i >= 0; --i)
+    write<C>(a.dst, x_of(i), y_of(i), recursion_step(f, read<C>(tmp, x_of(i), y_of(i)), w));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host launchers
+
+template <int R, int C, class P, class S, int G>
+void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
+  const dim3 block(32, kWarps);
+  if (block_carries) {
+    const dim3 grid((a.lines * C + 31) / 32, (a.nb + kWarps - 1) / kWarps);
+    block_carries_kernel<R, C, P, S, G><<<grid, block, 0, stream>>>(a);
+    CUDA_CHECK_LAUNCH();
+  }
+  carries_kernel<R, C, P><<<(a.lines * C + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
+  CUDA_CHECK_LAUNCH();
+  if constexpr (C == 1) {
+    const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps - 1) / kWarps);
+    block_output_kernel<R, P, S><<<grid, block, 0, stream>>>(a);
+  } else {
+    block_output_kernel4<R, P, S, G><<<dim3((a.lines + 31) / 32, a.nb), block, 0, stream>>>(a);
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+template <int R, int C, class P, class S>
+void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
+  switch (reader_group<C>(a.src.kind)) {
+    case kSurfU8:
+      if constexpr (C == 4) return overlapped_pass<R, C, P, S, kSurfU8>(a, block_carries, stream);
+      break;
+    case kSurfF32:
+      if constexpr (C == 4) return overlapped_pass<R, C, P, S, kSurfF32>(a, block_carries, stream);
+      break;
+    default:
+      break;
+  }
+  overlapped_pass<R, C, P, S, kBuffers>(a, block_carries, stream);
+}
+
+template <int R, int C>
+void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
+  rt_kernel<R, C><<<(a.lines + 127) / 128, 128, 0, stream>>>(a, tmp, rows);
+  CUDA_CHECK_LAUNCH();
+}
+
+using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
+using RtFn = void (*)(const PassArgs&, const Io&, bool, cudaStream_t);
+
+template <int C, class P, class S = double>
+constexpr OverlappedFn kOverlapped[kMaxOrder] = {
+    overlapped_pass<1, C, P, S>, overlapped_pass<2, C, P, S>, overlapped_pass<3, C, P, S>,
+    overlapped_pass<4, C, P, S>, overlapped_pass<5, C, P, S>};
+template <int C>
+constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt_pass<4, C>,
+                                 rt_pass<5, C>};
+
+}  // namespace
+
+void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
+                            cudaStream_t stream) {
+  const OverlappedFn* table =
+      args.double_carries ? (channels == 1 ? kOverlapped<1, double> : kOverlapped<4, double>)
+      : channels == 1 ? (args.float_blocks ? kOverlapped<1, float, float> : kOverlapped<1, float>)
+      : args.float_blocks ? kOverlapped<4, float, float>
+                          : kOverlapped<4, float>;
+  table[order - 1](args, block_carries, stream);
+}
+
+void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,
+                    cudaStream_t stream) {
+  (channels == 1 ? kRt<1> : kRt<4>)[order - 1](args, tmp, rows, stream);
+}
+
+}  // namespace rf::cuda

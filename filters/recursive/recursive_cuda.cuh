@@ -1,0 +1,73 @@
+// Launchers of the recursive-filter kernels. Each pass filters the columns of `src` (one line per
+// image column, causal down then anticausal up) and writes the result transposed into `dst`, so
+// running it twice (image -> scratch -> output) filters columns and then rows with coalesced
+// accesses only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "filters/core/extension.h"
+#include "filters/core/io.cuh"
+
+namespace rf::cuda {
+
+inline constexpr int kMaxOrder = 5;
+// Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
+inline constexpr int kCarryGroups = 16;
+
+// Everything one pass needs; built once at plan time, only src and dst change per frame.
+struct PassArgs {
+  Io src, dst;
+  int lines = 0;     // lines filtered (columns of src)
+  int n = 0;         // samples per line
+  int nb = 0;        // blocks per line
+  int last_len = 0;  // samples in the last block
+  int pad = 0;       // extension samples read by the boundary seeds (OverlappedPlan::pad)
+  Extension ext = Extension::Ignore;
+  int causal_only = 0;
+  // Carries stored in double rather than float. A float carry's rounding reaches the output
+  // amplified by about 1 / b0 (the gain of 1 / (1 + sum a_k q^-k)): float for 1 / |b0| <= 200
+  // (the Gaussians up to sigma 8 at order 3, sigma 4 at order 5: a few 1e-6 relative), double
+  // beyond.
+  int double_carries = 1;
+  // Block recursions with a float window instead of a double one (causal_block in
+  // overlapped_math.h) for well-conditioned filters (small 1 / |b0|, see kFloatWindowGain in
+  // engine_cuda.cu, which bounds the error); a double window makes the block steps bound by FP64
+  // and float<->double conversions (16 per clock per SM on sm_90). Needs float carries.
+  int float_blocks = 0;
+  double b0 = 1.0, a[kMaxOrder] = {};
+  const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)
+  const double* acorr = nullptr;  // its autocorrelation A(d) = sum_u g_u g_{u+d}, pad + r taps
+  // The samples the boundary seeds read (device, -1 for a zero): extend_index(-1 - i) for the
+  // causal terms i < pad + r - 1, then extend_index(n + t) for the anticausal terms t < pad + r.
+  const int* seed_index = nullptr;
+  // Block carries: Vec<C, float or double> [nb][r][lines] (device).
+  void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
+  void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
+  void* pst = nullptr;   // completed prologues P_{m-1}(y) entering each block, eq. (24)
+  void* est = nullptr;   // completed epilogues E_{m+1}(z) entering each block, eq. (34)
+  // When set, the output step also stores the next pass's pbar and ebar (its lines are this
+  // pass's samples, its samples this pass's lines).
+  void* next_pbar = nullptr;
+  void* next_ebar = nullptr;
+  // Row-major r x r matrices (leading kMaxOrder stride unused beyond r): full and last block.
+  double T[kMaxOrder * kMaxOrder] = {}, M[kMaxOrder * kMaxOrder] = {},
+                       U[kMaxOrder * kMaxOrder] = {};
+  double Tl[kMaxOrder * kMaxOrder] = {}, Ml[kMaxOrder * kMaxOrder] = {},
+                        Ul[kMaxOrder * kMaxOrder] = {};
+  double N[kMaxOrder * kMaxOrder] = {};
+  // T^m and U^m for the runs of m = ceil((nb - 1) / kGroups) full blocks of the carry step.
+  double Tm[kMaxOrder * kMaxOrder] = {}, Um[kMaxOrder * kMaxOrder] = {};
+};
+
+// The launches of one overlapped pass: block carries (unless the previous pass stored them),
+// carry completion with the boundary seeds, output.
+void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
+                            cudaStream_t stream);
+
+// One thread per line (Ruijters-Thevenaz), along columns or rows; `tmp` holds the causal result
+// in float (it may equal dst when dst is float).
+void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,
+                    cudaStream_t stream);
+
+}  // namespace rf::cuda

@@ -1,0 +1,223 @@
+// Double-precision references. filter_line_padded and the FIR Gaussian share no code with the
+// exact initial feedbacks or the block algebra, so they can judge them.
+#include "filters/recursive/reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "filters/core/errors.h"
+#include "filters/edge_aware/edge_aware.h"
+#include "filters/recursive/block_algebra.h"
+#include "filters/recursive/initial_feedback.h"
+
+namespace rf::ref {
+
+namespace {
+
+// The recursions carry their state in extended precision. For poles clustered near z = 1 (order 5
+// at sigma 200) a rounding of the state is amplified ~1e7 times by the recursion that follows, so
+// in double the two references would disagree by 1e-7 whatever their initial feedbacks; in long
+// double both stay near 1e-10 and can judge those feedbacks. Lines are stored in double between
+// the passes, a rounding of the input that the filter does not amplify.
+using Wide = long double;
+
+// Causal recursion over x[0..n) from the feedback w = (y[-1], ..., y[-r]), in place.
+void causal_pass(const Recursive& f, std::vector<Wide> w, double* x, int n) {
+  const int r = f.order();
+  for (int i = 0; i < n; ++i) {
+    Wide y = Wide(f.b0) * x[i];
+    for (int k = 0; k < r; ++k) y -= Wide(f.a[k]) * w[k];
+    for (int k = r - 1; k > 0; --k) w[k] = w[k - 1];
+    w[0] = y;
+    x[i] = y;
+  }
+}
+
+// Anticausal recursion over y[0..n) from the feedback w = (z[n], ..., z[n+r-1]), in place.
+void anticausal_pass(const Recursive& f, std::vector<Wide> w, double* y, int n) {
+  const int r = f.order();
+  for (int i = n - 1; i >= 0; --i) {
+    Wide z = Wide(f.b0) * y[i];
+    for (int k = 0; k < r; ++k) z -= Wide(f.a[k]) * w[k];
+    for (int k = r - 1; k > 0; --k) w[k] = w[k - 1];
+    w[0] = z;
+    y[i] = z;
+  }
+}
+
+std::vector<Wide> apply(const SparseColumns& m, const std::vector<double>& x,
+                        std::vector<Wide> acc) {
+  for (int j = m.first; j < m.first + m.count; ++j)
+    for (int k = 0; k < m.rows; ++k) acc[k] += Wide(m.weight(k, j)) * x[j];
+  return acc;
+}
+
+// Number of samples after which the causal impulse response holds less than 1e-16 of its total
+// absolute mass, so that truncating the input there changes the output by < 1e-13 relative.
+int decay_length(const Recursive& f) {
+  const int r = f.order();
+  constexpr long long kLimit = 1LL << 26;
+  std::vector<double> h;
+  std::vector<double> w(r, 0.0);
+  double peak = 0.0, total = 0.0;
+  for (long long i = 0;; ++i) {
+    if (i >= kLimit)
+      throw InvalidParameter(
+          "reference: the impulse response does not decay (pole on or "
+          "outside the unit circle?)");
+    double y = i == 0 ? f.b0 : 0.0;
+    for (int k = 0; k < r; ++k) y -= f.a[k] * w[k];
+    for (int k = r - 1; k > 0; --k) w[k] = w[k - 1];
+    w[0] = y;
+    h.push_back(std::abs(y));
+    peak = std::max(peak, std::abs(y));
+    total += std::abs(y);
+    double state = 0.0;
+    for (double v : w) state = std::max(state, std::abs(v));
+    if (i >= r && state <= 1e-20 * peak) break;
+  }
+  double tail = 0.0;
+  int len = int(h.size());
+  while (len > 0 && tail + h[len - 1] <= 1e-16 * total) tail += h[--len];
+  return len + r;
+}
+
+// Filters x, extended by `pad` samples on each side with extend_index (zero where it gives -1),
+// causally then anticausally from zero feedback; writes the central n samples to out.
+void padded_line(const Recursive& f, Extension ext, const double* x, int n, std::ptrdiff_t stride,
+                 int pad, std::vector<double>& scratch, double* out, std::ptrdiff_t out_stride) {
+  const int len = n + 2 * pad;
+  scratch.resize(len);
+  for (int i = 0; i < len; ++i) {
+    const int j = extend_index(i - pad, n, ext);
+    scratch[i] = j < 0 ? 0.0 : x[j * stride];
+  }
+  const std::vector<Wide> zero(f.order(), 0.0L);
+  causal_pass(f, zero, scratch.data(), len);
+  if (!f.causal_only) anticausal_pass(f, zero, scratch.data(), len);
+  for (int i = 0; i < n; ++i) out[i * out_stride] = scratch[pad + i];
+}
+
+int padding_for(const Recursive& f, Extension ext) {
+  if (ext == Extension::Ignore) return 0;
+  if (ext == Extension::Zero && f.causal_only) return 0;
+  if (!algebra::is_stable(f))
+    throw InvalidParameter(std::string("reference: extension '") + to_string(ext) +
+                           "' is undefined for a filter with a pole on or outside the unit circle");
+  return decay_length(f);
+}
+
+}  // namespace
+
+std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
+                                      const std::vector<double>& x) {
+  const int n = int(x.size());
+  const int r = f.order();
+  const BoundaryMaps maps = boundary_maps(f, ext, n);
+  std::vector<double> y = x;
+  causal_pass(f, apply(maps.causal_from_x, x, std::vector<Wide>(r, 0.0L)), y.data(), n);
+  if (f.causal_only) return y;
+  std::vector<Wide> e = apply(maps.anticausal_from_y, y, std::vector<Wide>(r, 0.0L));
+  e = apply(maps.anticausal_from_x, x, e);
+  anticausal_pass(f, e, y.data(), n);
+  return y;
+}
+
+std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
+                                       const std::vector<double>& x) {
+  const int n = int(x.size());
+  std::vector<double> out(n), scratch;
+  padded_line(f, ext, x.data(), n, 1, padding_for(f, ext), scratch, out.data(), 1);
+  return out;
+}
+
+namespace {
+
+// One separable pass over a double image (channels interleaved) along columns (vertical) or rows.
+template <typename LineFn>
+void separable_pass(std::vector<double>& img, int width, int height, int channels, bool vertical,
+                    LineFn&& line) {
+  const int lines = (vertical ? width : height) * channels;
+  const int n = vertical ? height : width;
+  const std::ptrdiff_t stride = vertical ? std::ptrdiff_t(width) * channels : channels;
+#pragma omp parallel
+  {
+    std::vector<double> in(n), out(n), scratch;
+#pragma omp for schedule(static)
+    for (int l = 0; l < lines; ++l) {
+      const int c = l % channels, pos = l / channels;
+      double* base =
+          img.data() + c +
+          (vertical ? std::ptrdiff_t(pos) * channels : std::ptrdiff_t(pos) * width * channels);
+      for (int i = 0; i < n; ++i) in[i] = base[i * stride];
+      line(in.data(), n, out.data(), scratch);
+      for (int i = 0; i < n; ++i) base[i * stride] = out[i];
+    }
+  }
+}
+
+bool is_gaussian(FilterKind k) {
+  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
+}
+
+}  // namespace
+
+Image ground_truth(const FilterSpec& spec, const Image& in) {
+  if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
+  validate(spec);
+  if (in.width < 1 || in.height < 1 || in.channels < 1)
+    throw InvalidParameter("ground truth: empty image");
+  std::vector<double> img(in.pixels.begin(), in.pixels.end());
+  const int w = in.width, h = in.height, ch = in.channels;
+
+  if (is_gaussian(spec.kind)) {
+    // Direct FIR convolution with the sampled Gaussian, normalised to unit sum and truncated at
+    // >= 6 sigma, where its tail is below 1e-8 of the peak. Ignore is not an extension of the
+    // input, so the FIR reference treats it as Zero.
+    const int radius = std::max(1, int(std::ceil(6.0 * spec.sigma)));
+    std::vector<double> kernel(2 * radius + 1);
+    double sum = 0.0;
+    for (int i = -radius; i <= radius; ++i)
+      sum += kernel[i + radius] = std::exp(-0.5 * double(i) * i / (spec.sigma * spec.sigma));
+    for (double& k : kernel) k /= sum;
+    const Extension ext = spec.ext == Extension::Ignore ? Extension::Zero : spec.ext;
+    auto fir = [&](const double* x, int n, double* out, std::vector<double>& ext_line) {
+      ext_line.resize(n + 2 * radius);
+      for (int i = 0; i < n + 2 * radius; ++i) {
+        const int j = extend_index(i - radius, n, ext);
+        ext_line[i] = j < 0 ? 0.0 : x[j];
+      }
+      for (int i = 0; i < n; ++i) {
+        double acc = 0.0;
+        const double* src = ext_line.data() + i;
+        for (int k = 0; k <= 2 * radius; ++k) acc += kernel[k] * src[k];
+        out[i] = acc;
+      }
+    };
+    separable_pass(img, w, h, ch, true, fir);
+    separable_pass(img, w, h, ch, false, fir);
+  } else if (spec.kind == FilterKind::Sat) {
+    // The summed-area table has its pole on the unit circle: the running sums start from zero.
+    auto sum_line = [](const double* x, int n, double* out, std::vector<double>&) {
+      double acc = 0.0;
+      for (int i = 0; i < n; ++i) out[i] = acc += x[i];
+    };
+    separable_pass(img, w, h, ch, true, sum_line);
+    separable_pass(img, w, h, ch, false, sum_line);
+  } else {
+    const Recursive f = design(spec);
+    const int pad = padding_for(f, spec.ext);
+    auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
+      padded_line(f, spec.ext, x, n, 1, pad, scratch, out, 1);
+    };
+    separable_pass(img, w, h, ch, true, line);
+    separable_pass(img, w, h, ch, false, line);
+  }
+
+  Image out(w, h, ch);
+  for (std::size_t i = 0; i < img.size(); ++i) out.pixels[i] = float(img[i]);
+  return out;
+}
+
+}  // namespace rf::ref

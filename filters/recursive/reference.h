@@ -1,0 +1,27 @@
+// Double-precision references, independent of every fast path.
+#pragma once
+
+#include <vector>
+
+#include "filters/core/design.h"
+#include "filters/core/extension.h"
+#include "filters/core/image.h"
+
+namespace rf::ref {
+
+// (a) Sequential causal then anticausal filtering of one line, started with the exact initial
+// feedbacks of the extension (Nehab & Maximo 2016).
+std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
+                                      const std::vector<double>& x);
+
+// (b) Sequential filtering over an explicit padding long enough for the impulse response to decay
+// below 1e-13: the ground truth for the recursive filters.
+std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
+                                       const std::vector<double>& x);
+
+// Ground truth for `spec` on a host image of any channel count, computed in double: the FIR
+// Gaussian (truncated at >= 6 sigma) with the chosen extension for the Gaussian kinds, the padded
+// sequential reference (columns, then rows) otherwise.
+Image ground_truth(const FilterSpec& spec, const Image& in);
+
+}  // namespace rf::ref

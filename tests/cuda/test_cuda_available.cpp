@@ -1,9 +1,0 @@
-#include <doctest/doctest.h>
-
-#include "tests/cuda/cuda_test.h"
-
-TEST_CASE("cuda engine can be created when a device exists") {
-  RF_REQUIRE_CUDA();
-  auto engine = rf::make_cuda_engine();
-  CHECK(engine->backend() == rf::Backend::Cuda);
-}

@@ -1,0 +1,281 @@
+// The CUDA recursive filters against the double-precision sequential reference: every order,
+// extension and channel layout on odd sizes, outputs poisoned with NaN so an unwritten pixel fails.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "filters/core/design.h"
+#include "filters/core/device_frame.h"
+#include "filters/core/errors.h"
+#include "filters/recursive/reference.h"
+#include "tests/filters/core/cuda_test.h"
+#include "tests/filters/core/rgba8_frames.h"
+
+namespace {
+
+using rf::Extension;
+using rf::FilterKind;
+using rf::FilterSpec;
+using rf::Image;
+using rf::MemorySpace;
+using rf::PixelFormat;
+
+Image random_image(int w, int h, int c, unsigned seed) {
+  Image img(w, h, c);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0.05f, 1.0f);
+  for (float& v : img.pixels) v = u(rng);
+  return img;
+}
+
+// Columns then rows with ref::filter_line_padded, in double; only rows [0, h) step `row_step`
+// of the result are filled (the others stay NaN), which keeps 4096^2 references affordable.
+std::vector<double> reference(const FilterSpec& spec, const Image& in, int row_step) {
+  const rf::Recursive f = rf::design(spec);
+  const int w = in.width, h = in.height, c = in.channels;
+  std::vector<double> cols(std::size_t(w) * h * c);
+  std::vector<double> line;
+  for (int ch = 0; ch < c; ++ch)
+    for (int x = 0; x < w; ++x) {
+      line.resize(std::size_t(h));
+      for (int y = 0; y < h; ++y) line[std::size_t(y)] = in.at(x, y, ch);
+      const std::vector<double> out = rf::ref::filter_line_padded(f, spec.ext, line);
+      for (int y = 0; y < h; ++y) cols[(std::size_t(y) * w + x) * c + ch] = out[std::size_t(y)];
+    }
+  std::vector<double> result(cols.size(), std::nan(""));
+  for (int ch = 0; ch < c; ++ch)
+    for (int y = 0; y < h; y += row_step) {
+      line.resize(std::size_t(w));
+      for (int x = 0; x < w; ++x) line[std::size_t(x)] = cols[(std::size_t(y) * w + x) * c + ch];
+      const std::vector<double> out = rf::ref::filter_line_padded(f, spec.ext, line);
+      for (int x = 0; x < w; ++x) result[(std::size_t(y) * w + x) * c + ch] = out[std::size_t(x)];
+    }
+  return result;
+}
+
+// Max |got - want| over the reference's filled samples divided by max |want|; an unwritten
+// (NaN) output sample makes it infinite.
+double relative_error(const std::vector<float>& got, const std::vector<double>& want) {
+  double err = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (std::isnan(want[i])) continue;
+    const double d = std::fabs(double(got[i]) - want[i]);
+    err = std::isnan(got[i]) ? INFINITY : std::max(err, d);
+    scale = std::max(scale, std::fabs(want[i]));
+  }
+  return scale > 0.0 ? err / scale : err;
+}
+
+double tolerance(int order) {
+  return order <= 3 ? 1e-5 : 1e-4;
+}
+
+// Runs the CUDA engine on device buffers (output poisoned first) and returns the output.
+std::vector<float> run_cuda(const FilterSpec& spec, const Image& in, MemorySpace space) {
+  const PixelFormat fmt = in.channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+  auto engine = rf::make_cuda_engine();
+  engine->plan(spec, in.width, in.height, fmt);
+  rf::cuda::DeviceFrame src(in.width, in.height, fmt, space);
+  rf::cuda::DeviceFrame dst(in.width, in.height, fmt, space);
+  src.upload(in.pixels.data());
+  dst.poison();
+  engine->run(src.view(), dst.view());
+  std::vector<float> out(in.pixels.size());
+  dst.download(out.data());
+  return out;
+}
+
+std::string name(const FilterSpec& s, const Image& in) {
+  return std::string(rf::to_string(s.kind)) + " order " + std::to_string(s.order) + " " +
+         rf::to_string(s.ext) + " " + std::to_string(in.width) + "x" + std::to_string(in.height) +
+         "x" + std::to_string(in.channels) + " " + rf::to_string(s.algo);
+}
+
+void check_case(FilterSpec spec, int w, int h, int c, int row_step = 1,
+                MemorySpace space = MemorySpace::Device) {
+  const Image in =
+      random_image(w, h, c, unsigned(w * 131 + h * 7 + c + spec.order * 1009 + int(spec.ext) * 17));
+  const std::vector<double> want = reference(spec, in, row_step);
+  const std::vector<float> got = run_cuda(spec, in, space);
+  const double err = relative_error(got, want);
+  INFO(name(spec, in), ": max relative error ", err);
+  if (std::getenv("RF_PRINT_ERRORS")) MESSAGE(name(spec, in), ": max relative error ", err);
+  CHECK(err <= tolerance(spec.order));
+}
+
+}  // namespace
+
+TEST_CASE("cuda overlapped gaussian: every order and extension on small odd sizes") {
+  RF_REQUIRE_CUDA();
+  const int sizes[][2] = {{1, 1}, {31, 33}, {257, 131}, {33, 2}};
+  for (const auto& sz : sizes)
+    for (int c : {1, 4})
+      for (int order = 1; order <= 5; ++order)
+        for (Extension ext : rf::kAllExtensions) {
+          FilterSpec spec;
+          spec.kind = FilterKind::Gaussian;
+          spec.sigma = 4.0;
+          spec.order = order;
+          spec.ext = ext;
+          check_case(spec, sz[0], sz[1], c);
+        }
+}
+
+TEST_CASE("cuda overlapped gaussian: 1920x1080, every order and extension") {
+  RF_REQUIRE_CUDA();
+  for (int order = 1; order <= 5; ++order)
+    for (Extension ext : rf::kAllExtensions) {
+      FilterSpec spec;
+      spec.order = order;
+      spec.ext = ext;
+      check_case(spec, 1920, 1080, 1, 7);
+      if (order == 3) check_case(spec, 1920, 1080, 4, 29);
+    }
+}
+
+TEST_CASE("cuda overlapped gaussian: 4096x4096, sampled rows") {
+  RF_REQUIRE_CUDA();
+  for (int order : {1, 3, 5})
+    for (Extension ext : {Extension::Zero, Extension::Mirror, Extension::Repeat}) {
+      FilterSpec spec;
+      spec.order = order;
+      spec.ext = ext;
+      check_case(spec, 4096, 4096, 1, 257);
+    }
+}
+
+TEST_CASE("cuda overlapped: other filter kinds and sigmas") {
+  RF_REQUIRE_CUDA();
+  const FilterKind kinds[] = {FilterKind::BSpline3,    FilterKind::BSpline5, FilterKind::BSpline7,
+                              FilterKind::Exponential, FilterKind::Yvrg,     FilterKind::Deriche};
+  for (FilterKind kind : kinds)
+    for (Extension ext : rf::kAllExtensions) {
+      FilterSpec spec;
+      spec.kind = kind;
+      spec.order = kind == FilterKind::Deriche ? 4 : 3;
+      spec.ext = ext;
+      spec.pole = -0.7;
+      check_case(spec, 97, 65, 1);
+    }
+  // Sigma 16 and 60 run the block recursions with a double window (1 / b0 > 32), 0.7 and 4
+  // (above) with a float one.
+  for (double sigma : {0.7, 16.0, 60.0})
+    for (int c : {1, 4}) {
+      FilterSpec spec;
+      spec.sigma = sigma;
+      spec.order = 3;
+      spec.ext = Extension::Mirror;
+      check_case(spec, 300, 211, c);
+    }
+}
+
+TEST_CASE("cuda overlapped summed-area table") {
+  RF_REQUIRE_CUDA();
+  FilterSpec spec;
+  spec.kind = FilterKind::Sat;
+  spec.order = 1;
+  spec.ext = Extension::Zero;
+  for (const auto& sz :
+       {std::pair{1, 1}, std::pair{31, 33}, std::pair{257, 131}, std::pair{1920, 1080}}) {
+    check_case(spec, sz.first, sz.second, 1);
+    check_case(spec, sz.first, sz.second, 4);
+  }
+}
+
+TEST_CASE("cuda rt baseline matches the reference") {
+  RF_REQUIRE_CUDA();
+  for (int order = 1; order <= 5; ++order)
+    for (Extension ext : rf::kAllExtensions) {
+      FilterSpec spec;
+      spec.algo = rf::Algorithm::RT;
+      spec.order = order;
+      spec.ext = ext;
+      check_case(spec, 67, 45, order % 2 ? 1 : 4);
+    }
+}
+
+TEST_CASE("cuda engine: surfaces in and out") {
+  RF_REQUIRE_CUDA();
+  for (int c : {1, 4})
+    for (Extension ext : {Extension::Clamp, Extension::Mirror}) {
+      FilterSpec spec;
+      spec.order = 3;
+      spec.ext = ext;
+      check_case(spec, 133, 71, c, 1, MemorySpace::CudaSurface);
+    }
+}
+
+TEST_CASE("cuda engine: host views and in-place frames") {
+  RF_REQUIRE_CUDA();
+  FilterSpec spec;
+  spec.order = 4;
+  spec.ext = Extension::Repeat;
+  Image img = random_image(101, 77, 4, 5);
+  const std::vector<double> want = reference(spec, img, 1);
+  auto engine = rf::make_cuda_engine();
+  engine->plan(spec, img.width, img.height, PixelFormat::RGBA32F);
+  engine->set_timing(true);
+  engine->run(img.view(), img.view());
+  CHECK(relative_error(img.pixels, want) <= tolerance(4));
+  const auto t = engine->timings();
+  REQUIRE(t.size() == 4);
+  for (const auto& s : t) CHECK(s.ms >= 0.0);
+
+  // In place on the device, run twice through the cached graph.
+  Image img2 = random_image(257, 131, 1, 9);
+  const std::vector<double> want2 = reference(spec, img2, 1);
+  engine->set_timing(false);
+  engine->plan(spec, img2.width, img2.height, PixelFormat::R32F);
+  rf::cuda::DeviceFrame frame(img2.width, img2.height, PixelFormat::R32F, MemorySpace::Device);
+  for (int i = 0; i < 2; ++i) {
+    frame.upload(img2.pixels.data());
+    engine->run(frame.view(), frame.view());
+    std::vector<float> out(img2.pixels.size());
+    frame.download(out.data());
+    CHECK(relative_error(out, want2) <= tolerance(4));
+  }
+}
+
+TEST_CASE("cuda engine: RGBA8 in and out, float math inside") {
+  RF_REQUIRE_CUDA();
+  const rf::test::Rgba8Image in(211, 97, 3);
+  // Sigma 4 (all orders) and 8 (order 3: 1 / b0 = 159, the float window's widest use on RGBA8).
+  const std::pair<double, int> cases[] = {{4.0, 1}, {4.0, 2}, {4.0, 3},
+                                          {4.0, 4}, {4.0, 5}, {8.0, 3}};
+  for (MemorySpace space : {MemorySpace::Device, MemorySpace::CudaSurface})
+    for (const auto& [sigma, order] : cases)
+      for (Extension ext : rf::kAllExtensions) {
+        FilterSpec spec;
+        spec.sigma = sigma;
+        spec.order = order;
+        spec.ext = ext;
+        const double worst = rf::test::worst_8bit_steps(rf::test::run_rgba8(spec, in, space),
+                                                        reference(spec, in.as_float, 1));
+        INFO("RGBA8 sigma ", sigma, " order ", order, " ", std::string(rf::to_string(ext)),
+             " worst difference in 8-bit steps: ", worst);
+        if (std::getenv("RF_PRINT_ERRORS"))
+          MESSAGE("RGBA8 sigma ", sigma, " order ", order, " ", std::string(rf::to_string(ext)),
+                  " worst difference in 8-bit steps: ", worst);
+        CHECK(worst <= 0.51);
+      }
+}
+
+TEST_CASE("cuda engine refuses what it cannot do") {
+  RF_REQUIRE_CUDA();
+  auto engine = rf::make_cuda_engine();
+  FilterSpec spec;
+  spec.algo = rf::Algorithm::TwoWay;
+  CHECK_THROWS_AS(engine->plan(spec, 16, 16, PixelFormat::R32F), rf::InvalidParameter);
+  spec.algo = rf::Algorithm::Auto;
+  CHECK_THROWS_AS(engine->plan(spec, 0, 16, PixelFormat::R32F), rf::InvalidParameter);
+  engine->plan(spec, 16, 16, PixelFormat::R32F);
+  Image wrong(8, 8, 1);
+  CHECK_THROWS_AS(engine->run(wrong.view(), wrong.view()), rf::InvalidParameter);
+}
