@@ -278,7 +278,7 @@ void add_bench_lee_command(CLI::App& app) {
         spec.kind = FilterKind::Yvrg;
         spec.sigma = sigma;
         spec.ext = Extension::Clamp;
-        spec.algo = Algorithm::Overlapped;
+        spec.algo = Algorithm::Auto;
         spec.backend = Backend::Cuda;
         // A failure of the engine is reported in its column; the Lee timings still run.
         try {

@@ -19,7 +19,8 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
       ->capture_default_str();
   cmd.add_option("--iterations", a.iterations, "edge-aware iterations")->capture_default_str();
   cmd.add_option("--algo", a.algo,
-                 "auto, overlapped, rt, one-way, two-way; edge-aware: a, c, d, exact")
+                 "auto, rt, alg4, alg5, alg6 (block-parallel algorithms of Nehab et al.), one-way, "
+                 "two-way (yvrg); edge-aware: a, c, d, exact")
       ->capture_default_str();
   if (with_backend)
     cmd.add_option("--backend", a.backend, "auto, cpu or cuda")->capture_default_str();
@@ -39,7 +40,7 @@ FilterSpec to_spec(const FilterArgs& a) {
   const auto algo = parse_algorithm(a.algo);
   if (!algo)
     throw UsageError("--algo: unknown algorithm '" + a.algo +
-                     "' (auto, overlapped, rt, one-way, two-way, a, c, d, exact)");
+                     "' (auto, rt, alg4, alg5, alg6, one-way, two-way, a, c, d, exact)");
   const auto backend = parse_backend(a.backend);
   if (!backend)
     throw UsageError("--backend: unknown backend '" + a.backend + "' (auto, cpu, cuda)");

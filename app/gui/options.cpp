@@ -50,7 +50,7 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_option("--sigma-r", s.sigma_r, "edge-aware range sigma on [0, 1]");
   app.add_option("--kappa", s.kappa, "edge-aware warm-up distance in sigmas");
   app.add_option("--iterations", s.iterations, "edge-aware iterations");
-  app.add_option("--algo", algo, "auto|overlapped|rt|one-way|two-way|a|c|d|exact");
+  app.add_option("--algo", algo, "auto|rt|alg4|alg5|alg6|one-way|two-way|a|c|d|exact");
   app.add_option("--backend", backend, "auto|cpu|cuda");
 
   auto* sources = app.add_option_group("source", "one frame source (default: the astronaut)");

@@ -24,6 +24,36 @@ std::unique_ptr<Engine> make_engine(Backend requested, std::string* note) {
   return make_cpu_engine();
 }
 
+std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind) {
+  if (kind == FilterKind::EdgeAware)
+    return {Algorithm::Auto, Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD,
+            Algorithm::EdgeExact};
+  std::vector<Algorithm> out = {Algorithm::Auto, Algorithm::RT};
+  if (backend != Backend::Cpu) out.push_back(Algorithm::Alg4);
+  out.push_back(Algorithm::Alg5);
+  if (backend != Backend::Cpu) out.push_back(Algorithm::Alg6);
+  if (kind == FilterKind::Yvrg) {
+    out.push_back(Algorithm::OneWay);
+    out.push_back(Algorithm::TwoWay);
+  }
+  return out;
+}
+
+void check_algorithm(Backend backend, const FilterSpec& spec) {
+  const std::vector<Algorithm> offered = algorithms_for(backend, spec.kind);
+  for (Algorithm a : offered)
+    if (a == spec.algo) return;
+  if ((spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) &&
+      spec.kind != FilterKind::Yvrg)
+    throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
+                           " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
+  std::string names;
+  for (Algorithm a : offered) names += std::string(names.empty() ? "" : ", ") + to_string(a);
+  throw InvalidParameter(std::string("algorithm '") + to_string(spec.algo) + "' is not offered " +
+                         (backend == Backend::Cpu ? "by the CPU backend" : "by the CUDA backend") +
+                         " for " + to_string(spec.kind) + " (" + names + ")");
+}
+
 Image filter_image(const FilterSpec& spec, const Image& in, Backend backend) {
   if (in.width < 1 || in.height < 1 || in.channels < 1)
     throw InvalidParameter("image: " + std::to_string(in.width) + "x" + std::to_string(in.height) +

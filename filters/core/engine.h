@@ -49,6 +49,14 @@ std::unique_ptr<Engine> make_engine(Backend requested, std::string* note = nullp
 std::unique_ptr<Engine> make_cpu_engine();
 std::unique_ptr<Engine> make_cuda_engine();  // throws BackendUnavailable without CUDA
 
+// The algorithms a backend offers for a filter kind, Auto first (Backend::Auto: the union of the
+// CPU's and CUDA's), for the GUI's algorithm box, the benchmark and the algorithm race.
+std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind);
+
+// Throws InvalidParameter, naming what the backend offers, unless `spec.algo` is among
+// algorithms_for(backend, spec.kind).
+void check_algorithm(Backend backend, const FilterSpec& spec);
+
 // Convenience for tools and tests: filter a host image (1 or 4 channels; 3 are padded to 4).
 Image filter_image(const FilterSpec& spec, const Image& in, Backend backend = Backend::Auto);
 

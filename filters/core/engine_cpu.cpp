@@ -69,10 +69,8 @@ class CpuEngine final : public Engine {
     lee_.reset();
     overlapped_.reset();
     const int channels = channel_count(format);
+    check_algorithm(Backend::Cpu, spec);
     const bool lee = spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay;
-    if (lee && spec.kind != FilterKind::Yvrg)
-      throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
-                             " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
     if (spec.kind == FilterKind::EdgeAware) {
       edge_aware_.emplace(spec, width, height, channels);
     } else if (lee) {
@@ -80,9 +78,9 @@ class CpuEngine final : public Engine {
       lee_.emplace(
           spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
           spec.sigma, width, height, channels);
-    } else if (spec.algo == Algorithm::Overlapped) {
-      // The block-parallel algorithm the CUDA kernels use, for teaching and comparison; it takes
-      // one channel, so RGBA is filtered plane by plane.
+    } else if (spec.algo == Algorithm::Alg5) {
+      // The fully overlapped block-parallel algorithm, blueprint of the CUDA kernels, for
+      // teaching and comparison; it takes one channel, so RGBA is filtered plane by plane.
       overlapped_.emplace(design(spec), spec.ext, width, height);
     } else {
       recursive_.emplace(design(spec), spec.ext, width, height, channels);
@@ -132,7 +130,7 @@ class CpuEngine final : public Engine {
     } else if (overlapped_) {
       t0 = Clock::now();
       run_overlapped(work, C);
-      record("overlapped", t0);
+      record("alg5", t0);
     } else {
       t0 = Clock::now();
       edge_aware_->run(work, result_.data());

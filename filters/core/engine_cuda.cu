@@ -147,22 +147,11 @@ class CudaEngine final : public Engine {
       plan_edge_aware(spec, width, height, format);
       return;
     }
-    rt_ = false;
-    switch (spec.algo) {
-      case Algorithm::Auto:
-      case Algorithm::Overlapped:
-        break;
-      case Algorithm::RT:
-        rt_ = true;
-        break;
-      case Algorithm::OneWay:
-      case Algorithm::TwoWay:
-        plan_lee(spec, width, height, format);
-        return;
-      default:
-        throw InvalidParameter(std::string("algorithm '") + to_string(spec.algo) +
-                               "' is not offered by the CUDA backend (use auto, overlapped, rt, "
-                               "one-way or two-way)");
+    check_algorithm(Backend::Cuda, spec);
+    rt_ = spec.algo == Algorithm::RT;
+    if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
+      plan_lee(spec, width, height, format);
+      return;
     }
     const Recursive f = design(spec);
     const OverlappedPlan op = make_overlapped_plan(f, spec.ext);
@@ -293,9 +282,6 @@ class CudaEngine final : public Engine {
 
   // Lee et al. 2014 (yvrg, one-way or two-way); other storage kinds go through float buffers.
   void plan_lee(const FilterSpec& spec, int width, int height, PixelFormat format) {
-    if (spec.kind != FilterKind::Yvrg)
-      throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
-                             " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
     validate(spec);
     lee_ = std::make_unique<lee2014::cuda::DevicePlan>(
         spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,

@@ -1,14 +1,24 @@
 #include "filters/core/spec.h"
 
+#include <cctype>
 #include <cstdio>
 
 namespace rf {
 namespace {
 
+bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
 template <class E, std::size_t N>
 std::optional<E> parse_from(const std::pair<E, const char*> (&table)[N], std::string_view s) {
   for (const auto& [value, name] : table)
-    if (s == name) return value;
+    if (same_name(s, name)) return value;
   return std::nullopt;
 }
 
@@ -31,11 +41,12 @@ const std::pair<FilterKind, const char*> kKinds[] = {
     {FilterKind::EdgeAware, "edge-aware"},
 };
 const std::pair<Algorithm, const char*> kAlgorithms[] = {
-    {Algorithm::Auto, "auto"},       {Algorithm::Overlapped, "overlapped"},
-    {Algorithm::RT, "rt"},           {Algorithm::OneWay, "one-way"},
+    {Algorithm::Auto, "auto"},       {Algorithm::RT, "rt"},
+    {Algorithm::Alg4, "alg4"},       {Algorithm::Alg5, "alg5"},
+    {Algorithm::Alg6, "alg6"},       {Algorithm::OneWay, "one-way"},
     {Algorithm::TwoWay, "two-way"},  {Algorithm::EdgeA, "a"},
     {Algorithm::EdgeC, "c"},         {Algorithm::EdgeD, "d"},
-    {Algorithm::EdgeExact, "exact"},
+    {Algorithm::EdgeExact, "exact"}, {Algorithm::Alg6, "overlapped"},
 };
 const std::pair<Backend, const char*> kBackends[] = {
     {Backend::Auto, "auto"}, {Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};

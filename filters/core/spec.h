@@ -23,15 +23,17 @@ enum class FilterKind {
 };
 
 enum class Algorithm {
-  Auto,        // the fastest exact algorithm of the backend
-  Overlapped,  // fully overlapped block-parallel (algorithms 5/6 of Nehab et al.)
-  RT,          // one thread per column then per row (Ruijters-Thevenaz)
-  OneWay,      // Lee et al. 2014: one thread per line, forward then backward
-  TwoWay,      // Lee et al. 2014: Bl / Pc / Br partition
-  EdgeA,       // edge-aware: exact, line-sequential
-  EdgeC,       // edge-aware: blocks warmed up over kappa * sigma
-  EdgeD,       // edge-aware: every block approximated
-  EdgeExact,   // edge-aware: block-parallel, stitched exactly by a scan of affine maps
+  Auto,       // the fastest exact algorithm of the backend
+  RT,         // one thread per column then per row (Ruijters-Thevenaz)
+  Alg4,       // Nehab et al. 2011 algorithm 4 per dimension: causal-anticausal overlapped
+  Alg5,       // algorithm 5: rows and columns fully overlapped, row fix-ups inside the row scan
+  Alg6,       // algorithm 6 (Nehab & Maximo 2016): algorithm 5 with the fix-ups done in parallel
+  OneWay,     // Lee et al. 2014: one thread per line, forward then backward
+  TwoWay,     // Lee et al. 2014: Bl / Pc / Br partition
+  EdgeA,      // edge-aware: exact, line-sequential
+  EdgeC,      // edge-aware: blocks warmed up over kappa * sigma
+  EdgeD,      // edge-aware: every block approximated
+  EdgeExact,  // edge-aware: block-parallel, stitched exactly by a scan of affine maps
 };
 
 enum class Backend { Auto, Cpu, Cuda };
@@ -57,6 +59,7 @@ struct FilterSpec {
 };
 
 // Names as used on the command line, in presets and JSON: "gaussian", "bspline3", "mirror", ...
+// Parsing ignores case ("Mirror", "A"); "overlapped", an older name, reads as alg6.
 const char* to_string(FilterKind);
 const char* to_string(Algorithm);
 const char* to_string(Backend);

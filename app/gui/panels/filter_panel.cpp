@@ -2,9 +2,11 @@
 // filters with it.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/gui/panels/panels.h"
 #include "app/gui/studio.h"
@@ -42,8 +44,8 @@ bool uses_sigma(FilterKind k) {
          k == FilterKind::EdgeAware;
 }
 
-template <class E>
-bool enum_combo(const char* label, E* value, std::initializer_list<E> values) {
+template <class E, class Values = std::initializer_list<E>>
+bool enum_combo(const char* label, E* value, const Values& values) {
   bool changed = false;
   if (ImGui::BeginCombo(label, to_string(*value))) {
     for (E v : values)
@@ -73,7 +75,6 @@ void filter_panel(Studio& st) {
         s.kind = k.kind;
         if (s.kind == FilterKind::Deriche && s.order != 2 && s.order != 4) s.order = 2;
         if (s.kind == FilterKind::Yvrg) s.order = 3;
-        if (s.kind == FilterKind::EdgeAware && s.algo < Algorithm::EdgeA) s.algo = Algorithm::Auto;
       }
     ImGui::EndCombo();
   }
@@ -112,16 +113,12 @@ void filter_panel(Studio& st) {
   ImGui::TextWrapped("%s", kExtensionHelp[int(s.ext)]);
   ImGui::PopStyleColor();
 
-  if (s.kind == FilterKind::EdgeAware)
-    enum_combo("algorithm", &s.algo,
-               {Algorithm::Auto, Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD,
-                Algorithm::EdgeExact});
-  else if (s.kind == FilterKind::Gaussian || s.kind == FilterKind::Yvrg)
-    enum_combo("algorithm", &s.algo,
-               {Algorithm::Auto, Algorithm::Overlapped, Algorithm::RT, Algorithm::OneWay,
-                Algorithm::TwoWay});
-  else
-    enum_combo("algorithm", &s.algo, {Algorithm::Auto, Algorithm::Overlapped, Algorithm::RT});
+  // What the backend that runs offers; an algorithm it does not (after the kind or the backend
+  // changed) falls back to auto.
+  const Backend running = s.backend == Backend::Auto ? st.processor.running_backend() : s.backend;
+  const std::vector<Algorithm> offered = algorithms_for(running, s.kind);
+  if (std::find(offered.begin(), offered.end(), s.algo) == offered.end()) s.algo = Algorithm::Auto;
+  enum_combo<Algorithm>("algorithm", &s.algo, offered);
   enum_combo("backend", &s.backend, {Backend::Auto, Backend::Cpu, Backend::Cuda});
   ImGui::PopItemWidth();
 

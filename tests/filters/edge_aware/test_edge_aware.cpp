@@ -383,7 +383,7 @@ TEST_CASE("edge-aware: bad parameters are rejected with a message") {
                   InvalidParameter);
   CHECK_THROWS_AS(cpu::EdgeAwarePlan(edge_spec(5.0, 0.2, 2, Algorithm::EdgeA), 8, 8, 2),
                   InvalidParameter);
-  CHECK_THROWS_AS(cpu::EdgeAwarePlan(edge_spec(5.0, 0.2, 2, Algorithm::Overlapped), 8, 8, 3),
+  CHECK_THROWS_AS(cpu::EdgeAwarePlan(edge_spec(5.0, 0.2, 2, Algorithm::Alg5), 8, 8, 3),
                   InvalidParameter);
   CHECK_THROWS_AS(edge_aware_reference(edge_spec(5.0, 0.2, 2, Algorithm::EdgeA), Image(0, 0, 3)),
                   InvalidParameter);

@@ -224,7 +224,7 @@ TEST_CASE("edge-aware cuda: bad parameters are refused") {
   const Image in = cartoon_image(16, 16, 3, 1);
   CHECK_THROWS_AS(cuda::edge_aware_filter(edge_spec(-1.0, 0.2, Algorithm::EdgeA), in),
                   InvalidParameter);
-  CHECK_THROWS_AS(cuda::edge_aware_filter(edge_spec(5.0, 0.2, Algorithm::Overlapped), in),
+  CHECK_THROWS_AS(cuda::edge_aware_filter(edge_spec(5.0, 0.2, Algorithm::Alg4), in),
                   InvalidParameter);
   CHECK_THROWS_AS(cuda::edge_aware_filter(edge_spec(5.0, 0.2, Algorithm::EdgeA), Image(4, 4, 2)),
                   InvalidParameter);
