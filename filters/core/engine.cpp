@@ -31,7 +31,7 @@ std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind) {
   std::vector<Algorithm> out = {Algorithm::Auto, Algorithm::RT};
   if (backend != Backend::Cpu) out.push_back(Algorithm::Alg4);
   out.push_back(Algorithm::Alg5);
-  if (backend != Backend::Cpu) out.push_back(Algorithm::Alg6);
+  out.push_back(Algorithm::Alg6);
   if (kind == FilterKind::Yvrg) {
     out.push_back(Algorithm::OneWay);
     out.push_back(Algorithm::TwoWay);

@@ -14,6 +14,7 @@
 #include "filters/core/errors.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/lee2014/lee2014.h"
+#include "filters/recursive/fully_overlapped_cpu.h"
 #include "filters/recursive/overlapped_cpu.h"
 #include "filters/recursive/recursive_cpu.h"
 
@@ -68,6 +69,7 @@ class CpuEngine final : public Engine {
     edge_aware_.reset();
     lee_.reset();
     overlapped_.reset();
+    fully_.reset();
     const int channels = channel_count(format);
     check_algorithm(Backend::Cpu, spec);
     const bool lee = spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay;
@@ -78,6 +80,9 @@ class CpuEngine final : public Engine {
       lee_.emplace(
           spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay : lee2014::Partition::TwoWay,
           spec.sigma, width, height, channels);
+    } else if (spec.algo == Algorithm::Alg6) {
+      // The CUDA kernels' stages in mode states, for teaching and comparison.
+      fully_.emplace(design(spec), spec.ext, width, height, channels);
     } else if (spec.algo == Algorithm::Alg5) {
       // The fully overlapped block-parallel algorithm, blueprint of the CUDA kernels, for
       // teaching and comparison; it takes one channel, so RGBA is filtered plane by plane.
@@ -127,6 +132,10 @@ class CpuEngine final : public Engine {
       t0 = Clock::now();
       recursive_->run_rows(work);
       record("rows", t0);
+    } else if (fully_) {
+      t0 = Clock::now();
+      fully_->run(work, work);
+      record("alg6", t0);
     } else if (overlapped_) {
       t0 = Clock::now();
       run_overlapped(work, C);
@@ -220,6 +229,7 @@ class CpuEngine final : public Engine {
   std::optional<cpu::ImagePlan> recursive_;
   std::optional<cpu::EdgeAwarePlan> edge_aware_;
   std::optional<cpu::OverlappedPlan> overlapped_;
+  std::optional<fully_overlapped::CpuFilter> fully_;
   std::optional<lee2014::Plan> lee_;  // yvrg with algorithm one-way or two-way
   std::vector<float> stage_;   // packed float copy of the input (RGBA8, pitched or edge-aware)
   std::vector<float> result_;  // edge-aware output before conversion; one overlapped plane

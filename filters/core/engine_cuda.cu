@@ -18,6 +18,7 @@
 #include "filters/core/errors.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "filters/lee2014/lee2014_cuda.h"
+#include "filters/recursive/fully_overlapped_cuda.cuh"
 #include "filters/recursive/overlapped_plan.h"
 #include "filters/recursive/recursive_cuda.cuh"
 
@@ -143,6 +144,7 @@ class CudaEngine final : public Engine {
                              std::to_string(height) + ")");
     lee_.reset();
     edge_.reset();
+    full_.reset();
     if (spec.kind == FilterKind::EdgeAware) {
       plan_edge_aware(spec, width, height, format);
       return;
@@ -154,6 +156,7 @@ class CudaEngine final : public Engine {
       return;
     }
     const Recursive f = design(spec);
+    if (plan_fully_overlapped(spec, f, width, height, format)) return;
     const OverlappedPlan op = make_overlapped_plan(f, spec.ext);
     const int r = op.order;
     if (r < 1 || r > kMaxOrder)
@@ -236,19 +239,25 @@ class CudaEngine final : public Engine {
                                    cudaMemcpyDeviceToHost, stream));
     }
     if (timing_) {
-      CUDA_CHECK(cudaEventRecord(events_[4], stream));
-      CUDA_CHECK(cudaEventSynchronize(events_[4]));
-      const char* names[] = {"upload",
-                             edge_  ? "filter"
-                             : lee_ ? "rows"
-                                    : "columns",
-                             lee_ ? "columns" : "rows", "download"};
+      // Events: 0 before the upload, 1 after it, then one after each stage, then the download.
+      std::vector<std::string> names = {"upload"};
+      if (full_) {
+        const auto& stages = fully_overlapped::CudaFilter::stage_names();
+        names.insert(names.end(), stages.begin(), stages.end());
+      } else {
+        names.push_back(edge_ ? "filter" : lee_ ? "rows" : "columns");
+        names.push_back(lee_ ? "columns" : "rows");
+      }
+      names.push_back("download");
+      const int last = int(names.size());
+      CUDA_CHECK(cudaEventRecord(events_[last], stream));
+      CUDA_CHECK(cudaEventSynchronize(events_[last]));
       timings_.clear();
-      for (int i = 0; i < 4; ++i) {
+      for (int i = 0; i < last; ++i) {
         if (edge_ && i == 2) continue;  // one stage: the whole filter
         float ms = 0.f;
         CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]));
-        timings_.push_back({names[i], double(ms)});
+        timings_.push_back({names[std::size_t(i)], double(ms)});
       }
     } else if (out.space == MemorySpace::Host) {
       CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -278,6 +287,29 @@ class CudaEngine final : public Engine {
     edge_ = std::make_unique<EdgeAwarePlan>(spec, width, height, channel_count(format));
     channels_ = channel_count(format);
     commit_plan(spec, width, height, format);
+  }
+
+  // Algorithms 5 and 6 (fully_overlapped_cuda.cuh), and auto's choice of them: the fastest block
+  // algorithm, which carries every filter whose modes do not cancel (every design we ship). Auto
+  // falls back to algorithm 4 for the others; a named algorithm 5 or 6 says why it cannot.
+  bool plan_fully_overlapped(const FilterSpec& spec, const Recursive& f, int width, int height,
+                             PixelFormat format) {
+    if (spec.algo != Algorithm::Auto && spec.algo != Algorithm::Alg5 &&
+        spec.algo != Algorithm::Alg6)
+      return false;
+    if (spec.algo == Algorithm::Auto && !fully_overlapped::carries_modes(f)) return false;
+    full_ = std::make_unique<fully_overlapped::CudaFilter>(
+        f, spec.ext, width, height, channel_count(format),
+        spec.algo == Algorithm::Alg5 ? fully_overlapped::FixPlace::RowScan
+                                     : fully_overlapped::FixPlace::ColumnScan);
+    channels_ = channel_count(format);
+    order_ = f.order();
+    // The previous plan's algorithm-4 scratch is not needed.
+    for (DeviceBuffer* b : {&scratch_, &col_pbar_, &col_ebar_, &col_pst_, &col_est_, &row_pbar_,
+                            &row_ebar_, &row_pst_, &row_est_, &rt_columns_, &rt_rows_})
+      b->reset();
+    commit_plan(spec, width, height, format);
+    return true;
   }
 
   // Lee et al. 2014 (yvrg, one-way or two-way); other storage kinds go through float buffers.
@@ -394,6 +426,10 @@ class CudaEngine final : public Engine {
       }
       return;
     }
+    if (full_) {
+      full_->enqueue(src, dst, stream, timed ? &events_[2] : nullptr);
+      return;
+    }
     PassArgs cols = columns_;
     PassArgs rows = rows_;
     if (rt_) {
@@ -457,6 +493,7 @@ class CudaEngine final : public Engine {
   bool rt_ = false;
   std::unique_ptr<lee2014::cuda::DevicePlan> lee_;
   std::unique_ptr<EdgeAwarePlan> edge_;
+  std::unique_ptr<fully_overlapped::CudaFilter> full_;  // alg5 and alg6
   PassArgs columns_, rows_;
   DeviceBuffer scratch_, g_, acorr_;
   DeviceBuffer col_pbar_, col_ebar_, col_pst_, col_est_, row_pbar_, row_ebar_, row_pst_, row_est_;
@@ -465,7 +502,7 @@ class CudaEngine final : public Engine {
   cudaStream_t capture_stream_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;
   Io graph_src_, graph_dst_;
-  cudaEvent_t events_[5] = {};
+  cudaEvent_t events_[8] = {};
   bool timing_ = false;
   std::vector<StageTime> timings_;
 };

@@ -1,0 +1,157 @@
+#include "filters/recursive/fully_overlapped.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "filters/core/errors.h"
+
+namespace rf::fully_overlapped {
+
+namespace {
+
+void put(const modal::Mat& m, double* dst) {
+  for (int i = 0; i < m.rows; ++i)
+    for (int j = 0; j < m.cols; ++j) dst[i * kMaxOrder + j] = m(i, j);
+}
+
+modal::Mat multiply(const modal::Mat& a, const modal::Mat& b) {
+  modal::Mat c(a.rows, b.cols);
+  for (int i = 0; i < a.rows; ++i)
+    for (int k = 0; k < a.cols; ++k)
+      for (int j = 0; j < b.cols; ++j) c(i, j) += a(i, k) * b(k, j);
+  return c;
+}
+
+modal::Mat power(const modal::Mat& a, int p) {
+  modal::Mat result(a.rows, a.cols), base = a;
+  for (int i = 0; i < a.rows; ++i) result(i, i) = 1.0;
+  for (; p > 0; p >>= 1) {
+    if (p & 1) result = multiply(result, base);
+    base = multiply(base, base);
+  }
+  return result;
+}
+
+LineConstants line_constants(const modal::Form& form, int n) {
+  LineConstants c;
+  c.n = n;
+  c.blocks = (n + kBlock - 1) / kBlock;
+  c.last_len = n - (c.blocks - 1) * kBlock;
+  // Runs of at least two blocks keep every warp busy; at most kMaxRuns warps share 32 lines.
+  c.run_len = std::max(2, (c.blocks + kMaxRuns - 1) / kMaxRuns);
+  c.runs = (c.blocks + c.run_len - 1) / c.run_len;
+  const modal::BlockMatrices full = modal::block_matrices(form, kBlock);
+  const modal::BlockMatrices last = modal::block_matrices(form, c.last_len);
+  put(full.D, c.D);
+  put(last.D, c.D_last);
+  put(full.H_ARB_AFP, c.H_ARB_AFP);
+  put(last.H_ARB_AFP, c.H_ARB_AFP_last);
+  put(power(full.D, c.run_len), c.D_run);
+  const int last_run_blocks = c.blocks - (c.runs - 1) * c.run_len;
+  put(multiply(last.D, power(full.D, last_run_blocks - 1)), c.D_last_run);
+  const modal::Seeds sd = modal::seeds(form, n);
+  std::copy(sd.S.begin(), sd.S.end(), c.S);
+  std::copy(sd.clamp_tail.begin(), sd.clamp_tail.end(), c.clamp_tail);
+  put(sd.G, c.G);
+  put(sd.Q_n, c.Q_n);
+  put(sd.Q_2n, c.Q_2n);
+  put(sd.D_n, c.D_n);
+  put(sd.M, c.M);
+  return c;
+}
+
+}  // namespace
+
+bool carries_modes(const Recursive& f, std::string* why) {
+  try {
+    const modal::Form form = modal::modal_form(f);
+    if (form.condition <= kMaxCondition) return true;
+    if (why)
+      *why = "the filter's modes cancel (condition " + std::to_string(form.condition) +
+             "); use alg4 or rt";
+  } catch (const std::domain_error& e) {
+    if (why) *why = e.what();
+  }
+  return false;
+}
+
+Plan make_plan(const Recursive& f, Extension ext, int width, int height, int channels) {
+  if (width < 1 || height < 1)
+    throw InvalidParameter("fully overlapped filter: empty image " + std::to_string(width) + "x" +
+                           std::to_string(height));
+  if (channels != 1 && channels != 4)
+    throw InvalidParameter("fully overlapped filter: " + std::to_string(channels) +
+                           " channels (1 or 4 are supported)");
+  if (f.order() < 1 || f.order() > kMaxOrder)
+    throw InvalidParameter("fully overlapped filter: order " + std::to_string(f.order()) +
+                           " outside 1.." + std::to_string(kMaxOrder));
+  if (f.causal_only && ext != Extension::Zero && ext != Extension::Ignore)
+    throw InvalidParameter(
+        std::string("the summed-area table takes only the zero extension (got ") + to_string(ext) +
+        ")");
+  Plan p;
+  try {
+    p.form = modal::modal_form(f);
+  } catch (const std::domain_error& e) {
+    throw InvalidParameter(std::string("fully overlapped filter: ") + e.what());
+  }
+  if (!(p.form.condition <= kMaxCondition))
+    throw InvalidParameter("fully overlapped filter: the filter's modes cancel (condition " +
+                           std::to_string(p.form.condition) + "); use alg4 or rt");
+  // Causal-only filters have no anticausal pass and take zero feedback for Zero and Ignore alike.
+  p.ext = f.causal_only ? Extension::Ignore : ext;
+  p.width = width;
+  p.height = height;
+  p.channels = channels;
+  p.block_rows = (height + kBlock - 1) / kBlock;
+  p.block_cols = (width + kBlock - 1) / kBlock;
+  p.padded_width = p.block_cols * kBlock;
+  p.padded_height = p.block_rows * kBlock;
+  p.columns = line_constants(p.form, height);
+  p.rows = line_constants(p.form, width);
+
+  const int r = p.form.order;
+  FixRows& fr = p.fix_rows;
+  int rows_w = 0;
+  fr.tail = rows_w;
+  rows_w += r;
+  if (!f.causal_only) {
+    fr.head = rows_w;
+    rows_w += r;
+  }
+  if (p.mirror()) {
+    fr.raw = rows_w;
+    rows_w += r;
+  }
+  if (p.clamp()) {
+    fr.first = rows_w++;
+    fr.last = rows_w++;
+  }
+  p.fix.rows_w = rows_w;
+  for (int last = 0; last < 2; ++last) {
+    const int row_len = last ? p.columns.last_len : std::min(kBlock, height);
+    const modal::BlockMatrices cb = modal::block_matrices(p.form, row_len);
+    for (int i = 0; i < row_len; ++i)
+      for (int k = 0; k < r; ++k) {
+        p.fix.A_RE[last][i][k] = f.causal_only ? 0.0 : cb.A_RE(i, k);
+        p.fix.ARB_AFP[last][i][k] = f.causal_only ? cb.A_FP(i, k) : cb.ARB_AFP(i, k);
+      }
+    const int col_len = last ? p.rows.last_len : std::min(kBlock, width);
+    const modal::BlockMatrices rb = modal::block_matrices(p.form, col_len);
+    for (int j = 0; j < col_len; ++j) {
+      for (int k = 0; k < r; ++k) {
+        p.fix.W[last][fr.tail + k][j] = rb.T_AFB(k, j);
+        if (!f.causal_only) p.fix.W[last][fr.head + k][j] = rb.H_ARB_AFB(k, j);
+        if (fr.raw >= 0) p.fix.W[last][fr.raw + k][j] = rb.H_ARB(k, j);
+      }
+    }
+    if (fr.first >= 0) {
+      p.fix.W[last][fr.first][0] = 1.0;
+      p.fix.W[last][fr.last][col_len - 1] = 1.0;
+    }
+  }
+  return p;
+}
+
+}  // namespace rf::fully_overlapped

@@ -1,0 +1,116 @@
+// The fully overlapped block-parallel recursive filter in mode states: algorithm 5 of Nehab et al.
+// 2011 and algorithm 6 of Nehab & Maximo 2016, with the exact initial feedbacks of every extension
+// computed from the carries (modal.h), whatever sigma. Plain C++, no CUDA types: the plan's
+// constants, the carry layout, and the stages the CPU and CUDA implementations share.
+//
+// The image is cut into 32 x 32 blocks B_{m,n} (m: block row, n: block column). Columns are
+// filtered down (F) and up (R), then rows right (F^T) and left (R^T). Stages:
+//   1. perimeters, in parallel for every block from the input block alone (zero entering
+//      states): the causal state leaving each column P(Ybar), the anticausal state leaving it
+//      at the top E(Zhat) (eqs. 17, 35); the same along the rows of the twice-filtered block,
+//      P^T(Ubar), E^T(Vbar) (eqs. 38, 40); for mirror the anticausal recursion of the input itself
+//      per column and of the twice-filtered block per row; for clamp the first and last samples.
+//   2. column carries, in parallel for every column: the exact causal state entering the column
+//      from the extension, then P_{m-1,n}(Y) for every block (eq. 24); the anticausal state
+//      entering from the bottom, then E_{m+1,n}(Z) (eq. 34).
+//   3. fix-ups: the column carries' share of each block's row perimeters,
+//      dZ = A_RE E_{m+1,n}(Z) + A_RB A_FP P_{m-1,n}(Y), reduced to P^T(T(A_FB) dZ),
+//      E^T(H(A_RB) A_FB dZ) (eqs. 37, 39) and, for mirror, H(A_RB) dZ; for clamp dZ's first and
+//      last columns. Algorithm 6 does them for every block in parallel as soon as a column's
+//      carries are complete (step 6.3); algorithm 5 inside the row scan (step 5.3).
+//   4. row carries, in parallel for every row, as in 2 with the fixed-up perimeters.
+//   5. output, in parallel for every block: the four recursions from the complete carries.
+// Carries are mode states (modal.h) stored as floats, r per line per block; every scan runs in
+// double.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "filters/core/design.h"
+#include "filters/core/extension.h"
+#include "filters/recursive/modal.h"
+
+namespace rf::fully_overlapped {
+
+inline constexpr int kBlock = 32;
+inline constexpr int kMaxOrder = 5;
+// Warps sharing the scans of 32 lines: warp g owns a run of consecutive blocks.
+inline constexpr int kMaxRuns = 16;
+// Rows of W (fix-up reductions): T(A_FB), H(A_RB) A_FB and H(A_RB), r each, then the block's
+// first and last sample (clamp).
+inline constexpr int kMaxFixRows = 3 * kMaxOrder + 2;
+
+// Row-major r x r matrices are stored with stride kMaxOrder.
+using Square = double[kMaxOrder * kMaxOrder];
+
+// One line direction: columns (n = height) or rows (n = width).
+struct LineConstants {
+  int n = 0;         // samples per line
+  int blocks = 0;    // nb = ceil(n / 32)
+  int last_len = 0;  // samples in the last block
+  int runs = 0;      // warps per 32 lines: runs of run_len blocks, the last one possibly shorter
+  int run_len = 0;
+  Square D{}, D_last{};                  // state across a full / the last block, eq. (14)
+  Square H_ARB_AFP{}, H_ARB_AFP_last{};  // the causal entering state's share of E, eq. (34)
+  Square D_run{}, D_last_run{};          // across a full run / the last run
+  // Seeds (modal.h, Seeds).
+  double S[kMaxOrder] = {}, clamp_tail[kMaxOrder] = {};
+  Square G{}, Q_n{}, Q_2n{}, D_n{}, M{};
+};
+
+// The fix-ups of stage 3 for the four kinds of block (full or last block row x full or last
+// block column): index [last_row][...] for the column matrices, [last_col][...] for W.
+struct FixConstants {
+  int rows_w = 0;  // rows of W used: r, 2r, 3r, plus 2 for clamp
+  // dZ(i, j) = sum_k A_RE(i, k) E_j(k) + ARB_AFP(i, k) P_j(k); causal-only filters (Z = Y) hold
+  // A_FP in ARB_AFP and zeros in A_RE.
+  double A_RE[2][kBlock][kMaxOrder] = {}, ARB_AFP[2][kBlock][kMaxOrder] = {};
+  // fix(i, a) = sum_j W(a, j) dZ(i, j); columns past the block's length are zero.
+  double W[2][kMaxFixRows][kBlock] = {};
+};
+
+// Where each part of W starts (rows_w tells which exist).
+struct FixRows {
+  int tail = 0;               // T(A_FB): added to the row causal perimeter
+  int head = 0;               // H(A_RB) A_FB: added to the row anticausal perimeter
+  int raw = -1;               // H(A_RB): added to the row raw anticausal head (mirror)
+  int first = -1, last = -1;  // dZ's first and last column (clamp)
+};
+
+// Everything the stages need, computed in extended precision at plan time.
+struct Plan {
+  modal::Form form;
+  Extension ext = Extension::Ignore;
+  int width = 0, height = 0, channels = 1;
+  int block_rows = 0, block_cols = 0;       // MB, NB
+  int padded_width = 0, padded_height = 0;  // 32 NB, 32 MB: lines of a channel, padded
+  LineConstants columns, rows;
+  FixConstants fix;
+  FixRows fix_rows;
+  bool mirror() const { return ext == Extension::Mirror; }
+  bool clamp() const { return ext == Extension::Clamp; }
+  // Lines of all channels (channel-major: line c * padded + x), and carries per array.
+  std::size_t column_lines() const { return std::size_t(channels) * padded_width; }
+  std::size_t row_lines() const { return std::size_t(channels) * padded_height; }
+  std::size_t column_carries() const {
+    return std::size_t(block_rows) * form.order * column_lines();
+  }
+  std::size_t row_carries() const { return std::size_t(block_cols) * form.order * row_lines(); }
+};
+
+// How far the mode sum may cancel before the fully overlapped algorithms stop being more exact
+// than float: above this (repeated or near-repeated poles), callers use another algorithm.
+inline constexpr double kMaxCondition = 64.0;
+
+// Whether the filter's mode states carry it (distinct poles, condition <= kMaxCondition); `why`
+// says why not.
+bool carries_modes(const Recursive& f, std::string* why = nullptr);
+
+// Throws InvalidParameter for an empty image, an order outside 1..5, channels other than 1 or 4,
+// or a filter the mode states cannot carry (repeated poles, a condition above kMaxCondition, an
+// extension of the summed-area table other than zero or ignore).
+Plan make_plan(const Recursive& f, Extension ext, int width, int height, int channels);
+
+}  // namespace rf::fully_overlapped

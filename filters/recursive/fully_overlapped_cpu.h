@@ -1,0 +1,31 @@
+// The fully overlapped filter (fully_overlapped.h) on the CPU: the stages of the CUDA kernels run
+// with the same data layout, arithmetic and shared math (fully_overlapped_math.h), one block or
+// line at a time under OpenMP. The CPU backend offers it as alg6; the tests use it to check the
+// algebra the kernels implement.
+#pragma once
+
+#include <memory>
+
+#include "filters/core/design.h"
+#include "filters/core/extension.h"
+
+namespace rf::fully_overlapped {
+
+class CpuFilter {
+ public:
+  // Throws InvalidParameter as make_plan does.
+  CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels);
+  ~CpuFilter();
+  CpuFilter(CpuFilter&&) noexcept;
+  CpuFilter& operator=(CpuFilter&&) noexcept;
+
+  // Filters `channels` interleaved floats per pixel, rows packed; in == out allowed. The carries
+  // live in the filter, so one call at a time.
+  void run(const float* in, float* out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rf::fully_overlapped

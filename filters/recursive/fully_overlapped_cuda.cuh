@@ -1,0 +1,43 @@
+// The fully overlapped filter (fully_overlapped.h) on CUDA: four launches per frame. Perimeters
+// read the image once; two scans complete the column and then the row carries (algorithm 6 fixes
+// the row perimeters up inside the column scan, algorithm 5 inside the row scan); the output
+// reads the image again and writes it. 2 reads + 1 write of the frame plus r floats per line per
+// block of carries.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filters/core/io.cuh"
+#include "filters/recursive/fully_overlapped.h"
+
+namespace rf::fully_overlapped {
+
+enum class FixPlace { ColumnScan, RowScan };  // algorithm 6, algorithm 5
+
+class CudaFilter {
+ public:
+  // Plans for frames of this size with 1 or 4 channels; throws InvalidParameter as make_plan.
+  CudaFilter(const Recursive& f, Extension ext, int width, int height, int channels,
+             FixPlace place);
+  ~CudaFilter();
+  CudaFilter(const CudaFilter&) = delete;
+  CudaFilter& operator=(const CudaFilter&) = delete;
+
+  // Enqueues the four launches on `stream` (src == dst allowed). `marks`, when given, are
+  // recorded after each launch (for per-stage timing).
+  void enqueue(const cuda::Io& src, const cuda::Io& dst, cudaStream_t stream,
+               cudaEvent_t* marks = nullptr) const;
+
+  // The stages enqueue() runs, for timing tables.
+  static const std::vector<std::string>& stage_names();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rf::fully_overlapped

@@ -1,0 +1,363 @@
+// The recurrences of the fully overlapped filter in mode states (modal.h), shared by the CPU
+// implementation and the CUDA kernels: one step of the r first-order recursions, a block's causal
+// and anticausal passes, and the r x r maps of the scans.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "filters/core/hd.h"
+#include "filters/recursive/fully_overlapped.h"
+
+namespace rf::fully_overlapped {
+
+template <int N>
+inline constexpr int kAtLeastOne = N > 0 ? N : 1;
+
+// NR real modes u <- p u + c x and NC complex ones (the pair's other half is the conjugate), in
+// the arithmetic type T.
+template <int NR, int NC, class T>
+struct Modes {
+  static constexpr int kOrder = NR + 2 * NC;
+  T p[kAtLeastOne<NR>], c[kAtLeastOne<NR>];
+  T pr[kAtLeastOne<NC>], pi[kAtLeastOne<NC>], cr[kAtLeastOne<NC>], ci[kAtLeastOne<NC>];
+};
+
+// The state in the real basis of modal.h: real modes, then (Re u, Im u) per pair.
+template <int NR, int NC, class T>
+struct State {
+  T s[kAtLeastOne<NR>];
+  T re[kAtLeastOne<NC>], im[kAtLeastOne<NC>];
+
+  // Component k of the real basis (k a compile-time constant after unrolling).
+  RF_HDI T& operator[](int k) {
+    if (k < NR) return s[k];
+    const int j = (k - NR) >> 1;
+    return ((k - NR) & 1) ? im[j] : re[j];
+  }
+  RF_HDI T operator[](int k) const { return const_cast<State&>(*this)[k]; }
+};
+
+template <int NR, int NC, class T>
+RF_HDI State<NR, NC, T> zero_state() {
+  State<NR, NC, T> w;
+  RF_UNROLL
+  for (int k = 0; k < NR + 2 * NC; ++k) w[k] = T(0);
+  return w;
+}
+
+template <class T>
+RF_HDI T fused(T a, T b, T c) {
+  return a * b + c;  // contracted into one FMA by the compilers we build with
+}
+
+// One sample: every mode takes x, and the output is their sum (a pair counts twice its real part).
+// The modes' recursions are independent chains, so a step's latency is one or two FMAs.
+template <int NR, int NC, class T>
+RF_HDI T step(const Modes<NR, NC, T>& f, State<NR, NC, T>& w, T x) {
+  T y = T(0);
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) {
+    w.s[k] = fused(f.p[k], w.s[k], f.c[k] * x);
+    y += w.s[k];
+  }
+  RF_UNROLL
+  for (int k = 0; k < NC; ++k) {
+    const T re = w.re[k], im = w.im[k];
+    w.re[k] = fused(f.pr[k], re, fused(-f.pi[k], im, f.cr[k] * x));
+    w.im[k] = fused(f.pr[k], im, fused(f.pi[k], re, f.ci[k] * x));
+    y = fused(T(2), w.re[k], y);
+  }
+  return y;
+}
+
+// The same step when only the state matters (the heads of stage 1).
+template <int NR, int NC, class T>
+RF_HDI void advance(const Modes<NR, NC, T>& f, State<NR, NC, T>& w, T x) {
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) w.s[k] = fused(f.p[k], w.s[k], f.c[k] * x);
+  RF_UNROLL
+  for (int k = 0; k < NC; ++k) {
+    const T re = w.re[k], im = w.im[k];
+    w.re[k] = fused(f.pr[k], re, fused(-f.pi[k], im, f.cr[k] * x));
+    w.im[k] = fused(f.pr[k], im, fused(f.pi[k], re, f.ci[k] * x));
+  }
+}
+
+// Causal filtering of a block in place from the entering state w, which ends as the leaving one;
+// only the first `len` samples when not Full.
+template <bool Full, int NR, int NC, class T, class V>
+RF_HDI void causal_block(const Modes<NR, NC, T>& f, V (&v)[kBlock], State<NR, NC, T>& w, int len) {
+  RF_UNROLL
+  for (int i = 0; i < kBlock; ++i)
+    if (Full || i < len) v[i] = V(step(f, w, T(v[i])));
+}
+
+// Anticausal filtering of a block in place, from the state entering at its end.
+template <bool Full, int NR, int NC, class T, class V>
+RF_HDI void anticausal_block(const Modes<NR, NC, T>& f, V (&v)[kBlock], State<NR, NC, T>& w,
+                             int len) {
+  RF_UNROLL
+  for (int i = kBlock - 1; i >= 0; --i)
+    if (Full || i < len) v[i] = V(step(f, w, T(v[i])));
+}
+
+// The anticausal state a block leaves at its start from a zero state, the block unchanged.
+template <bool Full, int NR, int NC, class T, class V>
+RF_HDI State<NR, NC, T> anticausal_head(const Modes<NR, NC, T>& f, const V (&v)[kBlock], int len) {
+  State<NR, NC, T> w = zero_state<NR, NC, T>();
+  RF_UNROLL
+  for (int i = kBlock - 1; i >= 0; --i)
+    if (Full || i < len) advance(f, w, T(v[i]));
+  return w;
+}
+
+// Both passes over `len` samples dispatched once on whether the block is full.
+template <class Fn>
+RF_HDI void with_block_len(int len, Fn&& fn) {
+  if (len == kBlock)
+    fn(std::true_type{});
+  else
+    fn(std::false_type{});
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scans: r x r maps in double (stride kMaxOrder).
+
+template <int R>
+RF_HDI void set_zero(double (&x)[R]) {
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) x[k] = 0.0;
+}
+
+// out = m x + add (out may not alias x).
+template <int R>
+RF_HDI void affine(const double* m, const double (&x)[R], const double (&add)[R],
+                   double (&out)[R]) {
+  RF_UNROLL
+  for (int i = 0; i < R; ++i) {
+    double acc = add[i];
+    RF_UNROLL
+    for (int j = 0; j < R; ++j) acc = fused(m[i * kMaxOrder + j], x[j], acc);
+    out[i] = acc;
+  }
+}
+
+// x = m x.
+template <int R>
+RF_HDI void apply(const double* m, double (&x)[R]) {
+  double zero[R], out[R];
+  set_zero(zero);
+  affine<R>(m, x, zero, out);
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) x[k] = out[k];
+}
+
+// x = m x + add.
+template <int R>
+RF_HDI void apply_add(const double* m, double (&x)[R], const double (&add)[R]) {
+  double out[R];
+  affine<R>(m, x, add, out);
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) x[k] = out[k];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stages 2 and 4 for one line: its blocks are cut into runs (LineConstants::runs of run_len
+// blocks), each run scanned from a zero state, the runs' results stitched, then each run scanned
+// again from its true entering state. The CUDA kernels give each run a warp; the CPU walks them in
+// order. Carries of a line sit at base[(s * r + k) * stride] for block s, component k.
+
+struct CarryLine {
+  float* base = nullptr;
+  std::size_t stride = 0;
+  RF_HDI float& at(int s, int k, int r) const { return base[(std::size_t(s) * r + k) * stride]; }
+};
+
+template <int R>
+RF_HDI void load(const CarryLine& c, int s, double (&x)[R]) {
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) x[k] = double(c.at(s, k, R));
+}
+
+template <int R>
+RF_HDI void store(const CarryLine& c, int s, const double (&x)[R]) {
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) c.at(s, k, R) = float(x[k]);
+}
+
+RF_HDI const double* block_transfer(const LineConstants& lc, int s) {
+  return s == lc.blocks - 1 ? lc.D_last : lc.D;
+}
+RF_HDI const double* run_transfer(const LineConstants& lc, int g) {
+  return g == lc.runs - 1 ? lc.D_last_run : lc.D_run;
+}
+RF_HDI int run_begin(const LineConstants& lc, int g) {
+  return g * lc.run_len;
+}
+RF_HDI int run_end(const LineConstants& lc, int g) {
+  const int e = (g + 1) * lc.run_len;
+  return e < lc.blocks ? e : lc.blocks;
+}
+
+// The causal state leaving run g from a zero entering state: q <- D_s q + P_s(Ybar), eq. (24).
+template <int R>
+RF_HDI void run_forward(const LineConstants& lc, const CarryLine& pb, int g, double (&q)[R]) {
+  set_zero(q);
+  for (int s = run_begin(lc, g); s < run_end(lc, g); ++s) {
+    double x[R];
+    load(pb, s, x);
+    apply_add(block_transfer(lc, s), q, x);
+  }
+}
+
+// The anticausal state leaving run g at its start from a zero state entering at its end, for
+// per-block heads h: q <- D_s q + h_s.
+template <int R>
+RF_HDI void run_backward(const LineConstants& lc, const CarryLine& h, int g, double (&q)[R]) {
+  set_zero(q);
+  for (int s = run_end(lc, g) - 1; s >= run_begin(lc, g); --s) {
+    double x[R];
+    load(h, s, x);
+    apply_add(block_transfer(lc, s), q, x);
+  }
+}
+
+// Stitching forward: given each run's zero-start result q(g) and the state entering run 0, the
+// state entering run g is entering(g); returns (in out) the state leaving the last run.
+template <int R, class Q, class Entering>
+RF_HDI void stitch_forward(const LineConstants& lc, const double (&start)[R], Q q,
+                           Entering entering, double (&out)[R]) {
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) out[k] = start[k];
+  for (int g = 0; g < lc.runs; ++g) {
+    entering(g, out);
+    double x[R];
+    q(g, x);
+    apply_add(run_transfer(lc, g), out, x);
+  }
+}
+
+// Stitching backward: the state entering the last run from the right is `start`; entering(g, v)
+// receives the state entering run g from the right; out is the state leaving run 0.
+template <int R, class Q, class Entering>
+RF_HDI void stitch_backward(const LineConstants& lc, const double (&start)[R], Q q,
+                            Entering entering, double (&out)[R]) {
+  RF_UNROLL
+  for (int k = 0; k < R; ++k) out[k] = start[k];
+  for (int g = lc.runs - 1; g >= 0; --g) {
+    entering(g, out);
+    double x[R];
+    q(g, x);
+    apply_add(run_transfer(lc, g), out, x);
+  }
+}
+
+// The causal state entering the line (Nehab & Maximo 2016 in mode states, modal.h): clamp
+// eq. (35), repeat eq. (49), mirror eq. (52); ubar is the state leaving the line from a zero
+// start, hbar the anticausal recursion of the input from a zero state, before its first sample.
+template <int R>
+RF_HDI void causal_seed(const LineConstants& lc, Extension ext, const double (&ubar)[R],
+                        const double (&hbar)[R], double first, double (&u)[R]) {
+  set_zero(u);
+  if (ext == Extension::Clamp) {
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
+  } else if (ext == Extension::Repeat) {
+    double zero[R];
+    set_zero(zero);
+    affine<R>(lc.Q_n, ubar, zero, u);
+  } else if (ext == Extension::Mirror) {
+    double t[R];
+    affine<R>(lc.D_n, ubar, hbar, t);
+    double zero[R];
+    set_zero(zero);
+    affine<R>(lc.Q_2n, t, zero, u);
+  }
+}
+
+// The anticausal state entering the line from the right, from the causal state after its last
+// sample: zero eq. (44), clamp eq. (44) with the constant's tail, mirror eqs. (67)-(72). Repeat
+// (eq. 51) needs the whole anticausal scan first: Q_n times its zero-start result.
+template <int R>
+RF_HDI void anticausal_seed(const LineConstants& lc, Extension ext, const double (&u_end)[R],
+                            double last, double (&e)[R]) {
+  double zero[R];
+  set_zero(zero);
+  set_zero(e);
+  if (ext == Extension::Zero || ext == Extension::Clamp) affine<R>(lc.G, u_end, zero, e);
+  if (ext == Extension::Clamp) {
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) e[k] += lc.clamp_tail[k] * last;
+  }
+  if (ext == Extension::Mirror) affine<R>(lc.M, u_end, zero, e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host: the modes of a plan in the arithmetic type T, and the compile-time dispatch on them.
+
+template <int NR, int NC, class T>
+Modes<NR, NC, T> modes_of(const modal::Form& m) {
+  Modes<NR, NC, T> f{};
+  for (int k = 0; k < NR; ++k) {
+    f.p[k] = T(m.pole_re[k]);
+    f.c[k] = T(m.residue_re[k]);
+  }
+  for (int k = 0; k < NC; ++k) {
+    f.pr[k] = T(m.pole_re[NR + k]);
+    f.pi[k] = T(m.pole_im[NR + k]);
+    f.cr[k] = T(m.residue_re[NR + k]);
+    f.ci[k] = T(m.residue_im[NR + k]);
+  }
+  return f;
+}
+
+template <int NR, int NC>
+struct ModeTag {
+  static constexpr int kReal = NR, kPairs = NC, kOrder = NR + 2 * NC;
+};
+
+// Calls fn(ModeTag<NR, NC>{}) for every split of orders 1..5 into real modes and complex pairs;
+// false for anything else.
+template <class Fn>
+bool with_modes(int real_modes, int complex_pairs, Fn&& fn) {
+  switch (real_modes * 8 + complex_pairs) {
+    case 1 * 8 + 0:
+      fn(ModeTag<1, 0>{});
+      return true;
+    case 2 * 8 + 0:
+      fn(ModeTag<2, 0>{});
+      return true;
+    case 0 * 8 + 1:
+      fn(ModeTag<0, 1>{});
+      return true;
+    case 3 * 8 + 0:
+      fn(ModeTag<3, 0>{});
+      return true;
+    case 1 * 8 + 1:
+      fn(ModeTag<1, 1>{});
+      return true;
+    case 4 * 8 + 0:
+      fn(ModeTag<4, 0>{});
+      return true;
+    case 2 * 8 + 1:
+      fn(ModeTag<2, 1>{});
+      return true;
+    case 0 * 8 + 2:
+      fn(ModeTag<0, 2>{});
+      return true;
+    case 5 * 8 + 0:
+      fn(ModeTag<5, 0>{});
+      return true;
+    case 3 * 8 + 1:
+      fn(ModeTag<3, 1>{});
+      return true;
+    case 1 * 8 + 2:
+      fn(ModeTag<1, 2>{});
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace rf::fully_overlapped

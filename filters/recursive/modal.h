@@ -1,0 +1,87 @@
+// The parallel (modal) form of a recursive filter and the block algebra of the fully overlapped
+// algorithm written in it. Plain C++, no CUDA types.
+//
+// The direct form y_i = b0 x_i - sum_k a_k y_{i-k} carries its state as the last r outputs. For
+// Gaussians of large sigma its poles crowd near z = 1, those outputs are nearly collinear, and
+// both the float recursion (rounding amplified by 1 / b0, ~1e5 at order 3, sigma 64) and the
+// exact boundary feedbacks written in that state (Nehab & Maximo 2016, eq. 70) lose digits. The
+// partial-fraction expansion
+//   H(z) = b0 / (1 + sum_k a_k z^-k) = sum_k c_k / (1 - p_k z^-1)
+// runs the same filter as r independent first-order recursions u_k <- p_k u_k + c_k x with
+// y = sum_k u_k: each mode's rounding is amplified by about 1 / sqrt(1 - |p_k|^2) only, the block
+// transfer A^b is diagonal, and every extension's feedback (eqs. 35, 44, 49, 51, 52, 67, 72 of the
+// paper) becomes a diagonal or well-conditioned map of mode states.
+//
+// Real basis of the state: the real modes first (one component each), then each complex pair as
+// (Re u, Im u) of its mode with Im p > 0; a pair adds 2 Re u to the output.
+#pragma once
+
+#include <vector>
+
+#include "filters/core/design.h"
+#include "filters/core/extension.h"
+
+namespace rf::modal {
+
+struct Form {
+  int order = 0;
+  int real_modes = 0;     // NR
+  int complex_pairs = 0;  // NC; order = NR + 2 NC
+  bool causal_only = false;
+  // Per mode, real modes first: pole p and residue c (imaginary parts 0 for real modes).
+  std::vector<double> pole_re, pole_im, residue_re, residue_im;
+  // How much the mode sum y = sum_k u_k cancels: sum over all poles of |c_k| / (1 - |p_k|), over
+  // the L1 norm of the impulse response. 1 for a single real pole; a few for the Gaussians.
+  double condition = 1.0;
+  int modes() const { return real_modes + complex_pairs; }
+};
+
+// Throws std::domain_error when poles repeat (to within the precision of the coefficients) or lie
+// on or outside the unit circle; the summed-area table (pole 1, causal only) is allowed.
+Form modal_form(const Recursive& f);
+
+// A dense row-major matrix of doubles in the real basis above.
+struct Mat {
+  int rows = 0, cols = 0;
+  std::vector<double> v;
+  Mat() = default;
+  Mat(int r, int c) : rows(r), cols(c), v(std::size_t(r) * c, 0.0) {}
+  double& operator()(int i, int j) { return v[std::size_t(i) * cols + j]; }
+  double operator()(int i, int j) const { return v[std::size_t(i) * cols + j]; }
+};
+
+// The matrices of one block of `len` samples (Nehab et al. 2011, eqs. 11-14, 24-29, 34-39, in mode
+// states): "causal" runs forward from the state entering the block, "anticausal" backward from the
+// state entering it from the right.
+struct BlockMatrices {
+  int len = 0;
+  Mat D;          // r x r: state across a block of zero input, A^b of eq. (14)
+  Mat A_FP;       // len x r: causal outputs from the entering state
+  Mat A_RE;       // len x r: anticausal outputs from the entering state
+  Mat ARB_AFP;    // len x r: anticausal outputs (zero entering state) of A_FP, eq. (37)
+  Mat T_AFB;      // r x len: causal state leaving the block from each input sample
+  Mat H_ARB;      // r x len: anticausal state leaving the block (at its start) from each sample
+  Mat H_ARB_AFB;  // r x len: H_ARB applied to the causal output of each sample, eq. (39)
+  Mat H_ARB_AFP;  // r x r: H_ARB A_FP, eq. (34)
+};
+BlockMatrices block_matrices(const Form& m, int len);
+
+// The exact initial feedbacks of a line of n samples in mode states (Nehab & Maximo 2016, sec. 4,
+// with u the causal state entering the line, w the anticausal state entering it from the right):
+//   Zero:   u = 0;                            w = G u_end                     eqs. (35), (44)
+//   Clamp:  u = S x_0;                        w = G u_end + clamp_tail x_{n-1}
+//   Repeat: u = Q_n ubar;                     w = Q_n wbar                    eqs. (49), (51)
+//   Mirror: u = Q_2n (D_n ubar + hbar);       w = M u_end                     eqs. (52), (67)-(72)
+// u_end is the causal state after the last sample, ubar the same from a zero start, wbar the
+// anticausal state before the first sample from a zero start (on the complete causal output), hbar
+// the anticausal recursion of the input itself from a zero start, before its first sample.
+struct Seeds {
+  std::vector<double> S, clamp_tail;  // r
+  Mat G, Q_n, Q_2n, D_n, M;           // r x r
+};
+Seeds seeds(const Form& m, int n);
+
+// One step of the recursion in mode states, in long double (tests and plan-time simulation).
+long double step(const Form& m, std::vector<long double>& state, long double x);
+
+}  // namespace rf::modal
