@@ -28,7 +28,8 @@ std::unique_ptr<Engine> make_cuda_engine() {
 
 namespace rf {
 
-std::vector<BenchResult> bench_cuda(const BenchOptions&, void (*)(const BenchResult&)) {
+std::vector<BenchResult> bench_cuda(const BenchOptions&, void (*)(const BenchResult&),
+                                    void (*)(const std::string&)) {
   throw BackendUnavailable(
       "CUDA benchmark unavailable: this build has no CUDA (nvcc was not found)");
 }
