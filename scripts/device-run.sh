@@ -33,7 +33,7 @@ fi
 if has sanitize; then
   echo "== compute-sanitizer"
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  subset='*small odd sizes*,*surfaces*,*RGBA8*,*summed-area*,*rt baseline*'
+  subset='*small odd sizes*,*surfaces*,*RGBA8*,*summed-area*,*rt baseline*,*misaligned rows*'
   for tool in memcheck racecheck; do
     cmd=("$sanitizer" --tool "$tool" --error-exitcode 3 "$build/bin/rf_cuda_tests" "-tc=$subset")
     echo "\$ ${cmd[*]}" >"$out/sanitizer-$tool.txt"
@@ -42,12 +42,44 @@ if has sanitize; then
   done
 fi
 
+# The benchmark record: one JSON file (h100.json on an H100, h200.json on an H200) built by four
+# runs appended to each other. Each run's baselines are measured at its own sigmas, beside ours.
+#   grid   sizes 512..8192, 1920x1080 and 3840x2160 (RGBA8 for four channels), orders 1-5, every
+#          extension, one and four channels, Gaussian and SAT, sigma 4, the block algorithms
+#   rt     the one-thread-per-line algorithm beside them: orders 1 and 3, mirror, up to 4096^2
+#   sweep  4096^2, one channel, orders 1 and 3, zero/clamp/repeat/mirror, every algorithm,
+#          sigma 1..100 (scripts/plot-sigma-sweep.py draws it)
+#   edge   the edge-aware filter's algorithms a, c, d, exact on 2048^2, 4096^2 and the HD frames
+# Estimated from the previous record's times: about 3 minutes on an H100 (a case's timed runs
+# stop after 0.5 s of GPU time, at least 10 of them: RT and the plain FIR at large sigma).
 if has bench; then
   echo "== benchmark"
-  "$build/bin/rfcli" bench --backend cuda --sizes "${BENCH_SIZES:-512,1024,2048,4096,8192}" \
-    --orders "${BENCH_ORDERS:-1,2,3,4,5}" --ext ignore,zero,clamp,repeat,mirror \
-    --channels 1,4 --filters gaussian,sat --json "$out/h100.json" >"$out/bench.txt" 2>&1 ||
-    status=1
-  tail -5 "$out/bench.txt"
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 |
+    grep -o 'H[0-9]00' | tr 'H' 'h')
+  json=${BENCH_JSON:-$out/${gpu:-gpu}.json}
+  rm -f "$json"
+  bench=("$build/bin/rfcli" bench --backend cuda --json "$json" --append)
+  grid=("${bench[@]}" --sizes "${BENCH_SIZES:-512,1024,2048,4096,8192}"
+    --orders "${BENCH_ORDERS:-1,2,3,4,5}" --ext ignore,zero,clamp,repeat,mirror --channels 1,4
+    --filters gaussian,sat --sigmas 4 --algos "${BENCH_ALGOS:-alg4,alg5,alg6}")
+  rt=("${bench[@]}" --sizes 512,1024,2048,4096 --orders 1,3 --ext mirror --channels 1,4
+    --sigmas 4 --algos rt --no-baselines)
+  sweep=("${bench[@]}" --sizes 4096 --no-hd --orders 1,3 --ext zero,clamp,repeat,mirror
+    --channels 1 --sigmas "${BENCH_SIGMAS:-1,2,4,8,16,32,64,100}"
+    --algos "${BENCH_SWEEP_ALGOS:-rt,alg4,alg5,alg6}")
+  edge=("${bench[@]}" --filters edge-aware --sizes 2048,4096)
+  : >"$out/bench.txt"
+  start=$SECONDS
+  for part in grid rt sweep edge; do
+    declare -n cmd=$part
+    echo "\$ ${cmd[*]}" >>"$out/bench.txt"
+    "${cmd[@]}" >>"$out/bench.txt" 2>&1 || status=1
+    echo "== bench $part done at $((SECONDS - start)) s" | tee -a "$out/bench.txt"
+  done
+  if [ -s "$json" ] && command -v python3 >/dev/null; then
+    python3 scripts/plot-sigma-sweep.py "$json" "$out/sigma-sweep.svg" >>"$out/bench.txt" 2>&1 ||
+      status=1
+  fi
+  tail -3 "$out/bench.txt"
 fi
 exit $status

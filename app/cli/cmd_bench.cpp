@@ -1,17 +1,22 @@
-// rfcli bench: the benchmark protocol of DESIGN.md. The CPU backend is timed here with a steady
-// clock around its column and row passes (the filter only: no copies or conversions); the CUDA
-// backend measures itself with CUDA events in rf::bench_cuda(). The edge-aware filter (issue 5's
-// case: RGB, sigma 50, sigma_r 50/255, kappa 2, 2 iterations) is timed per algorithm, A, C, D and
-// exact side by side, on both backends.
+// rfcli bench: the benchmark protocol of DESIGN.md. Every case runs at every sigma of --sigmas and,
+// on CUDA, with every algorithm of --algos. The CPU backend is timed here with a steady clock
+// around its column and row passes (the filter only: no copies or conversions); the CUDA backend
+// measures itself and its baselines with CUDA events in rf::bench_cuda(). The edge-aware filter
+// (issue 5's case: RGB, sigma 50, sigma_r 50/255, kappa 2, 2 iterations) is timed per algorithm,
+// A, C, D and exact side by side, on both backends. --append adds the rows to an existing record,
+// so that one JSON file holds a protocol of several runs.
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -54,18 +59,33 @@ std::string today() {
   return buf;
 }
 
+std::string sigma_text(double sigma) {
+  if (sigma <= 0.0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", sigma);
+  return buf;
+}
+
 void print_header() {
-  std::printf("%-10s %-9s %5s %-7s %11s %3s %-6s %10s %9s\n", "impl", "filter", "order", "ext",
-              "size", "ch", "format", "ms", "GiP/s");
+  std::printf("%-10s %-8s %-10s %6s %5s %-7s %11s %3s %-6s %10s %9s %5s\n", "impl", "algo",
+              "filter", "sigma", "order", "ext", "size", "ch", "format", "ms", "GiP/s", "runs");
 }
 
 void print_row(const BenchResult& r) {
   char size[32];
   std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
-  std::printf("%-10s %-9s %5d %-7s %11s %3d %-6s %10.3f %9.3f", r.impl.c_str(), r.filter.c_str(),
-              r.order, r.ext.c_str(), size, r.channels, r.format.c_str(), r.ms, r.gips);
+  std::printf("%-10s %-8s %-10s %6s %5d %-7s %11s %3d %-6s %10.3f %9.3f %5d", r.impl.c_str(),
+              r.algo.c_str(), r.filter.c_str(), sigma_text(r.sigma).c_str(), r.order, r.ext.c_str(),
+              size, r.channels, r.format.c_str(), r.ms, r.gips, r.runs);
   if (r.gbps > 0.0) std::printf("  %.1f GB/s", r.gbps);
+  if (r.radius > 0) std::printf("  radius %d", r.radius);
+  if (r.max_error >= 0.0) std::printf("  max err %.2e", r.max_error);
   std::printf("\n");
+  std::fflush(stdout);
+}
+
+void print_note(const std::string& line) {
+  std::printf("# %s\n", line.c_str());
   std::fflush(stdout);
 }
 
@@ -102,6 +122,7 @@ BenchResult cpu_copy_floor(std::size_t floats, int width, int height, int channe
   r.channels = channels;
   r.format = channels == 1 ? "f32" : "f32x4";
   r.ms = median(ms);
+  r.runs = int(ms.size());
   r.gips = double(width) * height / (r.ms * 1e-3) / kGi;
   r.gbps = 2.0 * floats * sizeof(float) / (r.ms * 1e-3) / 1e9;
   return r;
@@ -132,42 +153,46 @@ std::vector<BenchResult> bench_cpu(const BenchOptions& o, double* copy_gbps) {
       Image in(c.width, c.height, channels), out(c.width, c.height, channels);
       for (float& v : in.pixels) v = u(rng);
       for (FilterKind kind : o.kinds)
-        for (int order : o.orders)
-          for (Extension ext : o.exts) {
-            FilterSpec spec;
-            spec.kind = kind;
-            spec.order = order;
-            spec.sigma = o.sigma;
-            spec.ext = ext;
-            const bool fixed_order = kind != FilterKind::Gaussian && kind != FilterKind::Deriche;
-            if (fixed_order && order != o.orders.front()) continue;
-            if (kind == FilterKind::Deriche && order != 2 && order != 4) continue;
-            engine->plan(spec, c.width, c.height,
-                         channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
-            engine->set_timing(true);
-            std::vector<double> ms;
-            for (int it = -o.warmup; it < o.iterations; ++it) {
-              engine->run(in.view(), out.view());
-              if (it < 0) continue;
-              double filter_ms = 0.0;
-              for (const StageTime& t : engine->timings())
-                if (t.stage == "columns" || t.stage == "rows") filter_ms += t.ms;
-              ms.push_back(filter_ms);
+        for (double sigma : uses_sigma(kind) ? o.sigmas : std::vector<double>{0.0})
+          for (int order : o.orders)
+            for (Extension ext : o.exts) {
+              FilterSpec spec;
+              spec.kind = kind;
+              spec.order = order;
+              if (sigma > 0.0) spec.sigma = sigma;
+              spec.ext = ext;
+              const bool fixed_order = kind != FilterKind::Gaussian && kind != FilterKind::Deriche;
+              if (fixed_order && order != o.orders.front()) continue;
+              if (kind == FilterKind::Deriche && order != 2 && order != 4) continue;
+              engine->plan(spec, c.width, c.height,
+                           channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
+              engine->set_timing(true);
+              std::vector<double> ms;
+              for (int it = -o.warmup; it < o.iterations; ++it) {
+                engine->run(in.view(), out.view());
+                if (it < 0) continue;
+                double filter_ms = 0.0;
+                for (const StageTime& t : engine->timings())
+                  if (t.stage == "columns" || t.stage == "rows") filter_ms += t.ms;
+                ms.push_back(filter_ms);
+              }
+              BenchResult r;
+              r.impl = "cpu";
+              r.algo = to_string(spec.algo);
+              r.filter = to_string(kind);
+              r.sigma = sigma;
+              r.runs = int(ms.size());
+              r.order = design(spec).order();
+              r.ext = to_string(ext);
+              r.width = c.width;
+              r.height = c.height;
+              r.channels = channels;
+              r.format = channels == 1 ? "f32" : "f32x4";
+              r.ms = median(ms);
+              r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
+              print_row(r);
+              results.push_back(r);
             }
-            BenchResult r;
-            r.impl = "cpu";
-            r.filter = to_string(kind);
-            r.order = design(spec).order();
-            r.ext = to_string(ext);
-            r.width = c.width;
-            r.height = c.height;
-            r.channels = channels;
-            r.format = channels == 1 ? "f32" : "f32x4";
-            r.ms = median(ms);
-            r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
-            print_row(r);
-            results.push_back(r);
-          }
     }
   if (largest) {
     const BenchResult copy = cpu_copy_floor(largest, largest_case.width, largest_case.height,
@@ -182,7 +207,7 @@ std::vector<BenchResult> bench_cpu(const BenchOptions& o, double* copy_gbps) {
 // The edge-aware case. Its image is a photograph mirror-tiled to the size (real edges, as the
 // paper measures) or, without one, seeded random rectangles over a gradient with mild noise.
 struct EdgeBench {
-  double sigma = 50.0;
+  std::vector<double> sigmas{50.0};
   double sigma_r255 = 50.0;
   double kappa = 2.0;
   int passes = 2;  // the filter's iterations N
@@ -224,70 +249,67 @@ Image edge_bench_image(const EdgeBench& e, int width, int height) {
   return out;
 }
 
-struct EdgeRow {
-  BenchResult r;
-  std::string algo;
-};
-
-// A, C, D and exact on each size: the CPU backend by a steady clock around run() (no copies), the
-// CUDA backend by CUDA events around its graph launch (RGB stored as RGBA float on the device, no
-// upload or readback). The rows say "clamp": the edge-aware filter extends the image constantly.
-std::vector<EdgeRow> bench_edge(const BenchOptions& o, const EdgeBench& e, bool cpu, bool cuda,
-                                int cpu_runs, int cpu_warmup, int cuda_runs) {
+// The edge-aware algorithms on each size and sigma: the CPU backend by a steady clock around
+// run() (no copies), the CUDA backend by CUDA events around its graph launch (RGB stored as RGBA
+// float on the device, no upload or readback). The rows say "clamp": the edge-aware filter
+// extends the image constantly.
+std::vector<BenchResult> bench_edge(const BenchOptions& o, const EdgeBench& e,
+                                    const std::vector<Algorithm>& algos, bool cpu, bool cuda,
+                                    int cpu_runs, int cpu_warmup, int cuda_runs) {
   std::vector<Case> cases;
   for (int s : o.sizes) cases.push_back({s, s});
   if (o.include_hd) {
     cases.push_back({1920, 1080});
     cases.push_back({3840, 2160});
   }
-  std::vector<EdgeRow> rows;
+  std::vector<BenchResult> rows;
   for (const Case& c : cases) {
     const Image in = edge_bench_image(e, c.width, c.height);
     Image out(c.width, c.height, 3);
-    for (int device = 0; device < 2; ++device) {
-      if ((device == 0 && !cpu) || (device == 1 && !cuda)) continue;
-      for (Algorithm a :
-           {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact}) {
-        FilterSpec spec;
-        spec.kind = FilterKind::EdgeAware;
-        spec.sigma = e.sigma;
-        spec.sigma_r = e.sigma_r255 / 255.0;
-        spec.kappa = e.kappa;
-        spec.iterations = e.passes;
-        spec.algo = a;
-        EdgeRow row;
-        BenchResult& r = row.r;
-        row.algo = to_string(a);
-        r.filter = "edge-aware";
-        r.ext = "clamp";
-        r.width = c.width;
-        r.height = c.height;
-        r.channels = 3;
-        if (device == 0) {
-          cpu::EdgeAwarePlan plan(spec, c.width, c.height, 3);
-          std::vector<double> ms;
-          for (int it = -cpu_warmup; it < cpu_runs; ++it) {
-            const auto t0 = std::chrono::steady_clock::now();
-            plan.run(in.pixels.data(), out.pixels.data());
-            const auto t1 = std::chrono::steady_clock::now();
-            if (it >= 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    for (double sigma : e.sigmas)
+      for (int device = 0; device < 2; ++device) {
+        if ((device == 0 && !cpu) || (device == 1 && !cuda)) continue;
+        for (Algorithm a : algos) {
+          FilterSpec spec;
+          spec.kind = FilterKind::EdgeAware;
+          spec.sigma = sigma;
+          spec.sigma_r = e.sigma_r255 / 255.0;
+          spec.kappa = e.kappa;
+          spec.iterations = e.passes;
+          spec.algo = a;
+          BenchResult r;
+          r.algo = to_string(a);
+          r.filter = "edge-aware";
+          r.sigma = sigma;
+          r.ext = "clamp";
+          r.width = c.width;
+          r.height = c.height;
+          r.channels = 3;
+          if (device == 0) {
+            cpu::EdgeAwarePlan plan(spec, c.width, c.height, 3);
+            std::vector<double> ms;
+            for (int it = -cpu_warmup; it < cpu_runs; ++it) {
+              const auto t0 = std::chrono::steady_clock::now();
+              plan.run(in.pixels.data(), out.pixels.data());
+              const auto t1 = std::chrono::steady_clock::now();
+              if (it >= 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            }
+            r.impl = "cpu";
+            r.format = "f32";
+            r.ms = median(ms);
+            r.runs = int(ms.size());
+          } else {
+            const cuda::EdgeAwareTiming t = cuda::time_edge_aware(spec, in, cuda_runs);
+            r.impl = "rfstudio";
+            r.format = "f32x4";
+            r.ms = t.median_ms;
+            r.runs = t.runs;
           }
-          r.impl = "cpu";
-          r.format = "f32";
-          r.ms = median(ms);
-        } else {
-          r.impl = "rfstudio";
-          r.format = "f32x4";
-          r.ms = cuda::time_edge_aware(spec, in, cuda_runs).median_ms;
+          r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
+          print_row(r);
+          rows.push_back(r);
         }
-        r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
-        const std::string ext = r.ext;
-        r.ext = row.algo;  // the table shows the algorithm where the other rows show the extension
-        print_row(r);
-        r.ext = ext;
-        rows.push_back(row);
       }
-    }
   }
   return rows;
 }
@@ -300,6 +322,75 @@ std::vector<int> positive_list(const std::vector<int>& v, const char* option, in
   return v;
 }
 
+std::string algorithm_names(const std::vector<Algorithm>& algos) {
+  std::string out;
+  for (Algorithm a : algos) out += std::string(out.empty() ? "" : ", ") + to_string(a);
+  return out;
+}
+
+nlohmann::json row_json(const BenchResult& r) {
+  nlohmann::json row = {{"impl", r.impl},     {"algo", r.algo},     {"filter", r.filter},
+                        {"sigma", r.sigma},   {"order", r.order},   {"ext", r.ext},
+                        {"width", r.width},   {"height", r.height}, {"channels", r.channels},
+                        {"format", r.format}, {"gips", r.gips},     {"ms", r.ms},
+                        {"gbps", r.gbps},     {"runs", r.runs}};
+  if (r.radius > 0) row["radius"] = r.radius;
+  if (r.max_error >= 0.0) row["max_error"] = r.max_error;
+  return row;
+}
+
+// The record already in `path` that --append adds to (null when there is none yet), read before
+// anything is measured so that a wrong file fails at once.
+nlohmann::json read_record(const std::string& path) {
+  if (!std::filesystem::exists(path)) return nullptr;
+  std::ifstream in(path);
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    throw IoError(path + ": --append: not a JSON benchmark record");
+  }
+  if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
+    throw IoError(path + ": --append: not a benchmark record (no \"results\" array)");
+  return doc;
+}
+
+// Writes the record through a temporary file, so that an interrupted run leaves the old record
+// (or none) rather than half a file. The rows follow those of `prior` when it is a record.
+void write_record(const std::string& path, nlohmann::json prior, const std::string& device,
+                  double copy_gbps, const std::vector<BenchResult>& rows) {
+  nlohmann::json doc = std::move(prior);
+  if (doc.is_object()) {
+    const std::string old = doc.value("device", std::string());
+    if (old.empty())
+      doc["device"] = device;
+    else if (old.find(device) == std::string::npos)
+      doc["device"] = old + "; " + device;
+    if (copy_gbps > 0.0) doc["copy_floor_gbps"] = copy_gbps;
+  } else {
+    doc = {
+        {"device", device}, {"copy_floor_gbps", copy_gbps}, {"results", nlohmann::json::array()}};
+  }
+  doc["date"] = today();
+  for (const BenchResult& r : rows) doc["results"].push_back(row_json(r));
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << doc.dump(2) << "\n";
+    if (!f) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw IoError(path + ": cannot write");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw IoError(path + ": cannot write");
+  }
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
@@ -310,9 +401,13 @@ void add_bench_command(CLI::App& app) {
     std::vector<std::string> exts{"zero", "clamp", "repeat", "mirror"};
     std::vector<int> channels{1, 4};
     std::vector<std::string> filters{"gaussian"};
+    std::vector<std::string> algos;
     std::optional<int> iterations, warmup;
-    double sigma = 4.0;
+    std::vector<double> sigmas;
+    std::optional<double> sigma;
+    double case_ms = 500.0;
     std::string json;
+    bool append = false;
     std::string backend = "cpu";
     bool no_baselines = false;
     EdgeBench edge;
@@ -330,12 +425,21 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--filters", args->filters, "gaussian, deriche, sat, ..., edge-aware")
       ->delimiter(',')
       ->capture_default_str();
+  cmd->add_option("--algos", args->algos,
+                  "CUDA algorithms: rt, alg4, alg5, alg6, auto (one-way, two-way for yvrg; a, c, "
+                  "d, exact for edge-aware); default: every one the backend offers")
+      ->delimiter(',');
   cmd->add_option("--iterations", args->iterations,
                   "timed runs per case (default: 20 on the CPU, 100 on CUDA)");
   cmd->add_option("--warmup", args->warmup, "untimed runs first (default: 3 CPU, 10 CUDA)");
-  CLI::Option* sigma =
-      cmd->add_option("--sigma", args->sigma, "Gaussian sigma (edge-aware: 50 unless given)")
-          ->capture_default_str();
+  cmd->add_option("--case-ms", args->case_ms,
+                  "CUDA: a case whose timed runs would take longer than this many GPU ms gets "
+                  "fewer (at least 10); 0: always --iterations")
+      ->capture_default_str();
+  cmd->add_option("--sigmas", args->sigmas,
+                  "Gaussian sigmas, every case at each (default 4; edge-aware: 50)")
+      ->delimiter(',');
+  cmd->add_option("--sigma", args->sigma, "one sigma: the same as --sigmas with one value");
   cmd->add_option("--sigma-r", args->edge.sigma_r255, "edge-aware: sigma_r on the 8-bit scale")
       ->capture_default_str();
   cmd->add_option("--kappa", args->edge.kappa, "edge-aware: warm-up distance of C and D")
@@ -346,11 +450,14 @@ void add_bench_command(CLI::App& app) {
                   "edge-aware: mirror-tile this RGB image to each size (default: seeded random "
                   "rectangles)");
   cmd->add_option("--json", args->json, "also write the results to this JSON file");
+  cmd->add_flag("--append", args->append,
+                "with --json: add the rows to the record already in that file");
   cmd->add_option("--backend", args->backend,
                   "cpu; cuda (CUDA only); auto (CPU, and CUDA when a device exists)")
       ->capture_default_str();
-  cmd->add_flag("--no-baselines", args->no_baselines, "CUDA: skip RT, FIR, cuFFT, CUB and copy");
-  cmd->callback([args, sigma] {
+  cmd->add_flag("--no-baselines", args->no_baselines,
+                "CUDA: skip the FIR, NPP, cuFFT, CUB and copy baselines");
+  cmd->callback([args] {
     BenchOptions o;
     o.sizes = positive_list(args->sizes, "--sizes", 1, 32768);
     o.include_hd = !args->no_hd;
@@ -377,10 +484,45 @@ void add_bench_command(CLI::App& app) {
       throw UsageError(
           "bench: nothing to measure (an empty list of sizes, orders, extensions, "
           "channels or filters)");
-    if (!(args->sigma > 0.0)) throw UsageError("--sigma: must be a positive number");
-    o.sigma = args->sigma;
+    if (args->sigma && !args->sigmas.empty())
+      throw UsageError("--sigma and --sigmas: give one of them");
+    std::vector<double> sigmas = args->sigmas;
+    if (args->sigma) sigmas = {*args->sigma};
+    for (double s : sigmas)
+      if (!(s > 0.0) || !std::isfinite(s))
+        throw UsageError("--sigmas: every sigma must be a positive number");
+    o.sigmas = sigmas.empty() ? std::vector<double>{4.0} : sigmas;
     EdgeBench eb = args->edge;
-    if (sigma->count() > 0) eb.sigma = args->sigma;
+    if (!sigmas.empty()) eb.sigmas = sigmas;
+
+    // --algos: each name must be an algorithm the CUDA backend offers for one of the filters.
+    std::vector<Algorithm> edge_algos;
+    for (const std::string& name : args->algos) {
+      const auto algo = parse_algorithm(name);
+      if (!algo)
+        throw UsageError("--algos: unknown algorithm '" + name +
+                         "' (rt, alg4, alg5, alg6, auto, one-way, two-way, a, c, d, exact)");
+      bool offered = false;
+      std::string names;
+      std::vector<FilterKind> kinds = o.kinds;
+      if (edge) kinds.push_back(FilterKind::EdgeAware);
+      for (FilterKind kind : kinds) {
+        const std::vector<Algorithm> list = algorithms_for(Backend::Cuda, kind);
+        offered = offered || std::find(list.begin(), list.end(), *algo) != list.end();
+        names +=
+            std::string(names.empty() ? "" : "; ") + to_string(kind) + ": " + algorithm_names(list);
+      }
+      if (!offered)
+        throw UsageError("--algos: '" + name + "' is not offered for these filters (" + names +
+                         ")");
+      if (*algo == Algorithm::EdgeA || *algo == Algorithm::EdgeC || *algo == Algorithm::EdgeD ||
+          *algo == Algorithm::EdgeExact)
+        edge_algos.push_back(*algo);
+      o.algos.push_back(*algo);
+    }
+    if (edge_algos.empty())
+      edge_algos = {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact};
+
     if (edge) {
       if (!(eb.sigma_r255 > 0.0)) throw UsageError("--sigma-r: must be a positive number");
       if (!(eb.kappa >= 0.0)) throw UsageError("--kappa: must be >= 0");
@@ -391,6 +533,10 @@ void add_bench_command(CLI::App& app) {
     if (!backend) throw UsageError("--backend: unknown backend '" + args->backend + "'");
     if (args->iterations && *args->iterations < 1) throw UsageError("--iterations: must be >= 1");
     if (args->warmup && *args->warmup < 0) throw UsageError("--warmup: must be >= 0");
+    if (!(args->case_ms >= 0.0)) throw UsageError("--case-ms: must be >= 0");
+    o.case_ms = args->case_ms;
+    if (args->append && args->json.empty()) throw UsageError("--append: needs --json FILE");
+    const nlohmann::json prior = args->append ? read_record(args->json) : nlohmann::json();
 
     std::string why;
     const bool cuda = *backend != Backend::Cpu && cuda_available(&why);
@@ -400,11 +546,9 @@ void add_bench_command(CLI::App& app) {
       std::fprintf(stderr, "rfcli: CUDA unavailable (%s): benchmarking the CPU only\n",
                    why.c_str());
 
-    nlohmann::json doc;
     std::string device;
     double copy_gbps = 0.0;
     std::vector<BenchResult> all;
-    std::vector<std::string> algos;  // per row of `all`: the edge-aware algorithm, else empty
     print_header();
     if (*backend != Backend::Cuda && !o.kinds.empty()) {
       device = cpu_model() + ", " + make_cpu_engine()->description();
@@ -418,17 +562,18 @@ void add_bench_command(CLI::App& app) {
     if (cuda && !o.kinds.empty()) {
       const std::string gpu = make_engine(Backend::Cuda)->description();
       device = device.empty() ? gpu : device + "; " + gpu;
-      std::printf("# %s; CUDA events around the filter only (no upload or readback)\n",
-                  gpu.c_str());
+      std::printf(
+          "# %s; CUDA events around the filter only (no upload or readback), median of up to "
+          "%d runs (fewer past %g ms a case)\n",
+          gpu.c_str(), args->iterations.value_or(100), o.case_ms);
       BenchOptions g = o;
       g.iterations = args->iterations.value_or(100);
       g.warmup = args->warmup.value_or(10);
-      const std::vector<BenchResult> rows = bench_cuda(g, print_row);
+      const std::vector<BenchResult> rows = bench_cuda(g, print_row, print_note);
       for (const BenchResult& r : rows)
         if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
       all.insert(all.end(), rows.begin(), rows.end());
     }
-    algos.resize(all.size());
     if (edge) {
       const bool on_cpu = *backend != Backend::Cuda;
       if (on_cpu) {
@@ -441,40 +586,23 @@ void add_bench_command(CLI::App& app) {
         if (device.find(gpu) == std::string::npos)
           device = device.empty() ? gpu : device + "; " + gpu;
       }
+      std::string sigma_list;
+      for (double s : eb.sigmas) sigma_list += (sigma_list.empty() ? "" : ",") + sigma_text(s);
       std::printf(
-          "# edge-aware: RGB, sigma %g, sigma_r %g/255, kappa %g, %d iterations, %s; ext column "
-          "= algorithm (constant extension); cpu: steady clock around run(), median of %d; "
-          "rfstudio: CUDA events around the graph launch, RGBA float on the device, median of "
-          "%d\n",
-          eb.sigma, eb.sigma_r255, eb.kappa, eb.passes,
+          "# edge-aware: RGB, sigma %s, sigma_r %g/255, kappa %g, %d iterations, %s; constant "
+          "extension; cpu: steady clock around run(), median of %d; rfstudio: CUDA events "
+          "around the graph launch, RGBA float on the device, median of %d\n",
+          sigma_list.c_str(), eb.sigma_r255, eb.kappa, eb.passes,
           eb.image.empty() ? "seeded random rectangles" : eb.image.c_str(),
           args->iterations.value_or(5), args->iterations.value_or(100));
-      const std::vector<EdgeRow> rows =
-          bench_edge(o, eb, on_cpu, cuda, args->iterations.value_or(5), args->warmup.value_or(1),
-                     args->iterations.value_or(100));
-      for (const EdgeRow& r : rows) {
-        all.push_back(r.r);
-        algos.push_back(r.algo);
-      }
+      const std::vector<BenchResult> rows =
+          bench_edge(o, eb, edge_algos, on_cpu, cuda, args->iterations.value_or(5),
+                     args->warmup.value_or(1), args->iterations.value_or(100));
+      all.insert(all.end(), rows.begin(), rows.end());
     }
     if (args->json.empty()) return;
-    doc["device"] = device;
-    doc["date"] = today();
-    doc["copy_floor_gbps"] = copy_gbps;
-    doc["results"] = nlohmann::json::array();
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      const BenchResult& r = all[i];
-      nlohmann::json row = {
-          {"impl", r.impl},   {"filter", r.filter}, {"order", r.order},       {"ext", r.ext},
-          {"width", r.width}, {"height", r.height}, {"channels", r.channels}, {"format", r.format},
-          {"gips", r.gips},   {"ms", r.ms},         {"gbps", r.gbps}};
-      if (!algos[i].empty()) row["algo"] = algos[i];
-      doc["results"].push_back(row);
-    }
-    std::ofstream f(args->json);
-    f << doc.dump(2) << "\n";
-    if (!f) throw IoError(args->json + ": cannot write");
-    std::printf("results -> %s\n", args->json.c_str());
+    write_record(args->json, prior, device, copy_gbps, all);
+    std::printf("results -> %s%s\n", args->json.c_str(), args->append ? " (appended)" : "");
   });
 }
 

@@ -105,7 +105,7 @@ FirGaussian::~FirGaussian() {
 }
 
 void FirGaussian::plan(double sigma, Extension ext, int width, int height, PixelFormat format,
-                       FirPrecision precision) {
+                       FirPrecision precision, int radius) {
   if (!(sigma > 0.0) || !std::isfinite(sigma))
     throw InvalidParameter("sigma must be a finite number > 0");
   if (width <= 0 || height <= 0) throw InvalidParameter("image size must be positive");
@@ -116,7 +116,7 @@ void FirGaussian::plan(double sigma, Extension ext, int width, int height, Pixel
   d.format = format;
   d.precision = precision;
   d.ext = ext == Extension::Ignore ? Extension::Zero : ext;
-  d.radius = int(std::ceil(6.0 * sigma));
+  d.radius = radius < 0 ? int(std::ceil(6.0 * sigma)) : radius;
   std::vector<double> taps(std::size_t(2 * d.radius + 1));
   double sum = 0.0;
   for (int k = -d.radius; k <= d.radius; ++k)
@@ -128,6 +128,10 @@ void FirGaussian::plan(double sigma, Extension ext, int width, int height, Pixel
                              (precision == FirPrecision::Double ? sizeof(double) : sizeof(float));
   CUDA_CHECK(
       cudaMallocPitch(&d.tmp, &d.tmp_pitch, sample * std::size_t(width), std::size_t(height)));
+}
+
+int FirGaussian::radius() const {
+  return impl_->radius;
 }
 
 void FirGaussian::run(const FrameView& in, const FrameView& out, void* stream_handle) {
@@ -171,13 +175,14 @@ void FirGaussian::run(const FrameView& in, const FrameView& out, void* stream_ha
   }
 }
 
-Image fir_gaussian(const Image& in, double sigma, Extension ext, FirPrecision precision) {
+Image fir_gaussian(const Image& in, double sigma, Extension ext, FirPrecision precision,
+                   int radius) {
   if (in.channels != 1 && in.channels != 4)
     throw InvalidParameter("fir_gaussian: images of 1 or 4 channels");
   Image out(in.width, in.height, in.channels);
   FirGaussian fir;
   const FrameView src = const_cast<Image&>(in).view();
-  fir.plan(sigma, ext, in.width, in.height, src.format, precision);
+  fir.plan(sigma, ext, in.width, in.height, src.format, precision, radius);
   fir.run(src, out.view());
   return out;
 }

@@ -12,8 +12,9 @@ namespace rf::cuda {
 
 enum class FirPrecision { Float, Double };
 
-// Taps exp(-k^2 / (2 sigma^2)) for |k| <= ceil(6 sigma), normalised to unit sum (the truncation
-// of ref::ground_truth); Ignore is treated as Zero, as the reference does.
+// Taps exp(-k^2 / (2 sigma^2)) for |k| <= radius, normalised to unit sum; by default radius =
+// ceil(6 sigma), the truncation of ref::ground_truth. Ignore is treated as Zero, as the reference
+// does.
 class FirGaussian {
  public:
   FirGaussian();
@@ -21,8 +22,10 @@ class FirGaussian {
   FirGaussian(const FirGaussian&) = delete;
   FirGaussian& operator=(const FirGaussian&) = delete;
 
+  // radius < 0: ceil(6 sigma).
   void plan(double sigma, Extension ext, int width, int height, PixelFormat format,
-            FirPrecision precision);
+            FirPrecision precision, int radius = -1);
+  int radius() const;
   // Frames as for Engine::run (Host, Device or CudaSurface); no allocation for device frames.
   void run(const FrameView& in, const FrameView& out, void* stream = nullptr);
 
@@ -32,6 +35,7 @@ class FirGaussian {
 };
 
 // Convenience for tools: the FIR Gaussian of a host image of 1 or 4 channels.
-Image fir_gaussian(const Image& in, double sigma, Extension ext, FirPrecision precision);
+Image fir_gaussian(const Image& in, double sigma, Extension ext, FirPrecision precision,
+                   int radius = -1);
 
 }  // namespace rf::cuda

@@ -5,6 +5,8 @@
 #include "filters/baselines/baselines_cuda.h"
 #include "filters/baselines/bench.h"
 #include "filters/baselines/fir_cuda.h"
+#include "filters/baselines/fir_tuned_cuda.h"
+#include "filters/baselines/npp_cuda.h"
 #include "filters/core/device_frame.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
@@ -26,7 +28,8 @@ std::unique_ptr<Engine> make_cuda_engine() {
 
 namespace rf {
 
-std::vector<BenchResult> bench_cuda(const BenchOptions&, void (*)(const BenchResult&)) {
+std::vector<BenchResult> bench_cuda(const BenchOptions&, void (*)(const BenchResult&),
+                                    void (*)(const std::string&)) {
   throw BackendUnavailable(
       "CUDA benchmark unavailable: this build has no CUDA (nvcc was not found)");
 }
@@ -62,14 +65,52 @@ namespace {
 struct FirGaussian::Impl {};
 FirGaussian::FirGaussian() = default;
 FirGaussian::~FirGaussian() = default;
-void FirGaussian::plan(double, Extension, int, int, PixelFormat, FirPrecision) {
+void FirGaussian::plan(double, Extension, int, int, PixelFormat, FirPrecision, int) {
+  no_cuda("the GPU FIR Gaussian");
+}
+int FirGaussian::radius() const {
   no_cuda("the GPU FIR Gaussian");
 }
 void FirGaussian::run(const FrameView&, const FrameView&, void*) {
   no_cuda("the GPU FIR Gaussian");
 }
-Image fir_gaussian(const Image&, double, Extension, FirPrecision) {
+Image fir_gaussian(const Image&, double, Extension, FirPrecision, int) {
   no_cuda("the GPU FIR Gaussian");
+}
+
+struct FirTuned::Impl {};
+FirTuned::FirTuned() = default;
+FirTuned::~FirTuned() = default;
+void FirTuned::plan(double, int, Extension, int, int, FirTunedKernel) {
+  no_cuda("the tuned FIR Gaussian");
+}
+FirTunedKernel FirTuned::kernel() const {
+  no_cuda("the tuned FIR Gaussian");
+}
+void FirTuned::run(const float*, std::size_t, float*, std::size_t, void*) {
+  no_cuda("the tuned FIR Gaussian");
+}
+Image fir_tuned(const Image&, double, int, Extension, FirTunedKernel) {
+  no_cuda("the tuned FIR Gaussian");
+}
+
+struct NppGaussian::Impl {};
+NppGaussian::NppGaussian(int, int, double, int) {
+  no_cuda("the NPP baseline");
+}
+NppGaussian::~NppGaussian() = default;
+bool NppGaussian::available(std::string* why) {
+  if (why) *why = "this build has no CUDA";
+  return false;
+}
+std::string NppGaussian::version() {
+  return {};
+}
+void NppGaussian::run(const float*, std::size_t, float*, std::size_t, void*) {
+  no_cuda("the NPP baseline");
+}
+Image npp_gaussian(const Image&, double, int) {
+  no_cuda("the NPP baseline");
 }
 
 struct CufftGaussian::Impl {};

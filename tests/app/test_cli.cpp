@@ -199,6 +199,42 @@ TEST_CASE("rfcli bench: a small CPU run writes the JSON of the protocol") {
   CHECK(cpu_rows == 2 * 2 * 2);
 }
 
+TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to the record") {
+  TempDir dir;
+  const std::string json = dir / "bench.json";
+  const std::string common =
+      "bench --sizes 33 --no-hd --orders 1 --ext mirror --channels 1 --iterations 2 --warmup 0 "
+      "--backend cpu --json '" +
+      json + "'";
+  REQUIRE(rfcli(dir, common + " --sigmas 1,2.5,64").status == 0);
+  const Run more = rfcli(dir, common + " --sigma 8 --filters gaussian,bspline3 --append");
+  REQUIRE(more.status == 0);
+  CHECK(more.out.find("(appended)") != std::string::npos);
+  const auto j = nlohmann::json::parse(slurp(json));
+  std::vector<double> sigmas;
+  for (const auto& row : j["results"]) {
+    CHECK(row.contains("algo"));
+    CHECK(row.contains("runs"));
+    if (row["impl"] != "cpu") continue;
+    CHECK(row["algo"] == "auto");
+    sigmas.push_back(row["sigma"].get<double>());
+    if (row["filter"] == "bspline3") CHECK(row["sigma"].get<double>() == 0.0);
+  }
+  // The B-spline has no sigma: once, with sigma 0.
+  CHECK(sigmas == std::vector<double>{1.0, 2.5, 64.0, 8.0, 0.0});
+  // A file that is not a record is refused before anything is measured, and left as it was.
+  { std::ofstream(dir / "other.json") << "{\"x\": 1}"; }
+  check_refused(
+      dir, "bench --sizes 8 --no-hd --backend cpu --json '" + (dir / "other.json") + "' --append",
+      "not a benchmark record");
+  CHECK(slurp(dir / "other.json") == "{\"x\": 1}");
+  check_refused(dir, "bench --sigma 2 --sigmas 1,2 --backend cpu", "--sigma");
+  check_refused(dir, "bench --sigmas 1,0 --backend cpu", "--sigmas");
+  check_refused(dir, "bench --algos alg9 --backend cpu", "--algos");
+  check_refused(dir, "bench --algos exact --backend cpu", "--algos");
+  check_refused(dir, "bench --append --backend cpu", "--append");
+}
+
 TEST_CASE("rfcli bench: the edge-aware filter times A, C, D and exact side by side") {
   TempDir dir;
   const std::string json = dir / "edge.json";
@@ -216,6 +252,7 @@ TEST_CASE("rfcli bench: the edge-aware filter times A, C, D and exact side by si
     CHECK(row["ext"] == "clamp");
     CHECK(row["width"].get<int>() == 37);
     CHECK(row["channels"].get<int>() == 3);
+    CHECK(row["sigma"].get<double>() == 50.0);
     CHECK(row["ms"].get<double>() > 0.0);
     algos.push_back(row["algo"].get<std::string>());
   }
