@@ -119,6 +119,10 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
     if (!e) return fail("unknown --ext '" + ext + "'");
     s.ext = *e;
   }
+  // The summed-area table takes only the zero extension: without --ext it gets that one, as
+  // rfcli's does; an explicit other one is refused by the filter, in its own words.
+  if (s.kind == FilterKind::Sat && ext.empty() && s.ext != Extension::Ignore)
+    s.ext = Extension::Zero;
   if (!algo.empty()) {
     auto a = parse_algorithm(algo);
     if (!a) return fail("unknown --algo '" + algo + "'");

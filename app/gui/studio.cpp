@@ -461,16 +461,18 @@ void Studio::update_profile() {
   sample(processor.result(), profile.result);
   if (truth_current) sample(truth.truth, profile.truth);
   // The same filter under every extension, on the CPU (exact, and independent of the backend).
+  // An extension the filter refuses (the summed-area table takes zero only) has no curve; the
+  // filter's own refusal is what the profile reports.
   profile.by_extension.resize(std::size(kAllExtensions));
-  try {
-    for (Extension e : kAllExtensions) {
-      FilterSpec s = spec;
-      s.ext = e;
+  for (Extension e : kAllExtensions) {
+    FilterSpec s = spec;
+    s.ext = e;
+    try {
       sample(filter_image(s, processor.input(), Backend::Cpu), profile.by_extension[int(e)]);
+    } catch (const std::exception& ex) {
+      profile.by_extension[int(e)].clear();
+      if (e == spec.ext) profile.error = ex.what();
     }
-  } catch (const std::exception& e) {
-    profile.error = e.what();
-    profile.by_extension.clear();
   }
 }
 

@@ -21,6 +21,8 @@ FilterSpec truth_spec(const TruthRequest& r) {
   FilterSpec s = r.spec;
   if (r.mode == TruthMode::OtherExtension || s.ext == Extension::Ignore) s.ext = r.truth_ext;
   if (s.ext == Extension::Ignore) s.ext = Extension::Mirror;
+  // The summed-area table takes only the zero extension, which is also what its ignore means.
+  if (s.kind == FilterKind::Sat && r.spec.ext == Extension::Ignore) s.ext = Extension::Zero;
   return s;
 }
 

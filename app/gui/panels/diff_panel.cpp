@@ -19,12 +19,19 @@ void diff_panel(Studio& st) {
           "truth", &mode,
           "FIR Gaussian (double)\0padded recursion (double)\0same filter, other extension\0"))
     d.truth = TruthMode(mode);
-  int ext = int(d.truth_ext) - 1;
+  // The box shows the extension the truth is computed with. It is a choice only where the
+  // filter's own extension does not decide it: the filter ignores boundaries, or the truth is the
+  // same filter under another extension. Otherwise it shows the filter's, greyed.
+  const bool chosen = d.truth == TruthMode::OtherExtension || st.spec.ext == Extension::Ignore;
+  ImGui::BeginDisabled(!chosen);
+  int ext = int(chosen ? d.truth_ext : st.spec.ext) - 1;
   if (ImGui::Combo("truth extension", &ext, "zero\0clamp\0repeat\0mirror\0"))
     d.truth_ext = Extension(ext + 1);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "used for the comparison, and for the truth when the filter ignores boundaries");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(chosen ? "the extension of the truth: the filter itself does not set one"
+                             : "the truth uses the filter's extension; choose here when the "
+                               "filter ignores boundaries or for the other-extension comparison");
   ImGui::Checkbox("band = 3 sigma", &d.auto_band);
   if (!d.auto_band) {
     ImGui::SameLine();
