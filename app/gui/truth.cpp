@@ -88,6 +88,11 @@ Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float
 
 }  // namespace
 
+Extension truth_extension(const TruthRequest& r, bool* chosen) {
+  if (chosen) *chosen = r.mode == TruthMode::OtherExtension || r.spec.ext == Extension::Ignore;
+  return truth_spec(r).ext;
+}
+
 std::string truth_label(const TruthRequest& r) {
   const FilterSpec s = truth_spec(r);
   const std::string ext = to_string(s.ext);

@@ -19,12 +19,16 @@ void diff_panel(Studio& st) {
           "truth", &mode,
           "FIR Gaussian (double)\0padded recursion (double)\0same filter, other extension\0"))
     d.truth = TruthMode(mode);
-  // The box shows the extension the truth is computed with. It is a choice only where the
-  // filter's own extension does not decide it: the filter ignores boundaries, or the truth is the
-  // same filter under another extension. Otherwise it shows the filter's, greyed.
-  const bool chosen = d.truth == TruthMode::OtherExtension || st.spec.ext == Extension::Ignore;
+  // The box shows the extension the truth is computed with, the one its caption names. It is a
+  // choice only where the filter's own extension does not decide it; otherwise it is greyed.
+  TruthRequest shown;
+  shown.spec = st.spec;
+  shown.mode = d.truth;
+  shown.truth_ext = d.truth_ext;
+  bool chosen = false;
+  const Extension used = truth_extension(shown, &chosen);
   ImGui::BeginDisabled(!chosen);
-  int ext = int(chosen ? d.truth_ext : st.spec.ext) - 1;
+  int ext = int(used) - 1;
   if (ImGui::Combo("truth extension", &ext, "zero\0clamp\0repeat\0mirror\0"))
     d.truth_ext = Extension(ext + 1);
   ImGui::EndDisabled();
