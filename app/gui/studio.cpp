@@ -543,6 +543,18 @@ void Studio::update_race() {
       return;
     }
     race = std::move(*done);
+    // One line for the log: what ran, on what, and how long each took.
+    char buf[96];
+    std::string line = "algorithm race on " + std::to_string(race.width) + "x" +
+                       std::to_string(race.height) + ", " + race.device + " (" + race.clock +
+                       ", median ms):";
+    for (const RaceEntry& e : race.entries) {
+      if (e.runs == 0) continue;
+      std::snprintf(buf, sizeof buf, " %s %.4g (%.3g GiP/s),", e.name.c_str(), e.ms, e.gips);
+      line += buf;
+    }
+    std::snprintf(buf, sizeof buf, " copy floor %.4g (%.3g GiP/s)", race.floor.ms, race.floor.gips);
+    post(line + buf);
   }
 }
 

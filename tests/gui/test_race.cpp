@@ -174,7 +174,10 @@ TEST_CASE("offscreen: the race view draws bars and the copy floor") {
       600);
   CAPTURE(run.log);
   REQUIRE(run.status == 0);
-  CHECK(run.log.find("algorithm race:") == std::string::npos);  // no error posted
+  CHECK(run.log.find("algorithm race: ") == std::string::npos);  // no error posted
+  CHECK(run.log.find("algorithm race on 160x120, CPU") != std::string::npos);
+  CHECK(run.log.find(" rt ") != std::string::npos);
+  CHECK(run.log.find("copy floor") != std::string::npos);
   const test::Rgb8 algorithm{86, 156, 214}, floor{110, 220, 110};
   // Two charts: bars of the algorithms in each half of the picture, the floor's line in both.
   CHECK(test::count_colour(run.shot, 0, 0, 400, 600, algorithm, 10) > 300);

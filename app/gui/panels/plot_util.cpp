@@ -83,7 +83,8 @@ void legend(ImDrawList* dl, const PlotFrame& f, const std::vector<LegendEntry>& 
   for (const LegendEntry& e : entries)
     width = std::max(width, ImGui::CalcTextSize(e.text.c_str()).x);
   const float swatch = 1.4f * em;
-  const float x = left ? f.x0 + 0.7f * em : f.x1 - width - swatch - 1.0f * em;
+  const float x =
+      left ? f.x0 + 0.7f * em : std::max(f.x0 + 0.7f * em, f.x1 - width - swatch - 1.0f * em);
   float y = f.y0 + 0.4f * em;
   dl->AddRectFilled(
       ImVec2(x - 0.4f * em, y - 0.2f * em),

@@ -28,10 +28,10 @@ void frequency_axes(ImDrawList* dl, const PlotFrame& f, const std::vector<double
 std::string design_line(const ResponseData& d) {
   char buf[160];
   if (d.design_error) {
-    std::snprintf(buf, sizeof buf,
-                  "impulse response against the sampled Gaussian: L2 %.2e, max %.2e (relative, "
-                  "docs/design-errors.md)",
-                  d.design_error->l2_relative, d.design_error->max_relative);
+    std::snprintf(
+        buf, sizeof buf,
+        "against the sampled Gaussian: L2 %.2e, max %.2e relative (docs/design-errors.md)",
+        d.design_error->l2_relative, d.design_error->max_relative);
     return buf;
   }
   switch (d.spec.kind) {
@@ -58,7 +58,7 @@ bool high_at_pi(const ResponseData& d, const PlotFrame& f) {
 
 std::vector<plot::LegendEntry> gain_legend(const ResponseData& d) {
   std::vector<plot::LegendEntry> entries;
-  entries.push_back({d.causal_only ? "filter |b0/A|" : "filter pair |b0/A|^2", plot::kFilterColor});
+  entries.push_back({d.causal_only ? "filter |b0/A|" : "filter |b0/A|^2", plot::kFilterColor});
   if (!d.ideal.empty()) entries.push_back({"Gaussian exp(-sigma^2 w^2/2)", plot::kGaussianColor});
   if (!d.kernel.empty()) entries.push_back({"B-spline kernel it inverts", plot::kKernelColor});
   return entries;
@@ -175,7 +175,7 @@ void response_view(Studio& st, float x, float y, float w, float h) {
   plot::title(dl, l.impulse, d.causal_only ? "impulse response (causal only)" : "impulse response");
   std::vector<plot::LegendEntry> impulse_legend = {{"filter", plot::kFilterColor}};
   if (!d.sampled.empty()) impulse_legend.push_back({"sampled Gaussian", plot::kGaussianColor});
-  plot::legend(dl, l.impulse, impulse_legend);
+  plot::legend(dl, l.impulse, impulse_legend, true);  // the peak is in the middle
 
   draw_poles(dl, l, d);
   plot::title(dl, l.poles, d.causal_only ? "poles in the z-plane" : "poles: x causal, o anticausal",
