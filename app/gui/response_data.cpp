@@ -159,9 +159,10 @@ ResponseLayout response_layout(const ResponseData& d, float x, float y, float w,
       imax = std::max(imax, s);
     }
   if (imax <= imin) imax = imin + 1.0;
+  // Headroom above the peak keeps the legend off the curves.
   const double pad = 0.08 * (imax - imin);
   l.impulse.ymin = imin < 0 ? imin - pad : 0.0;
-  l.impulse.ymax = imax + pad;
+  l.impulse.ymax = imax + 0.45 * (imax - imin);
 
   // The z-plane keeps its aspect: a square in its cell, the list of poles beside it when the
   // cell is wide, below it otherwise.

@@ -56,11 +56,20 @@ bool high_at_pi(const ResponseData& d, const PlotFrame& f) {
   return !d.gain.empty() && d.gain.back() > 0.5 * f.ymax;
 }
 
-std::vector<plot::LegendEntry> gain_legend(const ResponseData& d) {
+// With the formulas where the plot is wide enough for them, the names alone otherwise.
+std::vector<plot::LegendEntry> gain_legend(const ResponseData& d, const PlotFrame& f) {
+  const float room = f.x1 - f.x0 - 3.5f * ImGui::GetFontSize();
+  const bool wide = ImGui::CalcTextSize("Gaussian exp(-sigma^2 w^2/2)").x <= room;
   std::vector<plot::LegendEntry> entries;
-  entries.push_back({d.causal_only ? "filter |b0/A|" : "filter |b0/A|^2", plot::kFilterColor});
-  if (!d.ideal.empty()) entries.push_back({"Gaussian exp(-sigma^2 w^2/2)", plot::kGaussianColor});
-  if (!d.kernel.empty()) entries.push_back({"B-spline kernel it inverts", plot::kKernelColor});
+  entries.push_back({!wide           ? "filter"
+                     : d.causal_only ? "filter |b0/A|"
+                                     : "filter |b0/A|^2",
+                     plot::kFilterColor});
+  if (!d.ideal.empty())
+    entries.push_back({wide ? "Gaussian exp(-sigma^2 w^2/2)" : "Gaussian", plot::kGaussianColor});
+  if (!d.kernel.empty())
+    entries.push_back(
+        {wide ? "B-spline kernel it inverts" : "B-spline kernel", plot::kKernelColor});
   return entries;
 }
 
@@ -140,7 +149,7 @@ void response_view(Studio& st, float x, float y, float w, float h) {
   if (!d.ideal.empty()) plot::curve(dl, l.linear, d.omega, d.ideal, plot::kGaussianColor, 1.5f);
   plot::curve(dl, l.linear, d.omega, d.gain, plot::kFilterColor, 2.0f);
   plot::title(dl, l.linear, "gain against w (radians per sample)");
-  plot::legend(dl, l.linear, gain_legend(d), high_at_pi(d, l.linear));
+  plot::legend(dl, l.linear, gain_legend(d, l.linear), high_at_pi(d, l.linear));
 
   std::vector<double> db_ticks = plot::nice_ticks(l.decibel.ymin, l.decibel.ymax, 5);
   frequency_axes(dl, l.decibel, db_ticks, "%.0f dB");
@@ -175,7 +184,7 @@ void response_view(Studio& st, float x, float y, float w, float h) {
   plot::title(dl, l.impulse, d.causal_only ? "impulse response (causal only)" : "impulse response");
   std::vector<plot::LegendEntry> impulse_legend = {{"filter", plot::kFilterColor}};
   if (!d.sampled.empty()) impulse_legend.push_back({"sampled Gaussian", plot::kGaussianColor});
-  plot::legend(dl, l.impulse, impulse_legend, true);  // the peak is in the middle
+  plot::legend(dl, l.impulse, impulse_legend);
 
   draw_poles(dl, l, d);
   plot::title(dl, l.poles, d.causal_only ? "poles in the z-plane" : "poles: x causal, o anticausal",
