@@ -25,7 +25,7 @@ struct FilterArgs {
   double sigma = 4.0;
   std::optional<int> order;  // default: 2 for deriche, 3 otherwise
   double pole = 0.5;
-  std::string ext = "mirror";
+  std::optional<std::string> ext;  // default: zero for sat, mirror otherwise
   double sigma_r = 0.2;
   double kappa = 2.0;
   int iterations = 2;

@@ -12,8 +12,9 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
   cmd.add_option("--order", a.order, "recursion order 1..5 (gaussian: 3, deriche: 2 or 4)");
   cmd.add_option("--pole", a.pole, "pole of the exponential smoother, |pole| < 1")
       ->capture_default_str();
-  cmd.add_option("--ext", a.ext, "boundary extension: ignore, zero, clamp, repeat, mirror")
-      ->capture_default_str();
+  cmd.add_option("--ext", a.ext,
+                 "boundary extension: ignore, zero, clamp, repeat, mirror (default: mirror; zero "
+                 "for sat)");
   cmd.add_option("--sigma-r", a.sigma_r, "edge-aware range sigma on [0, 1]")->capture_default_str();
   cmd.add_option("--kappa", a.kappa, "edge-aware warm-up distance in sigmas (algorithms c, d)")
       ->capture_default_str();
@@ -33,9 +34,10 @@ FilterSpec to_spec(const FilterArgs& a) {
     throw UsageError("--filter: unknown filter '" + a.filter +
                      "' (gaussian, deriche, yvrg, bspline3, bspline5, bspline7, exp, sat, "
                      "edge-aware)");
-  const auto ext = parse_extension(a.ext);
+  const std::string ext_name = a.ext.value_or(kind == FilterKind::Sat ? "zero" : "mirror");
+  const auto ext = parse_extension(ext_name);
   if (!ext)
-    throw UsageError("--ext: unknown extension '" + a.ext +
+    throw UsageError("--ext: unknown extension '" + ext_name +
                      "' (ignore, zero, clamp, repeat, mirror)");
   const auto algo = parse_algorithm(a.algo);
   if (!algo)
@@ -54,6 +56,10 @@ FilterSpec to_spec(const FilterArgs& a) {
   s.sigma_r = a.sigma_r;
   s.kappa = a.kappa;
   s.iterations = a.iterations;
+  if (s.kind == FilterKind::Sat && s.ext != Extension::Zero && s.ext != Extension::Ignore)
+    throw UsageError("--ext " + ext_name +
+                     ": the summed-area table (--filter sat) takes only --ext zero (a running sum "
+                     "over endless copies of the image would not be finite)");
   validate(s);
   return s;
 }

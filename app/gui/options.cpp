@@ -65,7 +65,8 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   std::string pattern_size;
   app.add_option("--pattern-size", pattern_size, "pattern size WxH (default 512x512)");
 
-  app.add_option("--view", view, "original|result|diff|split|side|tiles|profile|impulse");
+  app.add_option("--view", view,
+                 "original|result|diff|split|side|tiles|profile|impulse|response|race");
   app.add_option("--truth", truth, "ground truth of the diff view: fir|padded|extension");
   app.add_option("--truth-ext", o->diff.truth_ext,
                  "extension of the truth when the result ignores boundaries, or to compare with")
@@ -90,6 +91,10 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_flag("--live", o->live, "filter every frame, also when nothing changed (live timing)");
   app.add_flag("--no-truth", o->no_truth, "start with the ground truth off");
   app.add_flag("--gpu-stages", o->gpu_stages, "per-stage CUDA times (no CUDA graph)");
+  app.add_flag("--race", o->race,
+               "run the algorithm race on the first frame (shown by --view race)");
+  app.add_option("--lessons", o->lessons_dir,
+                 "a folder of preset JSON files with lesson cards, walked after the built-in ones");
   app.add_option("--export", o->export_stem,
                  "after the last frame write STEM-result.png, STEM-result.pfm, STEM.json and "
                  "STEM-view.png");
@@ -114,6 +119,10 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
     if (!e) return fail("unknown --ext '" + ext + "'");
     s.ext = *e;
   }
+  // The summed-area table takes only the zero extension: without --ext it gets that one, as
+  // rfcli's does; an explicit other one is refused by the filter, in its own words.
+  if (s.kind == FilterKind::Sat && ext.empty() && s.ext != Extension::Ignore)
+    s.ext = Extension::Zero;
   if (!algo.empty()) {
     auto a = parse_algorithm(algo);
     if (!a) return fail("unknown --algo '" + algo + "'");

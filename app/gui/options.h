@@ -35,6 +35,8 @@ struct StudioOptions {
   bool no_truth = false;    // start with the ground truth off
   bool gpu_stages = false;  // per-stage CUDA times (launches each stage, no CUDA graph)
   std::string export_stem;  // after the last frame: result PNG + PFM, JSON sidecar, view PNG
+  bool race = false;        // run the algorithm race once the first frame is in
+  std::string lessons_dir;  // lesson presets added to the built-in ones
 };
 
 // Parses argv. Returns an exit code when the program should stop (help printed: 0, an error

@@ -72,6 +72,11 @@ json to_json(const Preset& p) {
   json j;
   j["name"] = p.name;
   if (!p.description.empty()) j["description"] = p.description;
+  if (!p.lesson.empty())
+    j["lesson"] = {{"order", p.lesson.order},
+                   {"look", p.lesson.look},
+                   {"shows", p.lesson.shows},
+                   {"paper", p.lesson.paper}};
   j["filter"] = {{"kind", to_string(s.kind)}, {"sigma", s.sigma},
                  {"order", s.order},          {"pole", s.pole},
                  {"ext", to_string(s.ext)},   {"sigma_r", s.sigma_r},
@@ -99,6 +104,15 @@ Preset preset_from_json(const json& j, const Preset& base) {
   Preset p = base;
   read(j, "name", &p.name);
   read(j, "description", &p.description);
+  if (j.contains("lesson")) {
+    const json& l = j.at("lesson");
+    if (!l.is_object()) throw InvalidParameter("preset key 'lesson' has the wrong type");
+    p.lesson = Lesson{};
+    read(l, "order", &p.lesson.order);
+    read(l, "look", &p.lesson.look);
+    read(l, "shows", &p.lesson.shows);
+    read(l, "paper", &p.lesson.paper);
+  }
   if (j.contains("filter")) {
     const json& f = j.at("filter");
     FilterSpec& s = p.spec;

@@ -12,9 +12,20 @@
 
 namespace rf::gui {
 
+// A lesson card: the short text a preset carries for the classroom. `order` places it in the
+// walk through the lessons (Next / Previous).
+struct Lesson {
+  int order = 0;
+  std::string look;   // what to look at
+  std::string shows;  // what it shows
+  std::string paper;  // which paper section
+  bool empty() const { return look.empty() && shows.empty() && paper.empty(); }
+};
+
 struct Preset {
   std::string name;
   std::string description;
+  Lesson lesson;
   FilterSpec spec;
   ViewSettings view;
   DiffSettings diff;

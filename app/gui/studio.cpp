@@ -149,6 +149,36 @@ Studio::Studio(const StudioOptions& options, Platform& platform)
     post("cannot open the source: " + err + "; showing the built-in image", true);
     source.open({SourceKind::Default, {}});
   }
+  try {
+    lessons = LessonDeck::built_in();
+    if (!options.lessons_dir.empty()) lessons.add_folder(options.lessons_dir);
+  } catch (const std::exception& e) {
+    post(std::string("lessons: ") + e.what(), true);
+  }
+  // The command line applied the preset already; its lesson card shows from the first frame.
+  if (!options.preset.empty()) {
+    try {
+      LessonEntry e = load_lesson_file(options.preset);
+      const Preset p = e.preset;
+      show_lesson(p, std::move(e));
+    } catch (const std::exception& e) {
+      post(e.what(), true);
+    }
+  }
+}
+
+void Studio::show_lesson(const Preset& p, LessonEntry entry) {
+  // The card belongs to the file (the current state carries none): a preset without one
+  // closes the previous card.
+  lesson = p;
+  lesson_index = p.lesson.empty() ? -1 : lessons.add(std::move(entry));
+  lesson_opened = true;
+  const std::string what = p.name + (p.description.empty() ? "" : " - " + p.description);
+  if (lesson_index >= 0)
+    post("lesson " + std::to_string(lesson_index + 1) + "/" + std::to_string(lessons.size()) +
+         ": " + what);
+  else
+    post("preset: " + what);
 }
 
 Studio::~Studio() = default;
@@ -173,6 +203,34 @@ void Studio::open_path(const std::string& path) {
     post("opened " + source.description());
   else
     post("cannot open: " + err, true);
+}
+
+void Studio::apply_preset_json(const std::string& origin, const nlohmann::json& json) {
+  Preset p;
+  try {
+    p = preset_from_json(json, make_preset("current", spec, view, diff, source.choice()));
+  } catch (const std::exception& e) {
+    post(origin + ": " + e.what(), true);
+    return;
+  }
+  spec = p.spec;
+  const bool show_ui = view.show_ui;
+  view = p.view;
+  view.show_ui = show_ui;
+  diff = p.diff;
+  if (p.source) open_source(*p.source);
+  fit_view();
+  LessonEntry e;
+  e.source = origin;
+  e.json = json;
+  e.preset = p;
+  show_lesson(p, std::move(e));
+}
+
+void Studio::open_lesson(int index) {
+  if (index < 0 || index >= lessons.size()) return;
+  const LessonEntry e = lessons.entries()[index];
+  apply_preset_json(e.source, e.json);
 }
 
 double Studio::ui_frame_ms() const {
@@ -209,6 +267,8 @@ Rect Studio::content_rect() const {
 
 std::vector<std::pair<CanvasRect, int>> Studio::panes() const {
   std::vector<std::pair<CanvasRect, int>> out;
+  // The response and race views draw plots, not the image.
+  if (view.mode == ViewMode::Response || view.mode == ViewMode::Race) return out;
   CanvasRect c = canvas_;
   if (view.mode == ViewMode::SideBySide) {
     CanvasRect a = c, b = c;
@@ -249,9 +309,11 @@ void Studio::update_layout() {
       legend_changed ||
       (fitted_mode_ == ViewMode::SideBySide) != (view.mode == ViewMode::SideBySide) ||
       (fitted_mode_ == ViewMode::Profile) != (view.mode == ViewMode::Profile);
+  const auto image_panes = panes();
+  if (image_panes.empty()) return;
   if (auto_fit_ || tiles_changed || panes_changed || fitted_w_ != processor.width() ||
       fitted_h_ != processor.height()) {
-    const CanvasRect pane = panes().front().first;
+    const CanvasRect pane = image_panes.front().first;
     transform_ = fit(content_rect(), {pane.w, pane.h});
     fitted_mode_ = view.mode;
     fitted_w_ = processor.width();
@@ -399,16 +461,18 @@ void Studio::update_profile() {
   sample(processor.result(), profile.result);
   if (truth_current) sample(truth.truth, profile.truth);
   // The same filter under every extension, on the CPU (exact, and independent of the backend).
+  // An extension the filter refuses (the summed-area table takes zero only) has no curve; the
+  // filter's own refusal is what the profile reports.
   profile.by_extension.resize(std::size(kAllExtensions));
-  try {
-    for (Extension e : kAllExtensions) {
-      FilterSpec s = spec;
-      s.ext = e;
+  for (Extension e : kAllExtensions) {
+    FilterSpec s = spec;
+    s.ext = e;
+    try {
       sample(filter_image(s, processor.input(), Backend::Cpu), profile.by_extension[int(e)]);
+    } catch (const std::exception& ex) {
+      profile.by_extension[int(e)].clear();
+      if (e == spec.ext) profile.error = ex.what();
     }
-  } catch (const std::exception& e) {
-    profile.error = e.what();
-    profile.by_extension.clear();
   }
 }
 
@@ -442,6 +506,56 @@ void Studio::update_impulse() {
   }
   impulse.texture.allocate(GL_R32F, w, h);
   impulse.texture.upload(GL_RED, GL_FLOAT, impulse.response.pixels.data());
+}
+
+void Studio::update_response() {
+  if (view.mode != ViewMode::Response) return;
+  if (response_valid_ && response.spec == spec) return;
+  response = compute_response(spec);
+  response_valid_ = true;
+}
+
+std::uint64_t Studio::race_key() const {
+  std::uint64_t key = hash_combine(hash_spec(spec), processor.frame_version());
+  return hash_combine(key, std::uint64_t(processor.running_backend()) + 1);
+}
+
+void Studio::request_race() {
+  if (!processor.has_frame()) return;
+  RaceRequest r;
+  r.spec = spec;
+  r.backend = processor.running_backend();
+  r.frame = processor.input();
+  r.key = race_key();
+  race_worker.start(std::move(r));
+}
+
+void Studio::update_race() {
+  if (options_.race && !race_requested_ && processor.has_frame()) {
+    request_race();
+    race_requested_ = true;
+  }
+  // A --frames run captures the finished race on its last frame.
+  if (options_.frames > 0 && frame_count_ + 1 >= options_.frames) race_worker.wait_idle();
+  if (auto done = race_worker.take()) {
+    if (!done->error.empty()) {
+      if (done->error != "cancelled") post("algorithm race: " + done->error, true);
+      return;
+    }
+    race = std::move(*done);
+    // One line for the log: what ran, on what, and how long each took.
+    char buf[96];
+    std::string line = "algorithm race on " + std::to_string(race.width) + "x" +
+                       std::to_string(race.height) + ", " + race.device + " (" + race.clock +
+                       ", median ms):";
+    for (const RaceEntry& e : race.entries) {
+      if (e.runs == 0) continue;
+      std::snprintf(buf, sizeof buf, " %s %.4g (%.3g GiP/s),", e.name.c_str(), e.ms, e.gips);
+      line += buf;
+    }
+    std::snprintf(buf, sizeof buf, " copy floor %.4g (%.3g GiP/s)", race.floor.ms, race.floor.gips);
+    post(line + buf);
+  }
 }
 
 void Studio::frame() {
@@ -485,6 +599,8 @@ void Studio::frame() {
   update_truth();
   update_profile();
   update_impulse();
+  update_response();
+  update_race();
 
   if (view.show_ui) {
     const float left = left_panel_width(), right = right_panel_width();
@@ -502,6 +618,7 @@ void Studio::frame() {
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - right, 0));
     ImGui::SetNextWindowSize(ImVec2(right, canvas_.h));
     if (ImGui::Begin("Measurements", nullptr, fixed)) {
+      lesson_panel(*this);
       timing_panel(*this);
       diff_panel(*this);
       inspector_panel(*this);
@@ -513,6 +630,9 @@ void Studio::frame() {
     const float top = canvas_.y + std::floor(canvas_.h * 0.6f);
     profile_window(*this, canvas_.x, top, canvas_.w, canvas_.y + canvas_.h - top);
   }
+  if (view.mode == ViewMode::Response)
+    response_view(*this, canvas_.x, canvas_.y, canvas_.w, canvas_.h);
+  if (view.mode == ViewMode::Race) race_view(*this, canvas_.x, canvas_.y, canvas_.w, canvas_.h);
   open_dialog(*this);
   draw_overlays();
 }

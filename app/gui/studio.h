@@ -12,9 +12,12 @@
 
 #include "app/gui/compositor.h"
 #include "app/gui/gl_util.h"
+#include "app/gui/lessons.h"
 #include "app/gui/options.h"
 #include "app/gui/platform.h"
 #include "app/gui/processing.h"
+#include "app/gui/race.h"
+#include "app/gui/response_data.h"
 #include "app/gui/source_slot.h"
 #include "app/gui/truth.h"
 #include "app/gui/view_math.h"
@@ -83,6 +86,25 @@ class Studio {
   Texture truth_texture;
   ProfileData profile;
   ImpulseData impulse;
+  ResponseData response;  // of `spec`, while the response view shows
+
+  // The algorithm race: on request, on a worker thread; `race` is the last one finished.
+  RaceWorker race_worker;
+  RaceResult race;
+  void request_race();
+  // True when `race` was run on the current frame with the current spec and backend.
+  bool race_current() const { return !race.entries.empty() && race.key == race_key(); }
+
+  // Lessons: the deck, the preset whose card shows (lesson_index into the deck, -1 when the
+  // preset is not in it), and whether the card was just opened (the panel unfolds).
+  LessonDeck lessons;
+  Preset lesson;
+  int lesson_index = -1;
+  bool lesson_opened = false;
+  // Applies a preset's JSON over the current state. `origin` names it (a built-in name or a
+  // path) for messages and the deck; a preset with a lesson card shows it.
+  void apply_preset_json(const std::string& origin, const nlohmann::json& json);
+  void open_lesson(int index);
 
   std::deque<float> frame_ms_history;   // the filter path's total per frame, newest last
   std::vector<FrameTiming> timing_log;  // every run of a --frames run, for its summary
@@ -124,6 +146,10 @@ class Studio {
   void update_truth();
   void update_profile();
   void update_impulse();
+  void show_lesson(const Preset& preset, LessonEntry entry);
+  void update_response();
+  void update_race();
+  std::uint64_t race_key() const;
   void draw_overlays();
   Rect content_rect() const;
   std::vector<std::pair<CanvasRect, int>> panes() const;  // rect and shader mode
@@ -139,6 +165,8 @@ class Studio {
   ViewMode mode_before_diff_ = ViewMode::Result;
   bool dragging_ = false, dragging_split_ = false;
   std::uint64_t truth_key_ = 0, requested_truth_key_ = 0;
+  bool response_valid_ = false;
+  bool race_requested_ = false;  // --race, once
   std::vector<std::string> screenshot_paths_;
   int frame_count_ = 0;
   std::chrono::steady_clock::time_point last_frame_time_ = std::chrono::steady_clock::now();

@@ -21,6 +21,8 @@ FilterSpec truth_spec(const TruthRequest& r) {
   FilterSpec s = r.spec;
   if (r.mode == TruthMode::OtherExtension || s.ext == Extension::Ignore) s.ext = r.truth_ext;
   if (s.ext == Extension::Ignore) s.ext = Extension::Mirror;
+  // The summed-area table takes only the zero extension, which is also what its ignore means.
+  if (s.kind == FilterKind::Sat && r.spec.ext == Extension::Ignore) s.ext = Extension::Zero;
   return s;
 }
 
@@ -85,6 +87,11 @@ Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float
 }
 
 }  // namespace
+
+Extension truth_extension(const TruthRequest& r, bool* chosen) {
+  if (chosen) *chosen = r.mode == TruthMode::OtherExtension || r.spec.ext == Extension::Ignore;
+  return truth_spec(r).ext;
+}
 
 std::string truth_label(const TruthRequest& r) {
   const FilterSpec s = truth_spec(r);

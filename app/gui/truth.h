@@ -41,6 +41,11 @@ struct TruthResult {
 // not an extension, so its truth uses `truth_ext`.
 std::string truth_label(const TruthRequest& request);
 
+// The extension the truth of `request` is computed with, as the diff panel's box shows it, and
+// whether `truth_ext` chose it (the filter ignores boundaries, or the truth is the same filter
+// under another extension) rather than the filter's own extension.
+Extension truth_extension(const TruthRequest& request, bool* chosen = nullptr);
+
 // Computes synchronously; `progress` in [0, 1] is updated and `cancel` polled between lines or
 // channels (returns an empty truth with error "cancelled").
 TruthResult compute_truth(const TruthRequest& request, std::atomic<float>* progress,

@@ -6,9 +6,11 @@ namespace rf::gui {
 namespace {
 
 const std::pair<ViewMode, const char*> kViewModes[] = {
-    {ViewMode::Original, "original"}, {ViewMode::Result, "result"},   {ViewMode::Diff, "diff"},
-    {ViewMode::Split, "split"},       {ViewMode::SideBySide, "side"}, {ViewMode::Tiles, "tiles"},
+    {ViewMode::Original, "original"}, {ViewMode::Result, "result"},
+    {ViewMode::Diff, "diff"},         {ViewMode::Split, "split"},
+    {ViewMode::SideBySide, "side"},   {ViewMode::Tiles, "tiles"},
     {ViewMode::Profile, "profile"},   {ViewMode::Impulse, "impulse"},
+    {ViewMode::Response, "response"}, {ViewMode::Race, "race"},
 };
 const std::pair<TruthMode, const char*> kTruthModes[] = {{TruthMode::Fir, "fir"},
                                                          {TruthMode::Padded, "padded"},

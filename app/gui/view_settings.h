@@ -18,6 +18,8 @@ enum class ViewMode {
   Tiles,       // 3x3 tiles: the extension the filter assumes beyond each edge, image outlined
   Profile,     // a row or column of input, result, truth and other extensions, plotted
   Impulse,     // impulse probe: the response to one bright pixel, on a log scale
+  Response,    // the filter itself: gain against frequency, impulse response, poles, design error
+  Race,        // every algorithm of the backend and the baselines timed on the current frame
 };
 
 enum class TruthMode {
@@ -50,7 +52,7 @@ struct DiffSettings {
 };
 
 // Names on the command line and in presets: "original", "result", "diff", "split", "side",
-// "tiles", "profile", "impulse"; "fir", "padded", "extension".
+// "tiles", "profile", "impulse", "response", "race"; "fir", "padded", "extension".
 const char* to_string(ViewMode);
 const char* to_string(TruthMode);
 std::optional<ViewMode> parse_view_mode(std::string_view);

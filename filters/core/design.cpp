@@ -204,10 +204,18 @@ void validate(const FilterSpec& spec) {
       if (spec.iterations < 1)
         refuse("iterations must be >= 1 (got " + std::to_string(spec.iterations) + ")");
       break;
+    case FilterKind::Sat:
+      // The running sum's pole sits on the unit circle: it never forgets, so the initial feedback
+      // of any extension but zero would sum endless copies of the image (Ignore starts from zero
+      // as well, the same thing for a causal-only filter).
+      if (spec.ext != Extension::Zero && spec.ext != Extension::Ignore)
+        refuse(std::string("extension ") + to_string(spec.ext) +
+               ": the summed-area table takes only the zero extension (a running sum over " +
+               "endless copies of the image would not be finite)");
+      break;
     case FilterKind::BSpline3:
     case FilterKind::BSpline5:
     case FilterKind::BSpline7:
-    case FilterKind::Sat:
       break;
   }
 }

@@ -21,7 +21,8 @@ struct Recursive {
 };
 
 // Throws InvalidParameter naming the parameter for sigma <= 0, order outside 1..5 (or not offered
-// by the design), |pole| >= 1, NaN or infinite values.
+// by the design), |pole| >= 1, NaN or infinite values, and an extension other than zero (or
+// ignore, the same for it) for the summed-area table.
 void validate(const FilterSpec& spec);
 
 // The coefficients for `spec` (validated first).

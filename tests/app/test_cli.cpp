@@ -142,6 +142,64 @@ TEST_CASE("rfcli coeffs --json prints the public convention") {
   CHECK(human.out.find("max relative") != std::string::npos);
 }
 
+TEST_CASE("rfcli coeffs --response: the gain on [0, pi] from the printed coefficients") {
+  TempDir dir;
+  const Run r = rfcli(dir, "coeffs --filter gaussian --sigma 3 --order 4 --response 9 --json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& points = j.at("response");
+  REQUIRE(points.size() == 9);
+  const double pi = std::acos(-1.0);
+  // Recomputed here from the printed b0 and a_k: |b0 / A(e^{iw})|^2 for the pair.
+  const double b0 = j.at("b0").get<double>();
+  const std::vector<double> a = j.at("a").get<std::vector<double>>();
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const double w = points[k].at("omega").get<double>();
+    CHECK(w == doctest::Approx(pi * double(k) / 8.0).epsilon(1e-15));
+    double re = 1.0, im = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      re += a[i] * std::cos(double(i + 1) * w);
+      im -= a[i] * std::sin(double(i + 1) * w);
+    }
+    CHECK(points[k].at("gain").get<double>() ==
+          doctest::Approx(b0 * b0 / (re * re + im * im)).epsilon(1e-12));
+    CHECK(points[k].at("ideal").get<double>() ==
+          doctest::Approx(std::exp(-4.5 * w * w)).epsilon(1e-14));
+  }
+  CHECK(points.back().at("omega").get<double>() == pi);
+
+  // Causal only: |b0 / A|, no Gaussian; the pole on the unit circle makes the gain at 0 null.
+  const Run sat = rfcli(dir, "coeffs --filter sat --response 3 --json");
+  REQUIRE(sat.status == 0);
+  const auto s = nlohmann::json::parse(sat.out).at("response");
+  CHECK(s[0].at("gain").is_null());
+  CHECK(s[2].at("gain").get<double>() == doctest::Approx(0.5).epsilon(1e-14));
+  CHECK_FALSE(s[1].contains("ideal"));
+
+  const Run human = rfcli(dir, "coeffs --filter bspline3 --response 3");
+  CHECK(human.status == 0);
+  CHECK(human.out.find("3.00000000000000") != std::string::npos);  // 1 / B(pi) = 3
+  check_refused(dir, "coeffs --response 1", "--response");
+  check_refused(dir, "coeffs --filter edge-aware --response 8", "edge-aware");
+}
+
+TEST_CASE("rfcli: the summed-area table names the extension it takes") {
+  TempDir dir;
+  const std::string img = "'" + astronaut() + "'";
+  for (const char* ext : {"clamp", "repeat", "mirror"}) {
+    const std::string args =
+        std::string("filter ") + img + " '" + (dir / "sat.pfm") + "' --filter sat --ext " + ext;
+    check_refused(dir, args, std::string("--ext ") + ext + ": the summed-area table");
+    CHECK(rfcli(dir, args).err.find("boundary_maps") == std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "sat.pfm"));
+  }
+  // Without --ext the table starts from zero.
+  const Run ok = rfcli(dir, "filter " + img + " '" + (dir / "sat.pfm") + "' --filter sat");
+  CHECK(ok.status == 0);
+  CHECK(rfcli(dir, "truth " + img + " '" + (dir / "t.pfm") + "' --filter sat --ext zero").status ==
+        0);
+}
+
 TEST_CASE("rfcli diff: whole image, border band and interior") {
   TempDir dir;
   std::mt19937 rng(17);

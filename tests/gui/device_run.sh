@@ -41,3 +41,11 @@ run "$out/perf-4k.png" --frames 60 --live --pattern moving-bar --pattern-size 38
   --width 1920 --height 1080 --view split --sigma 8 --order 3 --ext mirror --no-truth \
   --gpu-stages --export "$out/perf-4k"
 rm -f "$out/perf-4k-result.pfm" "$out/perf-4k-result.png" "$out/perf-4k-view.png"
+
+# The classroom views on the CUDA backend: the response view and the algorithm race of the built-in
+# image (docs/classroom/*-cuda.png, shrunk with pngquant where it exists), then a race on a
+# 3840x2160 frame, where the block-parallel algorithms have room to approach the copy floor. The
+# race's timings are the "rfstudio: algorithm race on ..." lines of the log.
+scripts/classroom-screenshots.sh "$studio" "$out" cuda 2>&1 | tee -a "$log" | grep -v "EGL"
+run "$out/algorithm-race-4k.png" --frames 3 --view race --race --pattern noise \
+  --pattern-size 3840x2160 --sigma 8 --order 3 --ext mirror --no-truth

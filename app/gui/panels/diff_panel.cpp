@@ -19,12 +19,23 @@ void diff_panel(Studio& st) {
           "truth", &mode,
           "FIR Gaussian (double)\0padded recursion (double)\0same filter, other extension\0"))
     d.truth = TruthMode(mode);
-  int ext = int(d.truth_ext) - 1;
+  // The box shows the extension the truth is computed with, the one its caption names. It is a
+  // choice only where the filter's own extension does not decide it; otherwise it is greyed.
+  TruthRequest shown;
+  shown.spec = st.spec;
+  shown.mode = d.truth;
+  shown.truth_ext = d.truth_ext;
+  bool chosen = false;
+  const Extension used = truth_extension(shown, &chosen);
+  ImGui::BeginDisabled(!chosen);
+  int ext = int(used) - 1;
   if (ImGui::Combo("truth extension", &ext, "zero\0clamp\0repeat\0mirror\0"))
     d.truth_ext = Extension(ext + 1);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "used for the comparison, and for the truth when the filter ignores boundaries");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(chosen ? "the extension of the truth: the filter itself does not set one"
+                             : "the truth uses the filter's extension; choose here when the "
+                               "filter ignores boundaries or for the other-extension comparison");
   ImGui::Checkbox("band = 3 sigma", &d.auto_band);
   if (!d.auto_band) {
     ImGui::SameLine();

@@ -5,31 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/gui/embedded.h"
+#include "app/gui/lessons.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/presets.h"
 #include "app/gui/studio.h"
 
 namespace rf::gui {
-namespace {
-
-void apply(Studio& st, const Preset& p) {
-  st.spec = p.spec;
-  st.view.mode = p.view.mode;
-  st.view.split = p.view.split;
-  st.view.diff_scale = p.view.diff_scale;
-  st.view.amplification = p.view.amplification;
-  st.view.tiles_show_result = p.view.tiles_show_result;
-  st.view.profile_vertical = p.view.profile_vertical;
-  st.view.profile_line = p.view.profile_line;
-  st.view.probe_x = p.view.probe_x;
-  st.view.probe_y = p.view.probe_y;
-  st.diff = p.diff;
-  if (p.source) st.open_source(*p.source);
-  st.fit_view();
-  st.post("preset: " + p.name + (p.description.empty() ? "" : " - " + p.description));
-}
-
-}  // namespace
 
 void export_panel(Studio& st) {
   if (!ImGui::CollapsingHeader("Export and presets")) return;
@@ -48,7 +29,7 @@ void export_panel(Studio& st) {
     std::string label(name.substr(name.rfind('/') + 1));
     if (ImGui::Selectable(label.c_str())) {
       try {
-        apply(st, preset_from_json(nlohmann::json::parse(embedded(name)), current));
+        st.apply_preset_json(std::string(name), nlohmann::json::parse(embedded(name)));
       } catch (const std::exception& e) {
         st.post(label + ": " + e.what(), true);
       }
@@ -59,7 +40,7 @@ void export_panel(Studio& st) {
   ImGui::InputText("preset", &preset_path);
   if (ImGui::Button("Load")) {
     try {
-      apply(st, load_preset_file(preset_path, current));
+      st.apply_preset_json(preset_path, load_lesson_file(preset_path).json);
     } catch (const std::exception& e) {
       st.post(e.what(), true);
     }

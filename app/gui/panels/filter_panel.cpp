@@ -75,6 +75,8 @@ void filter_panel(Studio& st) {
         s.kind = k.kind;
         if (s.kind == FilterKind::Deriche && s.order != 2 && s.order != 4) s.order = 2;
         if (s.kind == FilterKind::Yvrg) s.order = 3;
+        // The summed-area table takes only the zero extension (ignore is the same for it).
+        if (s.kind == FilterKind::Sat && s.ext != Extension::Ignore) s.ext = Extension::Zero;
       }
     ImGui::EndCombo();
   }

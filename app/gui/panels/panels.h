@@ -15,6 +15,11 @@ void diff_panel(Studio& studio);
 void inspector_panel(Studio& studio);
 // The line profile plot, in its own window over the lower part of the canvas.
 void profile_window(Studio& studio, float x, float y, float w, float h);
+// The response view (what the filter is) and the algorithm race, over the canvas.
+void response_view(Studio& studio, float x, float y, float w, float h);
+void race_view(Studio& studio, float x, float y, float w, float h);
+// The lesson card of the loaded preset, with Previous / Next through the lessons.
+void lesson_panel(Studio& studio);
 // Bottom bar: backend, path, source, latest message.
 void status_bar(Studio& studio, float x, float y, float w, float h);
 // The Ctrl+O dialog.

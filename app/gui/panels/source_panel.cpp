@@ -16,15 +16,29 @@ void source_panel(Studio& st) {
   const std::string status = st.source.status();
   if (!status.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "%s", status.c_str());
 
+  // The box names the pattern on screen, and nothing while another source is: choosing one
+  // opens it.
   static const char* patterns[] = {"impulses", "steps", "checkerboard",
                                    "periodic", "noise", "moving-bar"};
-  static int pattern = 1;
+  const SourceChoice& shown = st.source.choice();
+  const bool is_pattern = shown.kind == SourceKind::Pattern;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-  ImGui::Combo("##pattern", &pattern, patterns, IM_ARRAYSIZE(patterns));
+  if (ImGui::BeginCombo("##pattern", is_pattern ? shown.path.c_str() : "a pattern...")) {
+    for (const char* p : patterns)
+      if (ImGui::Selectable(p, is_pattern && shown.path == p)) {
+        SourceChoice c{SourceKind::Pattern, p};
+        if (is_pattern) {
+          c.width = shown.width;
+          c.height = shown.height;
+        }
+        st.open_source(c);
+      }
+    ImGui::EndCombo();
+  }
   ImGui::SameLine();
-  if (ImGui::Button("Pattern")) st.open_source({SourceKind::Pattern, patterns[pattern]});
-  ImGui::SameLine();
+  ImGui::BeginDisabled(shown.kind == SourceKind::Default);
   if (ImGui::Button("Built-in")) st.open_source({SourceKind::Default, {}});
+  ImGui::EndDisabled();
 
   if (ImGui::Button("Open file, folder or video... (Ctrl+O)")) st.open_dialog_requested = true;
 

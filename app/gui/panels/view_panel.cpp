@@ -14,6 +14,7 @@ const std::pair<ViewMode, const char*> kModes[] = {
     {ViewMode::Diff, "diff (D)"},           {ViewMode::Split, "split wipe"},
     {ViewMode::SideBySide, "side by side"}, {ViewMode::Tiles, "3x3 tiles"},
     {ViewMode::Profile, "line profile"},    {ViewMode::Impulse, "impulse probe"},
+    {ViewMode::Response, "response"},       {ViewMode::Race, "algorithm race"},
 };
 
 }  // namespace
@@ -65,10 +66,26 @@ void view_panel(Studio& st) {
       if (!st.impulse.error.empty())
         ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", st.impulse.error.c_str());
       break;
+    case ViewMode::Response:
+      ImGui::TextDisabled("the filter itself; it follows the sliders");
+      break;
+    case ViewMode::Race: {
+      const bool busy = st.race_worker.busy();
+      ImGui::BeginDisabled(busy || !st.processor.has_frame());
+      if (ImGui::Button("Run the race")) st.request_race();
+      ImGui::EndDisabled();
+      if (busy) {
+        ImGui::SameLine();
+        ImGui::ProgressBar(st.race_worker.progress(), ImVec2(-1, 0));
+      }
+      break;
+    }
     default:
       break;
   }
   ImGui::PopItemWidth();
+  // The plots of the response and race views fill the canvas: nothing to zoom.
+  if (v.mode == ViewMode::Response || v.mode == ViewMode::Race) return;
   ImGui::Text("zoom %.0f%%", 100.0f * st.transform().zoom);
   ImGui::SameLine();
   if (ImGui::SmallButton("fit (F)")) st.fit_view();

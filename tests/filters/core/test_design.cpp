@@ -102,11 +102,23 @@ TEST_CASE("design: exponential smoother coefficients by hand") {
 TEST_CASE("design: summed-area table is a causal running sum") {
   FilterSpec s;
   s.kind = FilterKind::Sat;
+  s.ext = Extension::Zero;
   const Recursive f = design(s);
   CHECK(f.b0 == 1.0);
   REQUIRE(f.order() == 1);
   CHECK(f.a[0] == -1.0);
   CHECK(f.causal_only);
+  s.ext = Extension::Ignore;
+  CHECK_NOTHROW(validate(s));
+  // Any other extension is refused in its own name, before any boundary matrix is built.
+  for (Extension e : {Extension::Clamp, Extension::Repeat, Extension::Mirror}) {
+    s.ext = e;
+    CAPTURE(to_string(e));
+    const std::string msg = message_of(s);
+    CHECK(msg.find(std::string("extension ") + to_string(e)) == 0);
+    CHECK(msg.find("summed-area table takes only the zero extension") != std::string::npos);
+    CHECK(msg.find("boundary_maps") == std::string::npos);
+  }
 }
 
 TEST_CASE("design: B-spline prefilter poles match Unser's values") {

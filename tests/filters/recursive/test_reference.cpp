@@ -210,6 +210,7 @@ TEST_CASE("ground truth of the recursive kinds is the padded sequential referenc
   SUBCASE("summed-area table: running sums from zero") {
     FilterSpec spec;
     spec.kind = FilterKind::Sat;
+    spec.ext = Extension::Zero;
     Image small(3, 2, 1);
     small.pixels = {1, 2, 3, 4, 5, 6};
     const Image s = ref::ground_truth(spec, small);
