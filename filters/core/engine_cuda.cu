@@ -289,9 +289,11 @@ class CudaEngine final : public Engine {
     commit_plan(spec, width, height, format);
   }
 
-  // Algorithms 5 and 6 (fully_overlapped_cuda.cuh), and auto's choice of them: the fastest block
-  // algorithm, which carries every filter whose modes do not cancel (every design we ship). Auto
-  // falls back to algorithm 4 for the others; a named algorithm 5 or 6 says why it cannot.
+  // Algorithms 5 and 6 (fully_overlapped_cuda.cuh), and auto's choice: algorithm 5, the fastest
+  // of the block algorithms on the device's H100 at 4096^2 and, unlike algorithm 4, as fast at
+  // sigma 100 as at sigma 1 (docs/bench/README.md). It carries every filter whose modes do not
+  // cancel (every design we ship); auto falls back to algorithm 4 for the others, and a named
+  // algorithm 5 or 6 says why it cannot.
   bool plan_fully_overlapped(const FilterSpec& spec, const Recursive& f, int width, int height,
                              PixelFormat format) {
     if (spec.algo != Algorithm::Auto && spec.algo != Algorithm::Alg5 &&
@@ -300,8 +302,8 @@ class CudaEngine final : public Engine {
     if (spec.algo == Algorithm::Auto && !fully_overlapped::carries_modes(f)) return false;
     full_ = std::make_unique<fully_overlapped::CudaFilter>(
         f, spec.ext, width, height, channel_count(format),
-        spec.algo == Algorithm::Alg5 ? fully_overlapped::FixPlace::RowScan
-                                     : fully_overlapped::FixPlace::ColumnScan);
+        spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
+                                     : fully_overlapped::FixPlace::RowScan);
     channels_ = channel_count(format);
     order_ = f.order();
     // The previous plan's algorithm-4 scratch is not needed.

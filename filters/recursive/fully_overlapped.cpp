@@ -33,6 +33,16 @@ modal::Mat power(const modal::Mat& a, int p) {
   return result;
 }
 
+// The multipliers of a map that acts on each mode alone (block diagonal in the real basis).
+void put_modes(const modal::Form& form, const modal::Mat& m, double* dst) {
+  for (int k = 0; k < form.real_modes; ++k) dst[k] = m(k, k);
+  for (int j = 0; j < form.complex_pairs; ++j) {
+    const int b = form.real_modes + 2 * j;
+    dst[b] = m(b, b);
+    dst[b + 1] = m(b + 1, b);
+  }
+}
+
 LineConstants line_constants(const modal::Form& form, int n) {
   LineConstants c;
   c.n = n;
@@ -58,6 +68,13 @@ LineConstants line_constants(const modal::Form& form, int n) {
   put(sd.Q_2n, c.Q_2n);
   put(sd.D_n, c.D_n);
   put(sd.M, c.M);
+  put_modes(form, full.D, c.D_m);
+  put_modes(form, last.D, c.D_last_m);
+  put_modes(form, power(full.D, c.run_len), c.D_run_m);
+  put_modes(form, multiply(last.D, power(full.D, last_run_blocks - 1)), c.D_last_run_m);
+  put_modes(form, sd.Q_n, c.Q_n_m);
+  put_modes(form, sd.Q_2n, c.Q_2n_m);
+  put_modes(form, sd.D_n, c.D_n_m);
   return c;
 }
 

@@ -42,23 +42,67 @@ inline constexpr int kMaxRuns = 16;
 // first and last sample (clamp).
 inline constexpr int kMaxFixRows = 3 * kMaxOrder + 2;
 
-// Row-major r x r matrices are stored with stride kMaxOrder.
-using Square = double[kMaxOrder * kMaxOrder];
-
-// One line direction: columns (n = height) or rows (n = width).
-struct LineConstants {
+// One line direction: columns (n = height) or rows (n = width). Row-major r x r matrices are
+// stored with stride kMaxOrder; T is double on the host, float where the kernels read them.
+template <class T>
+struct LineMatrices {
   int n = 0;         // samples per line
   int blocks = 0;    // nb = ceil(n / 32)
   int last_len = 0;  // samples in the last block
   int runs = 0;      // warps per 32 lines: runs of run_len blocks, the last one possibly shorter
   int run_len = 0;
-  Square D{}, D_last{};                  // state across a full / the last block, eq. (14)
-  Square H_ARB_AFP{}, H_ARB_AFP_last{};  // the causal entering state's share of E, eq. (34)
-  Square D_run{}, D_last_run{};          // across a full run / the last run
+  T D[kMaxOrder * kMaxOrder] = {}, D_last[kMaxOrder * kMaxOrder] = {};  // across a block, eq. (14)
+  // The causal entering state's share of the anticausal perimeter, eq. (34): full, last block.
+  T H_ARB_AFP[kMaxOrder * kMaxOrder] = {}, H_ARB_AFP_last[kMaxOrder * kMaxOrder] = {};
+  T D_run[kMaxOrder * kMaxOrder] = {}, D_last_run[kMaxOrder * kMaxOrder] = {};  // across runs
   // Seeds (modal.h, Seeds).
-  double S[kMaxOrder] = {}, clamp_tail[kMaxOrder] = {};
-  Square G{}, Q_n{}, Q_2n{}, D_n{}, M{};
+  T S[kMaxOrder] = {}, clamp_tail[kMaxOrder] = {};
+  T G[kMaxOrder * kMaxOrder] = {}, Q_n[kMaxOrder * kMaxOrder] = {},
+                  Q_2n[kMaxOrder * kMaxOrder] = {}, D_n[kMaxOrder * kMaxOrder] = {},
+                  M[kMaxOrder * kMaxOrder] = {};
+  // The maps above that act on each mode alone, as multipliers in the state's layout (a real
+  // mode's scalar, a pair's Re and Im): what the kernels apply, r FMAs instead of r^2.
+  T D_m[kMaxOrder] = {}, D_last_m[kMaxOrder] = {}, D_run_m[kMaxOrder] = {},
+    D_last_run_m[kMaxOrder] = {}, Q_n_m[kMaxOrder] = {}, Q_2n_m[kMaxOrder] = {},
+    D_n_m[kMaxOrder] = {};
+
+  // The same constants rounded to U.
+  template <class U>
+  LineMatrices<U> as() const {
+    LineMatrices<U> o;
+    o.n = n;
+    o.blocks = blocks;
+    o.last_len = last_len;
+    o.runs = runs;
+    o.run_len = run_len;
+    auto copy = [](const T* src, U* dst, int count) {
+      for (int i = 0; i < count; ++i) dst[i] = U(src[i]);
+    };
+    constexpr int kSquare = kMaxOrder * kMaxOrder;
+    copy(D, o.D, kSquare);
+    copy(D_last, o.D_last, kSquare);
+    copy(H_ARB_AFP, o.H_ARB_AFP, kSquare);
+    copy(H_ARB_AFP_last, o.H_ARB_AFP_last, kSquare);
+    copy(D_run, o.D_run, kSquare);
+    copy(D_last_run, o.D_last_run, kSquare);
+    copy(S, o.S, kMaxOrder);
+    copy(clamp_tail, o.clamp_tail, kMaxOrder);
+    copy(G, o.G, kSquare);
+    copy(Q_n, o.Q_n, kSquare);
+    copy(Q_2n, o.Q_2n, kSquare);
+    copy(D_n, o.D_n, kSquare);
+    copy(M, o.M, kSquare);
+    copy(D_m, o.D_m, kMaxOrder);
+    copy(D_last_m, o.D_last_m, kMaxOrder);
+    copy(D_run_m, o.D_run_m, kMaxOrder);
+    copy(D_last_run_m, o.D_last_run_m, kMaxOrder);
+    copy(Q_n_m, o.Q_n_m, kMaxOrder);
+    copy(Q_2n_m, o.Q_2n_m, kMaxOrder);
+    copy(D_n_m, o.D_n_m, kMaxOrder);
+    return o;
+  }
 };
+using LineConstants = LineMatrices<double>;
 
 // The fix-ups of stage 3 for the four kinds of block (full or last block row x full or last
 // block column): index [last_row][...] for the column matrices, [last_col][...] for W.

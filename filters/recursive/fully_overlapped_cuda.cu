@@ -3,6 +3,7 @@
 // the host plan and launches.
 #include "filters/recursive/fully_overlapped_cuda.cuh"
 
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -20,7 +21,7 @@ using cuda::IoKind;
 
 // The plan's constants as the kernels read them (device memory, one copy per plan).
 struct DeviceConstants {
-  LineConstants columns, rows;
+  LineMatrices<float> columns, rows;
   FixConstants fix;
   FixRows fix_rows;
 };
@@ -39,6 +40,8 @@ struct Args {
   float *cp = nullptr, *ce = nullptr, *cx = nullptr, *rp = nullptr, *re = nullptr, *rz = nullptr;
   // Clamp: the first and last sample of every column of the input and row of Z.
   float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
+  // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
+  float* q = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -123,15 +126,6 @@ __device__ __forceinline__ State<NR, NC, float> get(const float* base, int s, st
   return w;
 }
 
-// v[len - 1] without indexing the register array at run time.
-__device__ __forceinline__ float last_of(const float (&v)[kBlock], int len) {
-  float x = v[0];
-  RF_UNROLL
-  for (int i = 1; i < kBlock; ++i)
-    if (i == len - 1) x = v[i];
-  return x;
-}
-
 // Where a thread of a block kernel works: its block (m, n), and as line `t` of the tile its
 // column j (column phase) or row i (row phase) and channel c.
 template <int C>
@@ -176,14 +170,19 @@ __global__ void __launch_bounds__(kTileThreads)
     with_channel_reader<C>(a.src, c, [&](auto rd) {
       RF_UNROLL
       for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+      if (clamp) {
+        if (pos.m == 0) a.xf[line] = v[0];
+        if (pos.m == a.block_rows - 1) a.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
+      }
     });
-    if (clamp) {
-      if (pos.m == 0) a.xf[line] = v[0];
-      if (pos.m == a.block_rows - 1) a.xl[line] = last_of(v, pos.hm);
+    // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
+    // thread's tile column, so that the register file holds one copy of the block.
+    if (mirror) {
+      RF_UNROLL
+      for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
     }
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
-      if (mirror) put(a.cx, pos.m, col_lines, line, anticausal_head<kFull>(f, v, pos.hm));
       St w = zero_state<NR, NC, float>();
       causal_block<kFull>(f, v, w, pos.hm);
       put(a.cp, pos.m, col_lines, line, w);
@@ -192,6 +191,14 @@ __global__ void __launch_bounds__(kTileThreads)
         anticausal_block<kFull>(f, v, w, pos.hm);
         put(a.ce, pos.m, col_lines, line, w);
       }
+      if (mirror) {
+        w = zero_state<NR, NC, float>();
+        RF_UNROLL
+        for (int k = kBlock - 1; k >= 0; --k)
+          if (kFull || k < pos.hm) advance(f, w, tile[k][j * C + c]);
+        scale_out(f, w);
+        put(a.cx, pos.m, col_lines, line, w);
+      }
     });
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
@@ -199,17 +206,25 @@ __global__ void __launch_bounds__(kTileThreads)
   tile_sync<C>();
   if (i < pos.hm) {
     const std::size_t line = std::size_t(c) * a.padded_height + pos.y0 + i;
+    if (clamp) {
+      if (pos.n == 0) a.zf[line] = tile[i][c];
+      if (pos.n == a.block_cols - 1) a.zl[line] = tile[i][(pos.wn - 1) * C + c];
+    }
     float u[kBlock];
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    if (clamp) {
-      if (pos.n == 0) a.zf[line] = u[0];
-      if (pos.n == a.block_cols - 1) a.zl[line] = last_of(u, pos.wn);
-    }
     with_block_len(pos.wn, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
-      if (mirror) put(a.rz, pos.n, row_lines, line, anticausal_head<kFull>(f, u, pos.wn));
-      St w = zero_state<NR, NC, float>();
+      St w;
+      if (mirror) {
+        w = zero_state<NR, NC, float>();
+        RF_UNROLL
+        for (int k = kBlock - 1; k >= 0; --k)
+          if (kFull || k < pos.wn) advance(f, w, tile[i][k * C + c]);
+        scale_out(f, w);
+        put(a.rz, pos.n, row_lines, line, w);
+      }
+      w = zero_state<NR, NC, float>();
       causal_block<kFull>(f, u, w, pos.wn);
       put(a.rp, pos.n, row_lines, line, w);
       if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(f, u, pos.wn));
@@ -217,231 +232,417 @@ __global__ void __launch_bounds__(kTileThreads)
   }
 }
 
-// Scratch of the fix-ups, one per warp.
-template <int R>
-struct FixScratch {
-  double x[2][R][kBlock + 1];   // the block's column carries: P (0) and E (1), by column
-  double q[2][kMaxFixRows][R];  // Q[src](a, k) = sum_j W(a, j) X_j(k)
-};
+// Stage 3's reduction, Q_src(a, k) = sum_j W(a, j) X_j(k) for X = P (src 0) and E (src 1), the
+// complete column carries of a block's 32 columns (j = lane): the fix-ups' share of every row of
+// the block is then sum_k A_RE(i, k) Q_1(a, k) + ARB_AFP(i, k) Q_0(a, k) (fix_of). One warp does
+// `batch` blocks at once: lane (b, a) reduces block b's columns with row a of W, both from shared
+// memory, so every lane has work.
+constexpr int kMaxBatch = 8;
 
-// Stage 3 for block (m, n), channel c, by one warp: lane j brings column j's complete carries P
-// and E; lane i adds row i's share to the row perimeters (eqs. 37, 39), the raw heads (mirror) and
-// the edge samples of Z (clamp). The reduction over the block's columns runs once per block as
-// 2 rows_w r dot products of length 32 (the low rank of dZ = A_RE E + A_RB A_FP P).
+// A block's column carries in shared memory: [(src * R + k) * 32 + j], padded by one float so
+// that lanes reading different blocks at the same j hit different banks.
 template <int R>
-__device__ void fix_block(const Args& a, const FixConstants& fx, FixScratch<R>& sh, int m, int n,
-                          int c, const double (&P)[R], const double (&E)[R]) {
-  const int lane = threadIdx.x;
-  RF_UNROLL
-  for (int k = 0; k < R; ++k) {
-    sh.x[0][k][lane] = P[k];
-    sh.x[1][k][lane] = E[k];
-  }
-  __syncwarp();
-  const int last_row = m == a.block_rows - 1, last_col = n == a.block_cols - 1;
-  const int rows_w = fx.rows_w, per_src = rows_w * R;
-  for (int t = lane; t < 2 * per_src; t += 32) {
-    const int src = t / per_src, aw = (t % per_src) / R, k = t % R;
-    const double* w = fx.W[last_col][aw];
-    const double* x = sh.x[src][k];
-    double acc = 0.0;
-    RF_UNROLL
-    for (int jj = 0; jj < kBlock; ++jj) acc = fused(w[jj], x[jj], acc);
-    sh.q[src][aw][k] = acc;
-  }
-  __syncwarp();
-  const std::size_t lines = std::size_t(a.channels) * a.padded_height;
-  const std::size_t line = std::size_t(c) * a.padded_height + std::size_t(m) * kBlock + lane;
-  const double* are = fx.A_RE[last_row][lane];
-  const double* arb = fx.ARB_AFP[last_row][lane];
-  auto share = [&](int row) {
-    double acc = 0.0;
-    RF_UNROLL
-    for (int k = 0; k < R; ++k)
-      acc = fused(are[k], sh.q[1][row][k], fused(arb[k], sh.q[0][row][k], acc));
-    return acc;
-  };
-  auto add = [&](float* base, int row0) {
-    RF_UNROLL
-    for (int k = 0; k < R; ++k) {
-      float& v = base[(std::size_t(n) * R + k) * lines + line];
-      v = float(double(v) + share(row0 + k));
-    }
-  };
-  const FixRows& fr = a.k->fix_rows;
-  add(a.rp, fr.tail);
-  if (!a.causal_only) add(a.re, fr.head);
-  if (fr.raw >= 0) add(a.rz, fr.raw);
-  if (fr.first >= 0) {
-    if (n == 0) a.zf[line] = float(double(a.zf[line]) + share(fr.first));
-    if (last_col) a.zl[line] = float(double(a.zl[line]) + share(fr.last));
-  }
-  __syncwarp();
+constexpr int kXStride = 2 * R* kBlock + 1;
+
+// Per-block layout of Q in memory: [src][a][k], padded to whole float4s.
+__host__ __device__ constexpr int q_stride(int rows_w, int r) {
+  return (2 * rows_w * r + 3) / 4 * 4;
 }
 
-// Scan scratch: each run's zero-start result and entering state, per lane (runs x r x 32), and
-// the constants of the line direction.
 template <int R>
-struct ScanLayout {
-  int runs;
-  __device__ double* q(double* base, int g, int k) const { return base + (g * R + k) * 32; }
+__device__ __forceinline__ int batch_of(int rows_w) {
+  const int b = 32 / rows_w;
+  return b < kMaxBatch ? b : kMaxBatch;
+}
+
+// W in shared memory, both block-column kinds, rows padded so that lanes reading different rows
+// at the same column hit different banks.
+struct WShared {
+  float w[2][kMaxFixRows][kBlock + 1];
 };
 
-// Stages 2 and 4 (and 3): 32 lines per CTA (lane = line), one warp per run of blocks.
+// Reduces the `count` (<= batch) blocks whose carries are in xs to Q, written by the lanes that
+// own a row of W to q_out(b) + (src * rows_w + a) * R + k; last_col(b) picks W's kind.
+template <int R, class LastCol, class QOut>
+__device__ __forceinline__ void reduce_q(const float* xs, const WShared& ws, int rows_w, int count,
+                                         LastCol last_col, QOut q_out) {
+  const int lane = threadIdx.x, b = lane / rows_w, a = lane % rows_w;
+  if (b >= count || b >= kMaxBatch) return;
+  float acc[2 * R];
+  RF_UNROLL
+  for (int t = 0; t < 2 * R; ++t) acc[t] = 0.f;
+  const float* x = xs + b * kXStride<R>;
+  const float* w = ws.w[last_col(b)][a];
+  RF_UNROLL
+  for (int j = 0; j < kBlock; ++j) {
+    const float wj = w[j];
+    RF_UNROLL
+    for (int t = 0; t < 2 * R; ++t) acc[t] = fused(wj, x[t * kBlock + j], acc[t]);
+  }
+  float* out = q_out(b);
+  RF_UNROLL
+  for (int t = 0; t < 2 * R; ++t) out[((t / R) * rows_w + a) * R + t % R] = acc[t];
+}
+
+// This lane's row share of W's row a from a block's Q (q: [src][a][k] floats).
 template <int R>
+__device__ __forceinline__ float fix_of(const float* q, int rows_w, int a, const float (&are)[R],
+                                        const float (&arb)[R]) {
+  float acc = 0.f;
+  RF_UNROLL
+  for (int k = 0; k < R; ++k)
+    acc = fused(are[k], q[(rows_w + a) * R + k], fused(arb[k], q[a * R + k], acc));
+  return acc;
+}
+
+// x = d o x + add for a map acting on each mode alone (LineMatrices' *_m multipliers): a real
+// mode's scalar, a pair's complex multiplier.
+template <int NR, int NC>
+__device__ __forceinline__ void mode_mul_add(const float* d, float (&x)[NR + 2 * NC],
+                                             const float (&add)[NR + 2 * NC]) {
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) x[k] = fused(d[k], x[k], add[k]);
+  RF_UNROLL
+  for (int j = 0; j < NC; ++j) {
+    const int b = NR + 2 * j;
+    const float re = x[b], im = x[b + 1];
+    x[b] = fused(d[b], re, fused(-d[b + 1], im, add[b]));
+    x[b + 1] = fused(d[b], im, fused(d[b + 1], re, add[b + 1]));
+  }
+}
+
+template <int NR, int NC>
+__device__ __forceinline__ void mode_mul(const float* d, float (&x)[NR + 2 * NC]) {
+  float zero[NR + 2 * NC];
+  set_zero(zero);
+  mode_mul_add<NR, NC>(d, x, zero);
+}
+
+// Stages 2 and 4 (and 3): 32 lines per CTA (lane = line; the 32 lines are one block column, or
+// row, of one channel), one warp per run of blocks. Each phase loads a chunk of a run's carries at
+// once, so that their latencies overlap. Every map along the scans acts on each mode alone.
+template <int R>
+constexpr int kChunkOf = R <= 2 ? 8 : 4;  // registers allow longer chunks for low orders
+
+template <int NR, int NC>
 __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const int rows) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  LineConstants& lc = *reinterpret_cast<LineConstants*>(smem);
+  constexpr int R = NR + 2 * NC;
+  constexpr int kChunk = kChunkOf<R>;
+  // The line direction's constants, in a static shared variable so that the compiler knows that
+  // no global store touches them.
+  __shared__ LineMatrices<float> lc;
+  __shared__ WShared wshared;
+  __shared__ float edges[2][32];  // clamp: the first and last sample of Z per row
+  extern __shared__ __align__(16) float dyn[];
   const int runs = blockDim.y;
-  double* q = reinterpret_cast<double*>(smem + sizeof(LineConstants));
-  double* qh = q + runs * R * 32;
-  double* entering = qh + runs * R * 32;
-  double* ends = entering + runs * R * 32;  // u_end then e, R x 32 each
-  FixScratch<R>* fix_scratch = reinterpret_cast<FixScratch<R>*>(ends + 2 * R * 32);
+  float* q = dyn;                          // runs x R x 32: zero-start results
+  float* qh = q + runs * R * 32;           // runs x R x 32: raw heads (mirror)
+  float* entering = qh + runs * R * 32;    // runs x R x 32: entering states
+  float* ends = entering + runs * R * 32;  // R x 32: the anticausal seed
+  const int batch = batch_of<R>(a.k->fix.rows_w);
+  float* const xs_all = ends + R * 32;  // runs x batch blocks of column carries
+  float* const xs = xs_all + std::size_t(threadIdx.y) * batch * kXStride<R>;
+  // Algorithm 5's Q of this warp's chunk of blocks: runs x kMaxBatch blocks.
+  float* const qlocal = xs_all + std::size_t(runs) * batch * kXStride<R>;
 
   const int lane = threadIdx.x, g = threadIdx.y;
   {
-    const LineConstants& src = rows ? a.k->rows : a.k->columns;
-    const int words = int(sizeof(LineConstants) / sizeof(int));
+    const LineMatrices<float>& src = rows ? a.k->rows : a.k->columns;
+    const int words = int(sizeof(LineMatrices<float>) / sizeof(int));
     for (int t = g * 32 + lane; t < words; t += 32 * runs)
       reinterpret_cast<int*>(&lc)[t] = reinterpret_cast<const int*>(&src)[t];
+    const FixConstants& fx = a.k->fix;
+    if (rows || !a.fix_in_rows)
+      for (int t = g * 32 + lane; t < 2 * kMaxFixRows * kBlock; t += 32 * runs) {
+        const int kind = t / (kMaxFixRows * kBlock), row = t / kBlock % kMaxFixRows, j = t % kBlock;
+        wshared.w[kind][row][j] = float(fx.W[kind][row][j]);
+      }
   }
   __syncthreads();
   const int padded = rows ? a.padded_height : a.padded_width;
   const std::size_t lines = std::size_t(a.channels) * padded;
   const std::size_t line = std::size_t(blockIdx.x) * 32 + lane;
-  // A CTA's 32 lines are one block column (row) of one channel.
   const int channel = int(std::size_t(blockIdx.x) * 32 / padded);
   const int block = int((std::size_t(blockIdx.x) * 32 % padded) / kBlock);
   const bool mirror = a.ext == Extension::Mirror, clamp = a.ext == Extension::Clamp;
   const CarryLine pb{(rows ? a.rp : a.cp) + line, lines};
-  const CarryLine eb{(rows ? a.re : a.ce) + line, lines};
+  const CarryLine eb{a.causal_only ? nullptr : (rows ? a.re : a.ce) + line, lines};
   const CarryLine hb{mirror ? (rows ? a.rz : a.cx) + line : nullptr, lines};
-  auto at = [&](double* base, int run, int k) -> double& {
-    return base[(run * R + k) * 32 + lane];
+  const FixConstants& fx = a.k->fix;
+  const FixRows& fr = a.k->fix_rows;
+  const int rows_w = fx.rows_w, stride = q_stride(fx.rows_w, R);
+  auto read = [&](const float* base, int run, float(&x)[R]) {
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) x[k] = base[(run * R + k) * 32 + lane];
   };
-  auto reader = [&](double* base) {
-    return [=](int run, double(&x)[R]) {
-      RF_UNROLL
-      for (int k = 0; k < R; ++k) x[k] = base[(run * R + k) * 32 + lane];
-    };
+  auto write = [&](float* base, int run, const float(&x)[R]) {
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) base[(run * R + k) * 32 + lane] = x[k];
   };
-  auto recorder = [=](double* base) {
-    return [=](int run, const double(&x)[R]) {
-      RF_UNROLL
-      for (int k = 0; k < R; ++k) base[(run * R + k) * 32 + lane] = x[k];
-    };
+  const int s0 = run_begin(lc, g), s1 = run_end(lc, g);
+  float pc[kChunk][R], ec[kChunk][R];
+  auto load_chunk = [&](const CarryLine& c, int c0, float(&dst)[kChunk][R]) {
+    RF_UNROLL
+    for (int i = 0; i < kChunk; ++i)
+      if (c0 + i < s1) RF_UNROLL
+    for (int k = 0; k < R; ++k) dst[i][k] = c.at(c0 + i, k, R);
   };
+  auto store_chunk = [&](const CarryLine& c, int c0, const float(&src)[kChunk][R]) {
+    RF_UNROLL
+    for (int i = 0; i < kChunk; ++i)
+      if (c0 + i < s1) RF_UNROLL
+    for (int k = 0; k < R; ++k) c.at(c0 + i, k, R) = src[i][k];
+  };
+  auto transfer = [&](int s) { return s == lc.blocks - 1 ? lc.D_last_m : lc.D_m; };
 
-  // Algorithm 5: the column carries' share enters this warp's row perimeters first.
-  if (rows && a.fix_in_rows) {
-    const std::size_t col_lines = std::size_t(a.channels) * a.padded_width;
-    for (int s = run_begin(lc, g); s < run_end(lc, g); ++s) {
-      const std::size_t col =
-          std::size_t(channel) * a.padded_width + std::size_t(s) * kBlock + lane;
-      double P[R], E[R];
-      RF_UNROLL
-      for (int k = 0; k < R; ++k) {
-        P[k] = a.cp[(std::size_t(block) * R + k) * col_lines + col];
-        E[k] = a.causal_only ? 0.0 : a.ce[(std::size_t(block) * R + k) * col_lines + col];
-      }
-      fix_block<R>(a, a.k->fix, fix_scratch[g], block, s, channel, P, E);
+  // The row scan's perimeters get the column carries' share first (stage 3): Q per block from the
+  // column scan (algorithm 6) or reduced here from the column carries (algorithm 5).
+  const bool fix = rows != 0;
+  float are[R], arb[R];
+  if (fix) {
+    const int last_row = block == a.block_rows - 1;
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) {
+      are[k] = float(fx.A_RE[last_row][lane][k]);
+      arb[k] = float(fx.ARB_AFP[last_row][lane][k]);
     }
   }
+  auto q_of_block = [&](int n) -> const float* {
+    if (!a.fix_in_rows)
+      return a.q + ((std::size_t(channel) * a.block_rows + block) * a.block_cols + n) * stride;
+    return qlocal + (std::size_t(g) * kMaxBatch + (n - s0) % kMaxBatch) * stride;
+  };
+  // Algorithm 5: Q of the chunk's blocks, a batch at a time, into qlocal.
+  auto reduce_here = [&](int c0) {
+    const std::size_t col_lines = std::size_t(a.channels) * a.padded_width;
+    for (int b0 = c0; b0 < min(c0 + kChunk, s1); b0 += batch) {
+      const int count = min(batch, min(c0 + kChunk, s1) - b0);
+      for (int b = 0; b < count; ++b) {
+        const std::size_t col =
+            std::size_t(channel) * a.padded_width + std::size_t(b0 + b) * kBlock + lane;
+        RF_UNROLL
+        for (int k = 0; k < R; ++k) {
+          xs[b * kXStride<R> + k * kBlock + lane] =
+              a.cp[(std::size_t(block) * R + k) * col_lines + col];
+          xs[b * kXStride<R> + (R + k) * kBlock + lane] =
+              a.causal_only ? 0.f : a.ce[(std::size_t(block) * R + k) * col_lines + col];
+        }
+      }
+      __syncwarp();
+      reduce_q<R>(
+          xs, wshared, rows_w, count, [&](int b) { return b0 + b == a.block_cols - 1 ? 1 : 0; },
+          [&](int b) {
+            return qlocal + (std::size_t(g) * kMaxBatch + (b0 + b - s0) % kMaxBatch) * stride;
+          });
+      __syncwarp();
+    }
+  };
+  auto apply_fix = [&](int c0) {
+    if (a.fix_in_rows) reduce_here(c0);
+    RF_UNROLL
+    for (int i = 0; i < kChunk; ++i) {
+      const int n = c0 + i;
+      if (n >= s1) continue;
+      const float* qb = q_of_block(n);
+      RF_UNROLL
+      for (int k = 0; k < R; ++k) {
+        pc[i][k] += fix_of<R>(qb, rows_w, fr.tail + k, are, arb);
+        if (!a.causal_only) ec[i][k] += fix_of<R>(qb, rows_w, fr.head + k, are, arb);
+      }
+      if (clamp && n == 0) edges[0][lane] = a.zf[line] + fix_of<R>(qb, rows_w, fr.first, are, arb);
+      if (clamp && n == lc.blocks - 1)
+        edges[1][lane] = a.zl[line] + fix_of<R>(qb, rows_w, fr.last, are, arb);
+    }
+  };
 
   // Every run from a zero state (eq. 24), and the raw heads backwards (mirror).
   {
-    double x[R];
-    run_forward<R>(lc, pb, g, x);
-    recorder(q)(g, x);
+    float x[R];
+    set_zero(x);
+    for (int c0 = s0; c0 < s1; c0 += kChunk) {
+      load_chunk(pb, c0, pc);
+      if (!a.causal_only) load_chunk(eb, c0, ec);
+      if (fix) {  // the fixed-up perimeters, for the phases below
+        apply_fix(c0);
+        store_chunk(pb, c0, pc);
+        if (!a.causal_only) store_chunk(eb, c0, ec);
+      }
+      RF_UNROLL
+      for (int i = 0; i < kChunk; ++i)
+        if (c0 + i < s1) mode_mul_add<NR, NC>(transfer(c0 + i), x, pc[i]);
+    }
+    write(q, g, x);
     if (mirror) {
-      run_backward<R>(lc, hb, g, x);
-      recorder(qh)(g, x);
+      set_zero(x);
+      for (int c1 = s1; c1 > s0; c1 -= kChunk) {
+        const int c0 = max(s0, c1 - kChunk);
+        float hc[kChunk][R];
+        RF_UNROLL
+        for (int i = 0; i < kChunk; ++i)
+          if (c0 + i < c1) RF_UNROLL
+        for (int k = 0; k < R; ++k) hc[i][k] = hb.at(c0 + i, k, R);
+        if (fix) RF_UNROLL
+        for (int i = 0; i < kChunk; ++i)
+          if (c0 + i < c1) {
+            const float* qb = q_of_block(c0 + i);
+            RF_UNROLL
+            for (int k = 0; k < R; ++k) hc[i][k] += fix_of<R>(qb, rows_w, fr.raw + k, are, arb);
+          }
+        RF_UNROLL
+        for (int i = kChunk - 1; i >= 0; --i)
+          if (c0 + i < c1) mode_mul_add<NR, NC>(transfer(c0 + i), x, hc[i]);
+      }
+      write(qh, g, x);
     }
   }
   __syncthreads();
   if (g == 0) {
-    double zero[R], ubar[R], hbar[R], u[R], u_end[R], e[R];
-    set_zero(zero);
+    // Warp 0 stitches the runs: from zero for the line's zero-start results, then from the seed.
+    float x[R], ubar[R], hbar[R], u[R], e[R];
+    set_zero(ubar);
     set_zero(hbar);
-    auto ignore = [](int, const double(&)[R]) {};
-    stitch_forward<R>(lc, zero, reader(q), ignore, ubar);
-    if (mirror) stitch_backward<R>(lc, zero, reader(qh), ignore, hbar);
-    const double first = clamp ? double((rows ? a.zf : a.xf)[line]) : 0.0;
-    const double last = clamp ? double((rows ? a.zl : a.xl)[line]) : 0.0;
-    causal_seed<R>(lc, a.ext, ubar, hbar, first, u);
-    stitch_forward<R>(lc, u, reader(q), recorder(entering), u_end);
-    anticausal_seed<R>(lc, a.ext, u_end, last, e);
-    RF_UNROLL
-    for (int k = 0; k < R; ++k) at(ends, 1, k) = e[k];
+    for (int r = 0; r < runs; ++r) {  // both chains at once: their latencies overlap
+      read(q, r, x);
+      mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, ubar, x);
+      if (mirror) {
+        const int rh = runs - 1 - r;
+        read(qh, rh, x);
+        mode_mul_add<NR, NC>(rh == runs - 1 ? lc.D_last_run_m : lc.D_run_m, hbar, x);
+      }
+    }
+    set_zero(u);
+    if (clamp) {
+      const float first = rows ? edges[0][lane] : a.xf[line];
+      RF_UNROLL
+      for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
+    } else if (a.ext == Extension::Repeat) {  // eq. (49)
+      RF_UNROLL
+      for (int k = 0; k < R; ++k) u[k] = ubar[k];
+      mode_mul<NR, NC>(lc.Q_n_m, u);
+    } else if (mirror) {  // eq. (52)
+      RF_UNROLL
+      for (int k = 0; k < R; ++k) u[k] = ubar[k];
+      mode_mul_add<NR, NC>(lc.D_n_m, u, hbar);
+      mode_mul<NR, NC>(lc.Q_2n_m, u);
+    }
+    for (int r = 0; r < runs; ++r) {
+      write(entering, r, u);
+      read(q, r, x);
+      mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, u, x);
+    }
+    const float last = clamp ? (rows ? edges[1][lane] : a.xl[line]) : 0.f;
+    anticausal_seed<R>(lc, a.ext, u, last, e);  // u is the state after the last sample now
+    write(ends, 0, e);
   }
   __syncthreads();
   // Each run from its entering state: the complete causal states, and the anticausal perimeters
   // completed with them, eq. (34).
   {
-    double state[R];
-    reader(entering)(g, state);
-    for (int s = run_begin(lc, g); s < run_end(lc, g); ++s) {
-      double x[R];
-      load(pb, s, x);
-      store(pb, s, state);
-      if (!a.causal_only) {
-        double eh[R], v[R];
-        load(eb, s, eh);
-        affine<R>(s == lc.blocks - 1 ? lc.H_ARB_AFP_last : lc.H_ARB_AFP, state, eh, v);
-        store(eb, s, v);
+    float state[R];
+    read(entering, g, state);
+    for (int c0 = s0; c0 < s1; c0 += kChunk) {
+      load_chunk(pb, c0, pc);
+      if (!a.causal_only) load_chunk(eb, c0, ec);
+      RF_UNROLL
+      for (int i = 0; i < kChunk; ++i) {
+        const int s = c0 + i;
+        if (s >= s1) continue;
+        float x[R];
+        RF_UNROLL
+        for (int k = 0; k < R; ++k) {
+          x[k] = pc[i][k];
+          pc[i][k] = state[k];
+        }
+        if (!a.causal_only) {
+          float v[R];
+          affine<R>(s == lc.blocks - 1 ? lc.H_ARB_AFP_last : lc.H_ARB_AFP, state, ec[i], v);
+          RF_UNROLL
+          for (int k = 0; k < R; ++k) ec[i][k] = v[k];
+        }
+        mode_mul_add<NR, NC>(transfer(s), state, x);
       }
-      apply_add(block_transfer(lc, s), state, x);
+      store_chunk(pb, c0, pc);
+      if (!a.causal_only) store_chunk(eb, c0, ec);
     }
   }
-  if (a.causal_only) {
-    // Algorithm 6: the row perimeters' share of this warp's blocks (causal filters: P only).
-    if (!rows && !a.fix_in_rows)
-      for (int s = run_begin(lc, g); s < run_end(lc, g); ++s) {
-        double P[R], E[R];
-        load(pb, s, P);
-        set_zero(E);
-        fix_block<R>(a, a.k->fix, fix_scratch[g], s, block, channel, P, E);
-      }
-    return;
-  }
-  {
-    double x[R];
-    run_backward<R>(lc, eb, g, x);
-    recorder(q)(g, x);
+  if (!a.causal_only) {
+    float x[R];
+    set_zero(x);
+    for (int c1 = s1; c1 > s0; c1 -= kChunk) {
+      const int c0 = max(s0, c1 - kChunk);
+      load_chunk(eb, c0, ec);
+      RF_UNROLL
+      for (int i = kChunk - 1; i >= 0; --i)
+        if (c0 + i < c1) mode_mul_add<NR, NC>(transfer(c0 + i), x, ec[i]);
+    }
+    write(q, g, x);
   }
   __syncthreads();
-  if (g == 0) {
-    double e[R], out[R];
-    if (a.ext == Extension::Repeat) {
-      double zero[R], wbar[R];
-      set_zero(zero);
-      stitch_backward<R>(
-          lc, zero, reader(q), [](int, const double(&)[R]) {}, wbar);
-      affine<R>(lc.Q_n, wbar, zero, e);  // eq. (51)
+  if (!a.causal_only && g == 0) {
+    float x[R], e[R];
+    if (a.ext == Extension::Repeat) {  // eq. (51): Q_n times the scan's zero-start result
+      set_zero(e);
+      for (int r = runs - 1; r >= 0; --r) {
+        read(q, r, x);
+        mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, e, x);
+      }
+      mode_mul<NR, NC>(lc.Q_n_m, e);
     } else {
-      reader(ends)(1, e);
+      read(ends, 0, e);
     }
-    stitch_backward<R>(lc, e, reader(q), recorder(entering), out);
+    for (int r = runs - 1; r >= 0; --r) {
+      write(entering, r, e);
+      read(q, r, x);
+      mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, e, x);
+    }
   }
   __syncthreads();
-  {
-    double state[R];
-    reader(entering)(g, state);
-    const bool fix = !rows && !a.fix_in_rows;
-    for (int s = run_end(lc, g) - 1; s >= run_begin(lc, g); --s) {
-      double v[R];
-      load(eb, s, v);
-      store(eb, s, state);
-      if (fix) {
-        // Algorithm 6: block (s, block)'s column carries are complete now; its rows get their
-        // share (the carries as stored, rounded to float, as the output stage will read them).
-        double P[R], E[R];
-        load(pb, s, P);
-        load(eb, s, E);
-        fix_block<R>(a, a.k->fix, fix_scratch[g], s, block, channel, P, E);
+  if (!a.causal_only) {
+    float state[R];
+    read(entering, g, state);
+    for (int c1 = s1; c1 > s0; c1 -= kChunk) {
+      const int c0 = max(s0, c1 - kChunk);
+      load_chunk(eb, c0, ec);
+      RF_UNROLL
+      for (int i = kChunk - 1; i >= 0; --i)
+        if (c0 + i < c1) {
+          float v[R];
+          RF_UNROLL
+          for (int k = 0; k < R; ++k) {
+            v[k] = ec[i][k];
+            ec[i][k] = state[k];
+          }
+          mode_mul_add<NR, NC>(transfer(c0 + i), state, v);
+        }
+      store_chunk(eb, c0, ec);
+    }
+  }
+  // Algorithm 6, stage 3 for this warp's blocks: their column carries are complete; Q of each
+  // block (this CTA's block column, its run of block rows) goes to memory for the row scan.
+  if (!rows && !a.fix_in_rows) {
+    const int last_col = block == a.block_cols - 1;
+    for (int c0 = s0; c0 < s1; c0 += kChunk) {
+      load_chunk(pb, c0, pc);
+      if (!a.causal_only) load_chunk(eb, c0, ec);
+      for (int b0 = 0; b0 < kChunk && c0 + b0 < s1; b0 += batch) {
+        const int count = min(batch, min(kChunk - b0, s1 - c0 - b0));
+        RF_UNROLL
+        for (int i = 0; i < kChunk; ++i)
+          if (i >= b0 && i < b0 + count) RF_UNROLL
+        for (int k = 0; k < R; ++k) {
+          xs[(i - b0) * kXStride<R> + k * kBlock + lane] = pc[i][k];
+          xs[(i - b0) * kXStride<R> + (R + k) * kBlock + lane] = a.causal_only ? 0.f : ec[i][k];
+        }
+        __syncwarp();
+        reduce_q<R>(
+            xs, wshared, rows_w, count, [&](int) { return last_col; },
+            [&](int b) {
+              const int m = c0 + b0 + b;
+              return a.q +
+                     ((std::size_t(channel) * a.block_rows + m) * a.block_cols + block) * stride;
+            });
+        __syncwarp();
       }
-      apply_add(block_transfer(lc, s), state, v);
     }
   }
 }
@@ -518,34 +719,40 @@ __global__ void __launch_bounds__(kTileThreads)
 // ---------------------------------------------------------------------------------------------
 // Host
 
-std::size_t scan_shared_bytes(int order, int runs, bool fix) {
-  std::size_t bytes =
-      sizeof(LineConstants) + std::size_t(3 * runs + 2) * order * 32 * sizeof(double);
-  if (fix) {
-    // FixScratch<R>, as laid out for the largest order: sized per order below.
-    const std::size_t per_warp =
-        (2 * std::size_t(order) * (kBlock + 1) + 2 * std::size_t(kMaxFixRows) * order) *
-        sizeof(double);
-    bytes += per_warp * runs;
-  }
-  return bytes;
+// Dynamic shared memory of a scan: per run the zero-start results, raw heads and entering
+// states, the seed, the column carries of a batch of blocks per warp, and for algorithm 5's row
+// scan the Q of a chunk of blocks per warp.
+template <int R>
+std::size_t scan_shared_bytes(int runs, int rows_w, bool local_q) {
+  const int batch = std::min(kMaxBatch, 32 / rows_w);
+  return (std::size_t(3 * runs + 1) * R * 32 + std::size_t(runs) * batch * kXStride<R> +
+          (local_q ? std::size_t(runs) * kMaxBatch * q_stride(rows_w, R) : 0)) *
+         sizeof(float);
+}
+
+// Raises scan_kernel's dynamic shared memory limit to what a plan needs.
+template <int NR, int NC>
+void allow_scan_shared(std::size_t bytes) {
+  static std::size_t allowed = 48 * 1024 - sizeof(LineMatrices<float>) - sizeof(WShared) - 256;
+  if (bytes <= allowed) return;
+  CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<NR, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(bytes)));
+  allowed = bytes;
 }
 
 template <int R>
-void launch_scan(const Args& a, bool rows, const LineConstants& lc, bool fix, cudaStream_t stream) {
-  static_assert(
-      sizeof(FixScratch<R>) == (2 * R * (kBlock + 1) + 2 * kMaxFixRows * R) * sizeof(double),
-      "FixScratch layout");
-  const std::size_t bytes = scan_shared_bytes(R, lc.runs, fix);
-  static bool raised = false;
-  if (!raised) {
-    CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    int(scan_shared_bytes(R, kMaxRuns, true))));
-    raised = true;
-  }
+std::size_t scan_bytes(const Args& a, bool rows, const LineConstants& lc, int rows_w) {
+  return scan_shared_bytes<R>(lc.runs, rows_w, rows && a.fix_in_rows);
+}
+
+template <int NR, int NC>
+void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
+                 cudaStream_t stream) {
   const int padded = rows ? a.padded_height : a.padded_width;
   const unsigned grid = unsigned(std::size_t(a.channels) * padded / 32);
-  scan_kernel<R><<<grid, dim3(32, lc.runs), bytes, stream>>>(a, rows ? 1 : 0);
+  scan_kernel<NR, NC>
+      <<<grid, dim3(32, lc.runs), scan_bytes<NR + 2 * NC>(a, rows, lc, rows_w), stream>>>(
+          a, rows ? 1 : 0);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -561,9 +768,9 @@ void launch_frame(const Args& a, const Plan& p, const Modes<NR, NC, float>& f, b
   perimeters_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f);
   CUDA_CHECK_LAUNCH();
   mark(0);
-  launch_scan<R>(a, false, p.columns, !fix_in_rows, stream);
+  launch_scan<NR, NC>(a, false, p.columns, p.fix.rows_w, stream);
   mark(1);
-  launch_scan<R>(a, true, p.rows, fix_in_rows, stream);
+  launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
   mark(2);
   output_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f);
   CUDA_CHECK_LAUNCH();
@@ -575,7 +782,7 @@ void launch_frame(const Args& a, const Plan& p, const Modes<NR, NC, float>& f, b
 struct CudaFilter::Impl {
   Plan plan;
   bool fix_in_rows = false;
-  DeviceBuffer constants, cp, ce, cx, rp, re, rz, xf, xl, zf, zl;
+  DeviceBuffer constants, cp, ce, cx, rp, re, rz, xf, xl, zf, zl, q;
   Args args;
   std::function<void(const Args&, cudaStream_t, cudaEvent_t*)> launch;
 };
@@ -588,7 +795,7 @@ CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height,
   im.fix_in_rows = place == FixPlace::RowScan;
   const Plan& p = im.plan;
 
-  DeviceConstants host{p.columns, p.rows, p.fix, p.fix_rows};
+  DeviceConstants host{p.columns.as<float>(), p.rows.as<float>(), p.fix, p.fix_rows};
   im.constants.allocate(sizeof(DeviceConstants));
   CUDA_CHECK(cudaMemcpy(im.constants.ptr, &host, sizeof host, cudaMemcpyHostToDevice));
   // Zeroed once: the lines past the image's edge keep zero carries, which the scans keep zero.
@@ -619,6 +826,9 @@ CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height,
     a.cx = zeroed(im.cx, p.column_carries());
     a.rz = zeroed(im.rz, p.row_carries());
   }
+  if (!im.fix_in_rows)
+    a.q = zeroed(im.q, std::size_t(channels) * p.block_rows * p.block_cols *
+                           q_stride(p.fix.rows_w, p.form.order));
   if (p.clamp()) {
     a.xf = zeroed(im.xf, p.column_lines());
     a.xl = zeroed(im.xl, p.column_lines());
@@ -628,6 +838,10 @@ CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height,
   const bool ok = with_modes(p.form.real_modes, p.form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
     const auto modes = modes_of<Tag::kReal, Tag::kPairs, float>(p.form);
+    constexpr int R = Tag::kOrder;
+    allow_scan_shared<Tag::kReal, Tag::kPairs>(
+        std::max(scan_bytes<R>(a, false, p.columns, p.fix.rows_w),
+                 scan_bytes<R>(a, true, p.rows, p.fix.rows_w)));
     const Plan* plan = &im.plan;
     const bool rows_fix = im.fix_in_rows;
     if (channels == 1)

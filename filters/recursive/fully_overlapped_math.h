@@ -19,8 +19,10 @@ inline constexpr int kAtLeastOne = N > 0 ? N : 1;
 template <int NR, int NC, class T>
 struct Modes {
   static constexpr int kOrder = NR + 2 * NC;
-  T p[kAtLeastOne<NR>], c[kAtLeastOne<NR>];
-  T pr[kAtLeastOne<NC>], pi[kAtLeastOne<NC>], cr[kAtLeastOne<NC>], ci[kAtLeastOne<NC>];
+  T p[kAtLeastOne<NR>], c[kAtLeastOne<NR>], inv_c[kAtLeastOne<NR>];
+  T pr[kAtLeastOne<NC>], pi[kAtLeastOne<NC>];
+  T cr[kAtLeastOne<NC>], ci[kAtLeastOne<NC>];          // residue c of the pair's mode
+  T inv_cr[kAtLeastOne<NC>], inv_ci[kAtLeastOne<NC>];  // 1 / c
 };
 
 // The state in the real basis of modal.h: real modes, then (Re u, Im u) per pair.
@@ -51,22 +53,49 @@ RF_HDI T fused(T a, T b, T c) {
   return a * b + c;  // contracted into one FMA by the compilers we build with
 }
 
-// One sample: every mode takes x, and the output is their sum (a pair counts twice its real part).
-// The modes' recursions are independent chains, so a step's latency is one or two FMAs.
+// Inside a block the recursions run on scaled states u_k / c_k, v_k <- p_k v_k + x, with the
+// output y = sum_k c_k v_k (a pair counts twice its real part): one FMA per real mode and sample
+// instead of two, and the advance of a head (no output) one. The modes' recursions are
+// independent chains, so a step's latency is one or two FMAs. Carries stay in modal.h's u_k.
+template <int NR, int NC, class T>
+RF_HDI void scale_in(const Modes<NR, NC, T>& f, State<NR, NC, T>& w) {
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) w.s[k] *= f.inv_c[k];
+  RF_UNROLL
+  for (int k = 0; k < NC; ++k) {
+    const T re = w.re[k], im = w.im[k];
+    w.re[k] = fused(re, f.inv_cr[k], -im * f.inv_ci[k]);
+    w.im[k] = fused(re, f.inv_ci[k], im * f.inv_cr[k]);
+  }
+}
+
+template <int NR, int NC, class T>
+RF_HDI void scale_out(const Modes<NR, NC, T>& f, State<NR, NC, T>& w) {
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) w.s[k] *= f.c[k];
+  RF_UNROLL
+  for (int k = 0; k < NC; ++k) {
+    const T re = w.re[k], im = w.im[k];
+    w.re[k] = fused(re, f.cr[k], -im * f.ci[k]);
+    w.im[k] = fused(re, f.ci[k], im * f.cr[k]);
+  }
+}
+
+// One sample on a scaled state: every mode takes x; returns y.
 template <int NR, int NC, class T>
 RF_HDI T step(const Modes<NR, NC, T>& f, State<NR, NC, T>& w, T x) {
   T y = T(0);
   RF_UNROLL
   for (int k = 0; k < NR; ++k) {
-    w.s[k] = fused(f.p[k], w.s[k], f.c[k] * x);
-    y += w.s[k];
+    w.s[k] = fused(f.p[k], w.s[k], x);
+    y = fused(f.c[k], w.s[k], y);
   }
   RF_UNROLL
   for (int k = 0; k < NC; ++k) {
     const T re = w.re[k], im = w.im[k];
-    w.re[k] = fused(f.pr[k], re, fused(-f.pi[k], im, f.cr[k] * x));
-    w.im[k] = fused(f.pr[k], im, fused(f.pi[k], re, f.ci[k] * x));
-    y = fused(T(2), w.re[k], y);
+    w.re[k] = fused(f.pr[k], re, fused(-f.pi[k], im, x));
+    w.im[k] = fused(f.pr[k], im, f.pi[k] * re);
+    y = fused(T(2) * f.cr[k], w.re[k], fused(T(-2) * f.ci[k], w.im[k], y));
   }
   return y;
 }
@@ -75,12 +104,12 @@ RF_HDI T step(const Modes<NR, NC, T>& f, State<NR, NC, T>& w, T x) {
 template <int NR, int NC, class T>
 RF_HDI void advance(const Modes<NR, NC, T>& f, State<NR, NC, T>& w, T x) {
   RF_UNROLL
-  for (int k = 0; k < NR; ++k) w.s[k] = fused(f.p[k], w.s[k], f.c[k] * x);
+  for (int k = 0; k < NR; ++k) w.s[k] = fused(f.p[k], w.s[k], x);
   RF_UNROLL
   for (int k = 0; k < NC; ++k) {
     const T re = w.re[k], im = w.im[k];
-    w.re[k] = fused(f.pr[k], re, fused(-f.pi[k], im, f.cr[k] * x));
-    w.im[k] = fused(f.pr[k], im, fused(f.pi[k], re, f.ci[k] * x));
+    w.re[k] = fused(f.pr[k], re, fused(-f.pi[k], im, x));
+    w.im[k] = fused(f.pr[k], im, f.pi[k] * re);
   }
 }
 
@@ -88,18 +117,22 @@ RF_HDI void advance(const Modes<NR, NC, T>& f, State<NR, NC, T>& w, T x) {
 // only the first `len` samples when not Full.
 template <bool Full, int NR, int NC, class T, class V>
 RF_HDI void causal_block(const Modes<NR, NC, T>& f, V (&v)[kBlock], State<NR, NC, T>& w, int len) {
+  scale_in(f, w);
   RF_UNROLL
   for (int i = 0; i < kBlock; ++i)
     if (Full || i < len) v[i] = V(step(f, w, T(v[i])));
+  scale_out(f, w);
 }
 
 // Anticausal filtering of a block in place, from the state entering at its end.
 template <bool Full, int NR, int NC, class T, class V>
 RF_HDI void anticausal_block(const Modes<NR, NC, T>& f, V (&v)[kBlock], State<NR, NC, T>& w,
                              int len) {
+  scale_in(f, w);
   RF_UNROLL
   for (int i = kBlock - 1; i >= 0; --i)
     if (Full || i < len) v[i] = V(step(f, w, T(v[i])));
+  scale_out(f, w);
 }
 
 // The anticausal state a block leaves at its start from a zero state, the block unchanged.
@@ -109,6 +142,7 @@ RF_HDI State<NR, NC, T> anticausal_head(const Modes<NR, NC, T>& f, const V (&v)[
   RF_UNROLL
   for (int i = kBlock - 1; i >= 0; --i)
     if (Full || i < len) advance(f, w, T(v[i]));
+  scale_out(f, w);
   return w;
 }
 
@@ -122,48 +156,38 @@ RF_HDI void with_block_len(int len, Fn&& fn) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The scans: r x r maps in double (stride kMaxOrder).
+// The scans: r x r maps (stride kMaxOrder) in T: double on the CPU, float in the kernels (mode
+// states keep the maps well conditioned, so float loses nothing the carries' storage does not).
 
-template <int R>
-RF_HDI void set_zero(double (&x)[R]) {
+template <int R, class T>
+RF_HDI void set_zero(T (&x)[R]) {
   RF_UNROLL
-  for (int k = 0; k < R; ++k) x[k] = 0.0;
+  for (int k = 0; k < R; ++k) x[k] = T(0);
 }
 
 // out = m x + add (out may not alias x).
-template <int R>
-RF_HDI void affine(const double* m, const double (&x)[R], const double (&add)[R],
-                   double (&out)[R]) {
+template <int R, class T>
+RF_HDI void affine(const T* m, const T (&x)[R], const T (&add)[R], T (&out)[R]) {
   RF_UNROLL
   for (int i = 0; i < R; ++i) {
-    double acc = add[i];
+    T acc = add[i];
     RF_UNROLL
     for (int j = 0; j < R; ++j) acc = fused(m[i * kMaxOrder + j], x[j], acc);
     out[i] = acc;
   }
 }
 
-// x = m x.
-template <int R>
-RF_HDI void apply(const double* m, double (&x)[R]) {
-  double zero[R], out[R];
-  set_zero(zero);
-  affine<R>(m, x, zero, out);
-  RF_UNROLL
-  for (int k = 0; k < R; ++k) x[k] = out[k];
-}
-
 // x = m x + add.
-template <int R>
-RF_HDI void apply_add(const double* m, double (&x)[R], const double (&add)[R]) {
-  double out[R];
+template <int R, class T>
+RF_HDI void apply_add(const T* m, T (&x)[R], const T (&add)[R]) {
+  T out[R];
   affine<R>(m, x, add, out);
   RF_UNROLL
   for (int k = 0; k < R; ++k) x[k] = out[k];
 }
 
 // ---------------------------------------------------------------------------------------------
-// Stages 2 and 4 for one line: its blocks are cut into runs (LineConstants::runs of run_len
+// Stages 2 and 4 for one line: its blocks are cut into runs (LineMatrices::runs of run_len
 // blocks), each run scanned from a zero state, the runs' results stitched, then each run scanned
 // again from its true entering state. The CUDA kernels give each run a warp; the CPU walks them in
 // order. Carries of a line sit at base[(s * r + k) * stride] for block s, component k.
@@ -174,38 +198,42 @@ struct CarryLine {
   RF_HDI float& at(int s, int k, int r) const { return base[(std::size_t(s) * r + k) * stride]; }
 };
 
-template <int R>
-RF_HDI void load(const CarryLine& c, int s, double (&x)[R]) {
+template <int R, class T>
+RF_HDI void load(const CarryLine& c, int s, T (&x)[R]) {
   RF_UNROLL
-  for (int k = 0; k < R; ++k) x[k] = double(c.at(s, k, R));
+  for (int k = 0; k < R; ++k) x[k] = T(c.at(s, k, R));
 }
 
-template <int R>
-RF_HDI void store(const CarryLine& c, int s, const double (&x)[R]) {
+template <int R, class T>
+RF_HDI void store(const CarryLine& c, int s, const T (&x)[R]) {
   RF_UNROLL
   for (int k = 0; k < R; ++k) c.at(s, k, R) = float(x[k]);
 }
 
-RF_HDI const double* block_transfer(const LineConstants& lc, int s) {
+template <class T>
+RF_HDI const T* block_transfer(const LineMatrices<T>& lc, int s) {
   return s == lc.blocks - 1 ? lc.D_last : lc.D;
 }
-RF_HDI const double* run_transfer(const LineConstants& lc, int g) {
+template <class T>
+RF_HDI const T* run_transfer(const LineMatrices<T>& lc, int g) {
   return g == lc.runs - 1 ? lc.D_last_run : lc.D_run;
 }
-RF_HDI int run_begin(const LineConstants& lc, int g) {
+template <class T>
+RF_HDI int run_begin(const LineMatrices<T>& lc, int g) {
   return g * lc.run_len;
 }
-RF_HDI int run_end(const LineConstants& lc, int g) {
+template <class T>
+RF_HDI int run_end(const LineMatrices<T>& lc, int g) {
   const int e = (g + 1) * lc.run_len;
   return e < lc.blocks ? e : lc.blocks;
 }
 
 // The causal state leaving run g from a zero entering state: q <- D_s q + P_s(Ybar), eq. (24).
-template <int R>
-RF_HDI void run_forward(const LineConstants& lc, const CarryLine& pb, int g, double (&q)[R]) {
+template <int R, class T>
+RF_HDI void run_forward(const LineMatrices<T>& lc, const CarryLine& pb, int g, T (&q)[R]) {
   set_zero(q);
   for (int s = run_begin(lc, g); s < run_end(lc, g); ++s) {
-    double x[R];
+    T x[R];
     load(pb, s, x);
     apply_add(block_transfer(lc, s), q, x);
   }
@@ -213,11 +241,11 @@ RF_HDI void run_forward(const LineConstants& lc, const CarryLine& pb, int g, dou
 
 // The anticausal state leaving run g at its start from a zero state entering at its end, for
 // per-block heads h: q <- D_s q + h_s.
-template <int R>
-RF_HDI void run_backward(const LineConstants& lc, const CarryLine& h, int g, double (&q)[R]) {
+template <int R, class T>
+RF_HDI void run_backward(const LineMatrices<T>& lc, const CarryLine& h, int g, T (&q)[R]) {
   set_zero(q);
   for (int s = run_end(lc, g) - 1; s >= run_begin(lc, g); --s) {
-    double x[R];
+    T x[R];
     load(h, s, x);
     apply_add(block_transfer(lc, s), q, x);
   }
@@ -225,14 +253,14 @@ RF_HDI void run_backward(const LineConstants& lc, const CarryLine& h, int g, dou
 
 // Stitching forward: given each run's zero-start result q(g) and the state entering run 0, the
 // state entering run g is entering(g); returns (in out) the state leaving the last run.
-template <int R, class Q, class Entering>
-RF_HDI void stitch_forward(const LineConstants& lc, const double (&start)[R], Q q,
-                           Entering entering, double (&out)[R]) {
+template <int R, class T, class Q, class Entering>
+RF_HDI void stitch_forward(const LineMatrices<T>& lc, const T (&start)[R], Q q, Entering entering,
+                           T (&out)[R]) {
   RF_UNROLL
   for (int k = 0; k < R; ++k) out[k] = start[k];
   for (int g = 0; g < lc.runs; ++g) {
     entering(g, out);
-    double x[R];
+    T x[R];
     q(g, x);
     apply_add(run_transfer(lc, g), out, x);
   }
@@ -240,14 +268,14 @@ RF_HDI void stitch_forward(const LineConstants& lc, const double (&start)[R], Q 
 
 // Stitching backward: the state entering the last run from the right is `start`; entering(g, v)
 // receives the state entering run g from the right; out is the state leaving run 0.
-template <int R, class Q, class Entering>
-RF_HDI void stitch_backward(const LineConstants& lc, const double (&start)[R], Q q,
-                            Entering entering, double (&out)[R]) {
+template <int R, class T, class Q, class Entering>
+RF_HDI void stitch_backward(const LineMatrices<T>& lc, const T (&start)[R], Q q, Entering entering,
+                            T (&out)[R]) {
   RF_UNROLL
   for (int k = 0; k < R; ++k) out[k] = start[k];
   for (int g = lc.runs - 1; g >= 0; --g) {
     entering(g, out);
-    double x[R];
+    T x[R];
     q(g, x);
     apply_add(run_transfer(lc, g), out, x);
   }
@@ -256,22 +284,20 @@ RF_HDI void stitch_backward(const LineConstants& lc, const double (&start)[R], Q
 // The causal state entering the line (Nehab & Maximo 2016 in mode states, modal.h): clamp
 // eq. (35), repeat eq. (49), mirror eq. (52); ubar is the state leaving the line from a zero
 // start, hbar the anticausal recursion of the input from a zero state, before its first sample.
-template <int R>
-RF_HDI void causal_seed(const LineConstants& lc, Extension ext, const double (&ubar)[R],
-                        const double (&hbar)[R], double first, double (&u)[R]) {
+template <int R, class T>
+RF_HDI void causal_seed(const LineMatrices<T>& lc, Extension ext, const T (&ubar)[R],
+                        const T (&hbar)[R], T first, T (&u)[R]) {
+  T zero[R];
+  set_zero(zero);
   set_zero(u);
   if (ext == Extension::Clamp) {
     RF_UNROLL
     for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
   } else if (ext == Extension::Repeat) {
-    double zero[R];
-    set_zero(zero);
     affine<R>(lc.Q_n, ubar, zero, u);
   } else if (ext == Extension::Mirror) {
-    double t[R];
+    T t[R];
     affine<R>(lc.D_n, ubar, hbar, t);
-    double zero[R];
-    set_zero(zero);
     affine<R>(lc.Q_2n, t, zero, u);
   }
 }
@@ -279,10 +305,10 @@ RF_HDI void causal_seed(const LineConstants& lc, Extension ext, const double (&u
 // The anticausal state entering the line from the right, from the causal state after its last
 // sample: zero eq. (44), clamp eq. (44) with the constant's tail, mirror eqs. (67)-(72). Repeat
 // (eq. 51) needs the whole anticausal scan first: Q_n times its zero-start result.
-template <int R>
-RF_HDI void anticausal_seed(const LineConstants& lc, Extension ext, const double (&u_end)[R],
-                            double last, double (&e)[R]) {
-  double zero[R];
+template <int R, class T>
+RF_HDI void anticausal_seed(const LineMatrices<T>& lc, Extension ext, const T (&u_end)[R], T last,
+                            T (&e)[R]) {
+  T zero[R];
   set_zero(zero);
   set_zero(e);
   if (ext == Extension::Zero || ext == Extension::Clamp) affine<R>(lc.G, u_end, zero, e);
@@ -302,12 +328,16 @@ Modes<NR, NC, T> modes_of(const modal::Form& m) {
   for (int k = 0; k < NR; ++k) {
     f.p[k] = T(m.pole_re[k]);
     f.c[k] = T(m.residue_re[k]);
+    f.inv_c[k] = T(1.0 / m.residue_re[k]);
   }
   for (int k = 0; k < NC; ++k) {
+    const double cr = m.residue_re[NR + k], ci = m.residue_im[NR + k], mag2 = cr * cr + ci * ci;
     f.pr[k] = T(m.pole_re[NR + k]);
     f.pi[k] = T(m.pole_im[NR + k]);
-    f.cr[k] = T(m.residue_re[NR + k]);
-    f.ci[k] = T(m.residue_im[NR + k]);
+    f.cr[k] = T(cr);
+    f.ci[k] = T(ci);
+    f.inv_cr[k] = T(cr / mag2);
+    f.inv_ci[k] = T(-ci / mag2);
   }
   return f;
 }

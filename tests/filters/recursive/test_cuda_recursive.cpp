@@ -112,9 +112,9 @@ void check_case(FilterSpec spec, int w, int h, int c, int row_step = 1,
 
 }  // namespace
 
-// The block algorithms: auto (algorithm 6 for every design we ship), and 4 and 5 named.
+// The block algorithms: auto (algorithm 5 for every design we ship), 4 and 6 named.
 constexpr rf::Algorithm kBlockAlgorithms[] = {rf::Algorithm::Auto, rf::Algorithm::Alg4,
-                                              rf::Algorithm::Alg5};
+                                              rf::Algorithm::Alg6};
 
 TEST_CASE("cuda overlapped gaussian: every order and extension on small odd sizes") {
   RF_REQUIRE_CUDA();
@@ -304,7 +304,7 @@ TEST_CASE("cuda fully overlapped: every order and extension up to each order's s
   RF_REQUIRE_CUDA();
   // The caps of design.cpp: 2000 up to order 3, 1000 for order 4, 200 for order 5.
   const double sigmas[] = {1.0, 16.0, 64.0, 100.0, 200.0, 1000.0, 2000.0};
-  for (rf::Algorithm algo : {rf::Algorithm::Auto, rf::Algorithm::Alg5})
+  for (rf::Algorithm algo : {rf::Algorithm::Auto, rf::Algorithm::Alg6})
     for (int order = 1; order <= 5; ++order)
       for (double sigma : sigmas) {
         if ((order == 5 && sigma > 200.0) || (order == 4 && sigma > 1000.0)) continue;
