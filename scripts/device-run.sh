@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one command a GPU run executes, on prebuilt binaries (nothing is compiled there):
-#   scripts/device-run.sh [BUILD_DIR] [tests|sanitize|bench|all]...
-# CUDA tests, a compute-sanitizer memcheck + racecheck subset, and the benchmark; every log and
-# result lands in $OUT (default ./out).
+#   scripts/device-run.sh [BUILD_DIR] [tests|sanitize|bench|python|all]...
+# CUDA tests, a compute-sanitizer memcheck + racecheck subset, the benchmark, and the Python
+# module's GPU tests (where python3 with NumPy is installed); every log and result lands in $OUT
+# (default ./out).
 set -uo pipefail
 build=${1:-build-gpu}
 shift || true
@@ -81,5 +82,18 @@ if has bench; then
       status=1
   fi
   tail -3 "$out/bench.txt"
+fi
+if has python; then
+  echo "== Python module on the GPU"
+  log="$out/python-cuda.txt"
+  if PYTHONPATH="$build/python" python3 -c "import numpy, rfstudio" >"$log" 2>&1; then
+    PYTHONPATH="$build/python" python3 tests/python/test_rfstudio_cuda.py -v >"$log" 2>&1
+    rc=$?
+    # 77: no usable device, which the test says on its first line.
+    [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+    tail -3 "$log"
+  else
+    echo "python3 cannot import numpy and rfstudio here: $(tail -1 "$log")"
+  fi
 fi
 exit $status

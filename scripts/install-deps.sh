@@ -9,6 +9,7 @@ packages=(
   libimgui-dev libglfw3-dev python3-glad libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev
   libturbojpeg0-dev libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth ffmpeg python3
+  pybind11-dev python3-dev python3-numpy
 )
 
 missing=()

@@ -19,26 +19,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The options every filtering subcommand shares, as typed on the command line.
-struct FilterArgs {
-  std::string filter = "gaussian";
-  double sigma = 4.0;
-  std::optional<int> order;  // default: 2 for deriche, 3 otherwise
-  double pole = 0.5;
-  std::optional<std::string> ext;  // default: zero for sat, mirror otherwise
-  double sigma_r = 0.2;
-  double kappa = 2.0;
-  int iterations = 2;
-  std::string algo = "auto";
-  std::string backend = "auto";
-};
-
+// The options every filtering subcommand shares, into rf::FilterArgs; rf::parse_spec turns them
+// into a FilterSpec with the messages the Python module raises too.
 void add_filter_options(CLI::App& cmd, FilterArgs& args, bool with_backend);
 
-// Throws UsageError naming the option for unknown names; values are checked by rf::validate().
-FilterSpec to_spec(const FilterArgs& args);
-
-// Filters a host image of any channel count 1..4 with `engine` (2 or 3 channels are padded to 4).
+// Filters a host image of any channel count 1..4 with `engine`; `filter_ms` gets the filter's
+// time as the engine measures it.
 Image run_engine(Engine& engine, const FilterSpec& spec, const Image& in, double* filter_ms);
 
 void add_filter_command(CLI::App& app);

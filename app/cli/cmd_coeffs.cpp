@@ -37,9 +37,7 @@ void add_coeffs_command(CLI::App& app) {
                   "anticausal pair, |b0/A(e^iw)| causal only, and the Gaussian exp(-sigma^2 "
                   "w^2/2) for the Gaussian kinds");
   cmd->callback([args] {
-    const FilterSpec spec = to_spec(args->filter);
-    if (spec.kind == FilterKind::EdgeAware)
-      throw UsageError("--filter: edge-aware has no fixed coefficients (they vary per pixel)");
+    const FilterSpec spec = parse_spec(args->filter);
     if (args->response && (*args->response < 2 || *args->response > kMaxResponsePoints))
       throw UsageError("--response: the number of points on [0, pi] must be in 2.." +
                        std::to_string(kMaxResponsePoints) + " (got " +

@@ -18,7 +18,7 @@ void add_filter_command(CLI::App& app) {
   cmd->add_option("OUT", args->out, "output image; the format follows the extension")->required();
   add_filter_options(*cmd, args->filter, true);
   cmd->callback([args] {
-    const FilterSpec spec = to_spec(args->filter);
+    const FilterSpec spec = parse_spec(args->filter);
     const Image in = io::read_image(args->in);
     std::string note;
     auto engine = make_engine(spec.backend, &note);

@@ -23,7 +23,7 @@ void add_truth_command(CLI::App& app) {
   cmd->add_option("OUT", args->out, "output image (use .pfm to keep full precision)")->required();
   add_filter_options(*cmd, args->filter, false);
   cmd->callback([args] {
-    const FilterSpec spec = to_spec(args->filter);
+    const FilterSpec spec = parse_spec(args->filter);
     const Image in = io::read_image(args->in);
     const auto t0 = std::chrono::steady_clock::now();
     const Image out = ref::ground_truth(spec, in);

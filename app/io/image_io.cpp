@@ -222,7 +222,7 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
     std::unique_ptr<stbi_uc, void (*)(void*)> px(
         stbi_load_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
     if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
-    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] / 255.0f;
+    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = from_unorm8(px.get()[i]);
   }
   if (rw != w || rh != h) fail(path, "decoded size differs from the header");
   return img;
@@ -230,12 +230,7 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
 
 std::vector<std::uint8_t> quantise(const Image& img) {
   std::vector<std::uint8_t> q(img.pixels.size());
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    float s = img.pixels[i] * 255.0f + 0.5f;
-    s = s > 0.0f ? s : 0.0f;  // NaN lands here too
-    s = s < 255.0f ? s : 255.0f;
-    q[i] = std::uint8_t(s);
-  }
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = to_unorm8(img.pixels[i]);
   return q;
 }
 

@@ -37,7 +37,7 @@ std::vector<std::string> list_images(const std::string& dir) {
 class FolderSource final : public Source {
  public:
   FolderSource(const std::string& dir, double fps, bool loop)
-      : dir_(dir), loop_(loop), clock_(fps), files_(list_images(dir)) {
+      : dir_(dir), loop_(loop), pacer_(fps, 1, mutex_, wake_), files_(list_images(dir)) {
     if (files_.empty())
       throw IoError(dir + ": no images in this folder (png, jpg, bmp, tga, hdr, pfm)");
     // The first readable image is decoded here, so the folder either opens with a picture or
@@ -73,7 +73,7 @@ class FolderSource final : public Source {
   std::string description() const override {
     std::lock_guard<std::mutex> lock(mutex_);
     char fps[32];
-    std::snprintf(fps, sizeof fps, "%g", clock_.fps());
+    std::snprintf(fps, sizeof fps, "%g", pacer_.clock.fps());
     return detail::base_name(dir_) + "/ " + std::to_string(files_.size()) + " images at " + fps +
            " fps, " + detail::base_name(latest_name_) + " " + std::to_string(latest_.width) + "x" +
            std::to_string(latest_.height);
@@ -97,21 +97,8 @@ class FolderSource final : public Source {
            (skipped_.size() > 1 ? "s" : "") + ": " + names + " (" + last_error_ + ")";
   }
 
-  void set_paused(bool paused) override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      clock_.set_paused(paused);
-    }
-    wake_.notify_all();
-  }
-
-  void step() override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (clock_.paused()) step_requested_ = true;
-    }
-    wake_.notify_all();
-  }
+  void set_paused(bool paused) override { pacer_.set_paused(paused); }
+  void step() override { pacer_.step(); }
 
   bool animated() const override { return true; }
 
@@ -177,22 +164,11 @@ class FolderSource final : public Source {
         }
         continue;
       }
-      if (step_requested_) {
-        step_requested_ = false;
-        clock_.seek(next_number_);
-      } else if (clock_.paused()) {
-        wake_.wait(lock);
-        continue;
-      } else if (detail::FrameClock::clock::now() < clock_.due(next_number_)) {
-        wake_.wait_until(lock, clock_.due(next_number_));
-        continue;
-      }
+      if (!pacer_.wait_for_turn(lock, stop_)) break;
       show(std::move(pending_), pending_file_);
       pending_ = Frame();
       pending_ready_ = false;
-      ++next_number_;
-      // A decoder slower than the frame rate plays slower rather than in bursts.
-      if (!clock_.paused() && clock_.frame() > next_number_) clock_.seek(next_number_);
+      pacer_.shown();
     }
   }
 
@@ -200,7 +176,7 @@ class FolderSource final : public Source {
   const bool loop_;
   mutable std::mutex mutex_;  // guards everything below that the worker and poll() share
   std::condition_variable wake_;
-  detail::FrameClock clock_;
+  detail::Pacer pacer_;  // frame 0 is shown at open, the worker starts at 1
   const std::vector<std::string> files_;
   std::vector<std::string> skipped_;
   std::string last_error_;
@@ -209,10 +185,8 @@ class FolderSource final : public Source {
   Frame pending_;  // decoded ahead, shown when its time comes; touched by the worker only
   bool pending_ready_ = false;
   std::size_t pending_file_ = 0;
-  std::size_t next_file_ = 0;     // the next file to decode
-  std::int64_t next_number_ = 1;  // sequence number of the next frame; frame 0 was shown at open
-  bool step_requested_ = false;
-  bool exhausted_ = false;  // no more files to decode (the end without looping)
+  std::size_t next_file_ = 0;  // the next file to decode
+  bool exhausted_ = false;     // no more files to decode (the end without looping)
   bool stop_ = false;
   std::thread worker_;
 };

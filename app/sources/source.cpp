@@ -190,6 +190,45 @@ void FrameClock::seek(std::int64_t n, clock::time_point now) {
   }
 }
 
+void Pacer::set_paused(bool paused) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clock.set_paused(paused);
+  }
+  wake_.notify_all();
+}
+
+void Pacer::step() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (clock.paused()) step_requested_ = true;
+  }
+  wake_.notify_all();
+}
+
+bool Pacer::wait_for_turn(std::unique_lock<std::mutex>& lock, const bool& stop) {
+  while (!stop) {
+    if (step_requested_) {
+      step_requested_ = false;
+      clock.seek(next_);
+      return true;
+    }
+    if (clock.paused()) {
+      wake_.wait(lock);
+      continue;
+    }
+    const auto due = clock.due(next_);
+    if (FrameClock::clock::now() >= due) return true;
+    wake_.wait_until(lock, due);
+  }
+  return false;
+}
+
+void Pacer::shown() {
+  ++next_;
+  if (!clock.paused() && clock.frame() > next_) clock.seek(next_);
+}
+
 }  // namespace detail
 
 namespace {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "app/sources/source.h"
@@ -59,6 +61,37 @@ class FrameClock {
   bool paused_ = false;
   clock::time_point start_;   // when playing time 0 was (valid while playing)
   double paused_at_s_ = 0.0;  // playing time frozen while paused
+};
+
+// How a sequence's worker thread paces its frames (folders, videos): the next frame is shown when
+// its time comes while playing, or at once on a step while paused, and a producer slower than the
+// frame rate plays slower rather than in bursts. The source's mutex guards it: set_paused() and
+// step() take that mutex themselves (UI thread) and wake the worker; the rest run on the worker
+// with the mutex held.
+class Pacer {
+ public:
+  // `first`: the sequence number of the first frame the worker shows.
+  Pacer(double fps, std::int64_t first, std::mutex& mutex, std::condition_variable& wake)
+      : clock(fps), mutex_(mutex), wake_(wake), next_(first) {}
+
+  void set_paused(bool paused);
+  void step();
+
+  // Waits, releasing `lock` meanwhile, until the next frame may be shown; false once `stop` is
+  // set (the source sets it under the mutex and notifies `wake`).
+  bool wait_for_turn(std::unique_lock<std::mutex>& lock, const bool& stop);
+  // Starts playing time at the next frame (when the first picture arrives).
+  void start_here() { clock.seek(next_); }
+  // The next frame has been shown.
+  void shown();
+
+  FrameClock clock;
+
+ private:
+  std::mutex& mutex_;
+  std::condition_variable& wake_;
+  std::int64_t next_;  // sequence number of the next frame shown
+  bool step_requested_ = false;
 };
 
 }  // namespace rf::app::detail

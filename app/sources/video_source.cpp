@@ -118,7 +118,8 @@ VideoInfo probe_with_ffmpeg(const std::string& ffmpeg, const std::string& path) 
 
 class VideoSource final : public Source {
  public:
-  VideoSource(const std::string& path, bool loop) : path_(path), loop_(loop), clock_(1.0) {
+  VideoSource(const std::string& path, bool loop)
+      : path_(path), loop_(loop), pacer_(1.0, 0, mutex_, wake_) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) throw IoError(path + ": " + std::strerror(errno));
     ffmpeg_ = detail::find_program("ffmpeg");
@@ -129,7 +130,7 @@ class VideoSource final : public Source {
       throw IoError(path + ": no video stream of a usable size (" + std::to_string(info_.width) +
                     "x" + std::to_string(info_.height) + ")");
     if (!(info_.fps > 0.0) || info_.fps > kMaxFps) info_.fps = kDefaultFps;
-    clock_ = detail::FrameClock(info_.fps);
+    pacer_.clock = detail::FrameClock(info_.fps);
     reader_ = std::thread([this] { run(); });
   }
 
@@ -162,21 +163,8 @@ class VideoSource final : public Source {
     return status_;
   }
 
-  void set_paused(bool paused) override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      clock_.set_paused(paused);
-    }
-    wake_.notify_all();
-  }
-
-  void step() override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (clock_.paused()) step_requested_ = true;
-    }
-    wake_.notify_all();
-  }
+  void set_paused(bool paused) override { pacer_.set_paused(paused); }
+  void step() override { pacer_.step(); }
 
   bool animated() const override { return true; }
 
@@ -218,26 +206,6 @@ class VideoSource final : public Source {
     return Read::Frame;
   }
 
-  // Waits until the frame numbered next_number_ may be shown: its time has come while playing,
-  // or a step was requested while paused. Returns false when asked to stop.
-  bool wait_for_turn(std::unique_lock<std::mutex>& lock) {
-    while (!stop_) {
-      if (step_requested_) {
-        step_requested_ = false;
-        clock_.seek(next_number_);
-        return true;
-      }
-      if (clock_.paused()) {
-        wake_.wait(lock);
-        continue;
-      }
-      const auto due = clock_.due(next_number_);
-      if (detail::FrameClock::clock::now() >= due) return true;
-      wake_.wait_until(lock, due);
-    }
-    return false;
-  }
-
   void run() {
     const std::size_t frame_bytes = std::size_t(info_.width) * info_.height * 4;
     char rate[32];
@@ -274,7 +242,7 @@ class VideoSource final : public Source {
         }
         std::unique_lock<std::mutex> lock(mutex_);
         // The very first frame shows at once; later ones at their time.
-        if (!(first_run && frames == 0) && !wait_for_turn(lock)) return;
+        if (!(first_run && frames == 0) && !pacer_.wait_for_turn(lock, stop_)) return;
         latest_.width = info_.width;
         latest_.height = info_.height;
         latest_.format = PixelFormat::RGBA8;
@@ -282,9 +250,8 @@ class VideoSource final : public Source {
         latest_.index = detail::next_frame_index();
         if (buffer.size() != frame_bytes) buffer.resize(frame_bytes);
         // Playing time starts when the first picture arrives, not when ffmpeg was started.
-        if (first_run && frames == 0) clock_.seek(next_number_);
-        ++next_number_;
-        if (!clock_.paused() && clock_.frame() > next_number_) clock_.seek(next_number_);
+        if (first_run && frames == 0) pacer_.start_here();
+        pacer_.shown();
         ++frames;
         filled = 0;
       }
@@ -323,11 +290,9 @@ class VideoSource final : public Source {
   std::size_t error_bytes_ = 0;  // how much ffmpeg has written to stderr; reader thread only
   mutable std::mutex mutex_;     // guards everything below that the reader and poll() share
   std::condition_variable wake_;
-  detail::FrameClock clock_;
+  detail::Pacer pacer_;
   Frame latest_;
   std::string status_;
-  std::int64_t next_number_ = 0;  // sequence number of the next frame shown
-  bool step_requested_ = false;
   bool stop_ = false;
   std::thread reader_;
 };

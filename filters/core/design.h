@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "filters/core/spec.h"
+#include "spec.h"
 
 namespace rf {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "filters/core/image.h"
+#include "image.h"
 
 namespace rf::cuda {
 
@@ -29,5 +29,15 @@ class DeviceFrame {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Blocks until the work queued on `stream` is done: a cudaStream_t, or the CUDA handles
+// 1 (cudaStreamLegacy) and 2 (cudaStreamPerThread); nullptr is the default stream.
+void synchronize(void* stream = nullptr);
+
+// The CUDA device the engines run on (the calling thread's current device), and the device whose
+// memory `p` points into (-1: host memory), so that callers can check where memory from elsewhere
+// lives. Both throw BackendUnavailable without CUDA.
+int current_device();
+int pointer_device(const void* p);
 
 }  // namespace rf::cuda

@@ -54,36 +54,32 @@ void check_algorithm(Backend backend, const FilterSpec& spec) {
                          " for " + to_string(spec.kind) + " (" + names + ")");
 }
 
-Image filter_image(const FilterSpec& spec, const Image& in, Backend backend) {
+Image filter_image(Engine& engine, const FilterSpec& spec, const Image& in) {
   if (in.width < 1 || in.height < 1 || in.channels < 1)
     throw InvalidParameter("image: " + std::to_string(in.width) + "x" + std::to_string(in.height) +
                            "x" + std::to_string(in.channels) + " is empty");
   if (in.channels > 4)
     throw InvalidParameter("image: " + std::to_string(in.channels) +
                            " channels (1 to 4 are supported)");
-  auto engine = make_engine(backend);
-
-  // Engines take 1 or 4 channels; 2 or 3 are padded to 4 and the padding dropped afterwards.
   // Channels are filtered independently, so the padding cannot leak into the others.
-  if (in.channels == 1 || in.channels == 4) {
-    Image out = in;
-    FrameView v = out.view();
-    engine->plan(spec, in.width, in.height, v.format);
-    engine->run(v, v);
-    return out;
-  }
-  Image padded(in.width, in.height, 4);
+  const bool padded = in.channels == 2 || in.channels == 3;
+  Image work = padded ? Image(in.width, in.height, 4) : in;
   const std::size_t pixels = std::size_t(in.width) * in.height;
-  for (std::size_t i = 0; i < pixels; ++i)
-    for (int c = 0; c < in.channels; ++c) padded.pixels[i * 4 + c] = in.pixels[i * in.channels + c];
-  FrameView v = padded.view();
-  engine->plan(spec, in.width, in.height, v.format);
-  engine->run(v, v);
+  if (padded)
+    for (std::size_t i = 0; i < pixels; ++i)
+      for (int c = 0; c < in.channels; ++c) work.pixels[i * 4 + c] = in.pixels[i * in.channels + c];
+  FrameView v = work.view();
+  engine.plan(spec, in.width, in.height, v.format);
+  engine.run(v, v);
+  if (!padded) return work;
   Image out(in.width, in.height, in.channels);
   for (std::size_t i = 0; i < pixels; ++i)
-    for (int c = 0; c < in.channels; ++c)
-      out.pixels[i * in.channels + c] = padded.pixels[i * 4 + c];
+    for (int c = 0; c < in.channels; ++c) out.pixels[i * in.channels + c] = work.pixels[i * 4 + c];
   return out;
+}
+
+Image filter_image(const FilterSpec& spec, const Image& in, Backend backend) {
+  return filter_image(*make_engine(backend), spec, in);
 }
 
 }  // namespace rf

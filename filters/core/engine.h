@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "filters/core/image.h"
-#include "filters/core/spec.h"
+#include "image.h"
+#include "spec.h"
 
 namespace rf {
 
@@ -57,7 +57,11 @@ std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind);
 // algorithms_for(backend, spec.kind).
 void check_algorithm(Backend backend, const FilterSpec& spec);
 
-// Convenience for tools and tests: filter a host image (1 or 4 channels; 3 are padded to 4).
+// Filters a host image of 1 to 4 channels with `engine`, planning it for the image first (engines
+// take 1 or 4 channels: 2 or 3 are padded to 4 and the padding dropped again).
+Image filter_image(Engine& engine, const FilterSpec& spec, const Image& in);
+
+// The same with an engine made for `backend`, for tools and tests that filter one image.
 Image filter_image(const FilterSpec& spec, const Image& in, Backend backend = Backend::Auto);
 
 }  // namespace rf

@@ -41,14 +41,6 @@ const char* format_name(PixelFormat f) {
   }
 }
 
-// Rounds to nearest and clamps to [0, 255]; NaN becomes 0.
-inline std::uint8_t to_unorm8(float v) {
-  float s = v * 255.0f + 0.5f;
-  s = s > 0.0f ? s : 0.0f;
-  s = s < 255.0f ? s : 255.0f;
-  return std::uint8_t(s);
-}
-
 class CpuEngine final : public Engine {
  public:
   Backend backend() const override { return Backend::Cpu; }
@@ -193,7 +185,7 @@ class CpuEngine final : public Engine {
       float* d = dst + y * row;
       if (format_ == PixelFormat::RGBA8) {
         const auto* s = reinterpret_cast<const std::uint8_t*>(src);
-        for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = float(s[i]) / 255.0f;
+        for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = from_unorm8(s[i]);
       } else {
         std::memmove(d, src, sizeof(float) * row);
       }

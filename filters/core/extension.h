@@ -1,7 +1,7 @@
 // Boundary extensions: how a finite line of n samples continues beyond its ends.
 #pragma once
 
-#include "filters/core/hd.h"
+#include "hd.h"
 
 namespace rf {
 

@@ -20,6 +20,18 @@ constexpr std::size_t bytes_per_pixel(PixelFormat f) {
   return f == PixelFormat::R32F ? 4 : f == PixelFormat::RGBA32F ? 16 : 4;
 }
 
+// 8-bit samples are filtered on [0, 1]: v / 255 in; out rounded to nearest and clamped to
+// [0, 255], NaN as 0.
+constexpr float from_unorm8(std::uint8_t v) {
+  return float(v) / 255.0f;
+}
+constexpr std::uint8_t to_unorm8(float v) {
+  float s = v * 255.0f + 0.5f;
+  s = s > 0.0f ? s : 0.0f;  // NaN lands here too
+  s = s < 255.0f ? s : 255.0f;
+  return std::uint8_t(s);
+}
+
 enum class MemorySpace {
   Host,         // pageable or pinned host memory
   Device,       // CUDA device memory (pitched)

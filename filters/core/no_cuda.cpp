@@ -62,6 +62,16 @@ namespace {
 }
 }  // namespace
 
+void synchronize(void*) {
+  no_cuda("a CUDA stream");
+}
+int current_device() {
+  no_cuda("a CUDA device");
+}
+int pointer_device(const void*) {
+  no_cuda("memory on a CUDA device");
+}
+
 struct FirGaussian::Impl {};
 FirGaussian::FirGaussian() = default;
 FirGaussian::~FirGaussian() = default;

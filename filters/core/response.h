@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "filters/core/design.h"
+#include "design.h"
 
 namespace rf {
 

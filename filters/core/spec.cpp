@@ -3,6 +3,9 @@
 #include <cctype>
 #include <cstdio>
 
+#include "filters/core/design.h"
+#include "filters/core/errors.h"
+
 namespace rf {
 namespace {
 
@@ -106,6 +109,44 @@ std::string describe(const FilterSpec& s) {
   std::string out = buf;
   if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
   return out;
+}
+
+FilterSpec parse_spec(const FilterArgs& a) {
+  FilterSpec s;
+  const auto kind = parse_filter_kind(a.filter);
+  if (!kind)
+    throw InvalidParameter("--filter: unknown filter '" + a.filter +
+                           "' (gaussian, deriche, yvrg, bspline3, bspline5, bspline7, exp, sat, "
+                           "edge-aware)");
+  const std::string ext_name = a.ext.value_or(kind == FilterKind::Sat ? "zero" : "mirror");
+  const auto ext = parse_extension(ext_name);
+  if (!ext)
+    throw InvalidParameter("--ext: unknown extension '" + ext_name +
+                           "' (ignore, zero, clamp, repeat, mirror)");
+  const auto algo = parse_algorithm(a.algo);
+  if (!algo)
+    throw InvalidParameter("--algo: unknown algorithm '" + a.algo +
+                           "' (auto, rt, alg4, alg5, alg6, one-way, two-way, a, c, d, exact)");
+  const auto backend = parse_backend(a.backend);
+  if (!backend)
+    throw InvalidParameter("--backend: unknown backend '" + a.backend + "' (auto, cpu, cuda)");
+  s.kind = *kind;
+  s.ext = *ext;
+  s.algo = *algo;
+  s.backend = *backend;
+  s.sigma = a.sigma;
+  s.order = a.order.value_or(s.kind == FilterKind::Deriche ? 2 : 3);
+  s.pole = a.pole;
+  s.sigma_r = a.sigma_r;
+  s.kappa = a.kappa;
+  s.iterations = a.iterations;
+  if (s.kind == FilterKind::Sat && s.ext != Extension::Zero && s.ext != Extension::Ignore)
+    throw InvalidParameter(
+        "--ext " + ext_name +
+        ": the summed-area table (--filter sat) takes only --ext zero (a running "
+        "sum over endless copies of the image would not be finite)");
+  validate(s);
+  return s;
 }
 
 }  // namespace rf

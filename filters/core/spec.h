@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "filters/core/extension.h"
+#include "extension.h"
 
 namespace rf {
 
@@ -71,5 +71,25 @@ std::optional<Extension> parse_extension(std::string_view);
 
 // One line describing the spec for logs, titles and JSON sidecars.
 std::string describe(const FilterSpec&);
+
+// The filter parameters as a person gives them: rfcli's options and the Python module's keyword
+// arguments, names in place of the enums.
+struct FilterArgs {
+  std::string filter = "gaussian";
+  double sigma = 4.0;
+  std::optional<int> order;  // default: 2 for deriche, 3 otherwise
+  double pole = 0.5;
+  std::optional<std::string> ext;  // default: zero for sat, mirror otherwise
+  double sigma_r = 0.2;
+  double kappa = 2.0;
+  int iterations = 2;
+  std::string algo = "auto";
+  std::string backend = "auto";
+};
+
+// The spec the arguments name, validated (rf::validate). Throws InvalidParameter with one line a
+// person can act on, naming the option as rfcli spells it ("--ext: unknown extension 'mirorr'
+// (ignore, zero, clamp, repeat, mirror)"), so every front end reports a mistake the same way.
+FilterSpec parse_spec(const FilterArgs& args);
 
 }  // namespace rf

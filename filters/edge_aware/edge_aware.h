@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "filters/core/image.h"
-#include "filters/core/spec.h"
+#include "../core/image.h"
+#include "../core/spec.h"
 
 namespace rf {
 

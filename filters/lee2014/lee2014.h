@@ -15,8 +15,8 @@
 
 #include <vector>
 
-#include "filters/core/image.h"
-#include "filters/lee2014/lee2014_math.h"
+#include "../core/image.h"
+#include "lee2014_math.h"
 
 namespace rf::lee2014 {
 

@@ -9,7 +9,7 @@
 // constant line since B + (b1 + b2 + b3) / b0 = 1.
 #pragma once
 
-#include "filters/core/hd.h"
+#include "../core/hd.h"
 
 namespace rf::lee2014 {
 

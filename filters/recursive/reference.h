@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "filters/core/design.h"
-#include "filters/core/extension.h"
-#include "filters/core/image.h"
+#include "../core/design.h"
+#include "../core/extension.h"
+#include "../core/image.h"
 
 namespace rf::ref {
 

@@ -12,6 +12,7 @@
 #include "filters/core/design.h"
 #include "filters/core/errors.h"
 #include "filters/core/gaussian_design.h"
+#include "tests/filters/lee2014/lee2014_test_util.h"
 
 using namespace rf;
 using design_math::Complex;
@@ -254,13 +255,7 @@ TEST_CASE("design: yvrg follows Lee et al. eq. (3)-(4)") {
   for (double sigma : {0.5, 1.0, 2.0, 2.49, 2.5, 4.0, 8.0, 16.0}) {
     CAPTURE(sigma);
     // The published expansion, converted to our convention: b0 -> B, a_k = -b_k / b0.
-    const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330
-                                  : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
-    const double b0 = 1.57825 + 2.44413 * q + 1.4281 * q * q + 0.422205 * q * q * q;
-    const double b1 = 2.44413 * q + 2.85619 * q * q + 1.26661 * q * q * q;
-    const double b2 = -(1.4281 * q * q + 1.26661 * q * q * q);
-    const double b3 = 0.422205 * q * q * q;
-    const double B = 1.0 - (b1 + b2 + b3) / b0;
+    const auto [q, b0, b1, b2, b3, B] = rf::test::paper_yvrg(sigma);
     const Recursive f = design(make_spec(FilterKind::Yvrg, 3, sigma));
     REQUIRE(f.order() == 3);
     // The product form differs from the 6-digit expansion by its rounding only.

@@ -11,13 +11,16 @@
 #include "filters/core/errors.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/edge_aware/edge_aware_math.h"
-#include "tests/filters/edge_aware/edge_aware_images.h"
+#include "tests/filters/edge_aware/edge_aware_test_util.h"
 
 using namespace rf;
 
 namespace {
 
 using test::cartoon_image;
+using test::edge_spec;
+using test::max_abs_diff;
+using test::run_cpu;
 
 Image random_image(int w, int h, int c, unsigned seed) {
   std::mt19937 rng(seed);
@@ -27,20 +30,6 @@ Image random_image(int w, int h, int c, unsigned seed) {
   return img;
 }
 
-Image run_cpu(const FilterSpec& spec, const Image& in) {
-  cpu::EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
-  Image out(in.width, in.height, in.channels);
-  plan.run(in.pixels.data(), out.pixels.data());
-  return out;
-}
-
-double max_abs_diff(const Image& a, const Image& b) {
-  double m = 0.0;
-  for (std::size_t i = 0; i < a.pixels.size(); ++i)
-    m = std::max(m, std::abs(double(a.pixels[i]) - double(b.pixels[i])));
-  return m;
-}
-
 double mse(const Image& a, const Image& b) {
   double s = 0.0;
   for (std::size_t i = 0; i < a.pixels.size(); ++i) {
@@ -48,18 +37,6 @@ double mse(const Image& a, const Image& b) {
     s += d * d;
   }
   return s / double(a.pixels.size());
-}
-
-FilterSpec edge_spec(double sigma, double sigma_r, int iterations, Algorithm algo,
-                     double kappa = 2.0) {
-  FilterSpec s;
-  s.kind = FilterKind::EdgeAware;
-  s.sigma = sigma;
-  s.sigma_r = sigma_r;
-  s.iterations = iterations;
-  s.algo = algo;
-  s.kappa = kappa;
-  return s;
 }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();

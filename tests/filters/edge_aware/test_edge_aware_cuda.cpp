@@ -15,7 +15,7 @@
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "tests/filters/core/cuda_test.h"
-#include "tests/filters/edge_aware/edge_aware_images.h"
+#include "tests/filters/edge_aware/edge_aware_test_util.h"
 
 using namespace rf;
 
@@ -24,31 +24,12 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 using rf::test::cartoon_image;
+using rf::test::max_abs_diff;
+using rf::test::run_cpu;
 
+// Two iterations, as the CUDA tests run them.
 FilterSpec edge_spec(double sigma, double sigma_r, Algorithm algo, double kappa = 1.0) {
-  FilterSpec s;
-  s.kind = FilterKind::EdgeAware;
-  s.sigma = sigma;
-  s.sigma_r = sigma_r;
-  s.iterations = 2;
-  s.algo = algo;
-  s.kappa = kappa;
-  return s;
-}
-
-Image run_cpu(const FilterSpec& spec, const Image& in) {
-  cpu::EdgeAwarePlan plan(spec, in.width, in.height, in.channels);
-  Image out(in.width, in.height, in.channels);
-  plan.run(in.pixels.data(), out.pixels.data());
-  return out;
-}
-
-double max_abs_diff(const Image& a, const Image& b) {
-  REQUIRE(a.pixels.size() == b.pixels.size());
-  double m = 0.0;
-  for (std::size_t i = 0; i < a.pixels.size(); ++i)
-    m = std::max(m, std::abs(double(a.pixels[i]) - double(b.pixels[i])));
-  return m;
+  return rf::test::edge_spec(sigma, sigma_r, 2, algo, kappa);
 }
 
 double peak(const Image& a) {

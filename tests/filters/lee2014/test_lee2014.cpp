@@ -12,11 +12,13 @@
 #include "filters/core/errors.h"
 #include "filters/lee2014/lee2014.h"
 #include "filters/recursive/reference.h"
+#include "tests/filters/lee2014/lee2014_test_util.h"
 
 namespace {
 
 using rf::Image;
 using rf::lee2014::Partition;
+using rf::test::random_image;
 
 // Beyond this distance from where two boundary conditions differ, the YVRG impulse response
 // has decayed below 1e-10: its poles have radius about 1 - 1.2 / q with q ~ sigma, so one e-fold
@@ -30,13 +32,6 @@ std::vector<double> random_line(int n, std::mt19937_64& rng) {
   std::vector<double> x(n);
   for (double& v : x) v = u(rng);
   return x;
-}
-
-Image random_image(int w, int h, int c, std::mt19937_64& rng) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  Image img(w, h, c);
-  for (float& v : img.pixels) v = u(rng);
-  return img;
 }
 
 // A gray image on [0, 255] with the structure of a photograph: smooth shading, a few hard edges
@@ -70,13 +65,7 @@ double max_abs(const std::vector<double>& v) {
 // Eq. (3) and (4) written out with the paper's explicit boundary arrays (Fig. 3, Algorithm 1):
 // w[-3..-1] = in[0] and out[n..n+2] = w[n-1], with b0..b3 and B from q as printed in Sec. 2.1.
 std::vector<double> paper_one_way(double sigma, const std::vector<double>& in) {
-  const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330
-                                : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
-  const double b0 = 1.57825 + 2.44413 * q + 1.4281 * q * q + 0.422205 * q * q * q;
-  const double b1 = 2.44413 * q + 2.85619 * q * q + 1.26661 * q * q * q;
-  const double b2 = -(1.4281 * q * q + 1.26661 * q * q * q);
-  const double b3 = 0.422205 * q * q * q;
-  const double B = 1.0 - (b1 + b2 + b3) / b0;
+  const auto [q, b0, b1, b2, b3, B] = rf::test::paper_yvrg(sigma);
   const int n = int(in.size());
   std::vector<double> w(n + 3), out(n + 3);
   w[0] = w[1] = w[2] = in[0];
@@ -94,16 +83,11 @@ std::vector<double> paper_one_way(double sigma, const std::vector<double>& in) {
 TEST_CASE("lee2014: coefficients agree with the paper's closed form of q, b0..b3 and B") {
   for (double sigma : {0.5, 1.0, 1.5, 2.4, 2.5, 4.0, 15.0, 45.0, 100.0}) {
     CAPTURE(sigma);
-    const double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330
-                                  : 3.97156 - 4.14554 * std::sqrt(1.0 - 0.26891 * sigma);
-    const double b0 = 1.57825 + 2.44413 * q + 1.4281 * q * q + 0.422205 * q * q * q;
-    const double b1 = 2.44413 * q + 2.85619 * q * q + 1.26661 * q * q * q;
-    const double b2 = -(1.4281 * q * q + 1.26661 * q * q * q);
-    const double b3 = 0.422205 * q * q * q;
+    const auto [q, b0, b1, b2, b3, B] = rf::test::paper_yvrg(sigma);
     const auto k = rf::lee2014::coefficients(sigma);
     // The design derives the coefficients from the factored poles of Young and van Vliet; the
     // paper prints them rounded to 5-6 digits.
-    CHECK(k.B == doctest::Approx(1.0 - (b1 + b2 + b3) / b0).epsilon(2e-4));
+    CHECK(k.B == doctest::Approx(B).epsilon(2e-4));
     CHECK(k.c1 == doctest::Approx(b1 / b0).epsilon(2e-4));
     CHECK(k.c2 == doctest::Approx(b2 / b0).epsilon(2e-4));
     CHECK(k.c3 == doctest::Approx(b3 / b0).epsilon(2e-4));
@@ -302,20 +286,7 @@ TEST_CASE("lee2014: both reach 25 dB against the FIR Gaussian at windows 3, 30 a
 }
 
 TEST_CASE("lee2014: the CPU engine runs yvrg one-way and two-way, and refuses other kinds") {
-  std::mt19937_64 rng(3);
-  const Image img = random_image(45, 38, 4, rng);
-  rf::FilterSpec spec;
-  spec.kind = rf::FilterKind::Yvrg;
-  spec.sigma = 2.5;
-  for (auto [algo, p] : {std::pair{rf::Algorithm::OneWay, Partition::OneWay},
-                         std::pair{rf::Algorithm::TwoWay, Partition::TwoWay}}) {
-    spec.algo = algo;
-    const Image got = rf::filter_image(spec, img, rf::Backend::Cpu);
-    const Image want = rf::lee2014::filter(p, spec.sigma, img);
-    REQUIRE(got.pixels.size() == want.pixels.size());
-    CHECK(got.pixels == want.pixels);
-  }
-  spec.kind = rf::FilterKind::Gaussian;
-  spec.algo = rf::Algorithm::TwoWay;
-  CHECK_THROWS_AS(rf::filter_image(spec, img, rf::Backend::Cpu), rf::InvalidParameter);
+  rf::test::check_engine_runs_lee(rf::Backend::Cpu, [](Partition p, double sigma, const Image& in) {
+    return rf::lee2014::filter(p, sigma, in);
+  });
 }

@@ -14,18 +14,13 @@
 #include "filters/lee2014/lee2014.h"
 #include "filters/lee2014/lee2014_cuda.h"
 #include "tests/filters/core/cuda_test.h"
+#include "tests/filters/lee2014/lee2014_test_util.h"
 
 namespace {
 
 using rf::Image;
 using rf::lee2014::Partition;
-
-Image random_image(int w, int h, int c, std::mt19937_64& rng) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  Image img(w, h, c);
-  for (float& v : img.pixels) v = u(rng);
-  return img;
-}
+using rf::test::random_image;
 
 double max_error(const Image& got, const std::vector<double>& want) {
   double worst = 0.0;
@@ -89,19 +84,8 @@ TEST_CASE("lee2014 cuda: timing gives positive medians no larger than the slowes
 
 TEST_CASE("lee2014 cuda: the CUDA engine runs yvrg one-way and two-way, and refuses other kinds") {
   RF_REQUIRE_CUDA();
-  std::mt19937_64 rng(3);
-  const Image img = random_image(45, 38, 4, rng);
-  rf::FilterSpec spec;
-  spec.kind = rf::FilterKind::Yvrg;
-  spec.sigma = 2.5;
-  for (auto [algo, p] : {std::pair{rf::Algorithm::OneWay, Partition::OneWay},
-                         std::pair{rf::Algorithm::TwoWay, Partition::TwoWay}}) {
-    spec.algo = algo;
-    const Image got = rf::filter_image(spec, img, rf::Backend::Cuda);
-    const Image want = rf::lee2014::cuda::filter(p, spec.sigma, img);
-    REQUIRE(got.pixels.size() == want.pixels.size());
-    CHECK(got.pixels == want.pixels);
-  }
-  spec.kind = rf::FilterKind::Gaussian;
-  CHECK_THROWS_AS(rf::filter_image(spec, img, rf::Backend::Cuda), rf::InvalidParameter);
+  rf::test::check_engine_runs_lee(rf::Backend::Cuda,
+                                  [](Partition p, double sigma, const Image& in) {
+                                    return rf::lee2014::cuda::filter(p, sigma, in);
+                                  });
 }

@@ -1,0 +1,156 @@
+"""The Python module rfstudio on the GPU: arrays in device memory filtered where they are, through
+rfstudio.DeviceArray, __cuda_array_interface__ and __dlpack__, against the CPU backend.
+
+Without a usable CUDA device it prints [skipped] and exits 77, which CTest reports as skipped.
+CuPy and PyTorch are used when they are installed, and not needed otherwise.
+"""
+
+import sys
+import unittest
+
+import numpy as np
+
+import rfstudio
+
+LAYOUTS = [((37, 53), np.float32), ((37, 53, 4), np.float32), ((37, 53, 4), np.uint8)]
+
+
+def random_image(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    if dtype == np.uint8:
+        return rng.integers(0, 256, size=shape, dtype=np.uint8)
+    return rng.random(shape, dtype=np.float32)
+
+
+class OnlyCudaArrayInterface:
+    """A device array known only by its __cuda_array_interface__ (as Numba and CuPy show one)."""
+
+    def __init__(self, device_array, **changes):
+        self.device_array = device_array  # keeps the memory alive
+        self.__cuda_array_interface__ = dict(device_array.__cuda_array_interface__, **changes)
+
+
+class OnlyDlpack:
+    """A device array known only through DLPack (as PyTorch and JAX show one)."""
+
+    def __init__(self, device_array):
+        self.device_array = device_array
+
+    def __dlpack__(self, stream=None):
+        return self.device_array.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.device_array.__dlpack_device__()
+
+
+def tolerance(dtype):
+    # uint8 results may round differently on the two backends; float ones agree to float rounding.
+    return 1 if dtype == np.uint8 else 2e-5
+
+
+class DeviceArrays(unittest.TestCase):
+    def assert_close(self, got, expected, dtype):
+        diff = np.abs(got.astype(np.float64) - expected.astype(np.float64)).max()
+        self.assertLessEqual(diff, tolerance(dtype))
+
+    def test_round_trip(self):
+        for shape, dtype in LAYOUTS:
+            image = random_image(shape, dtype, seed=1)
+            with self.subTest(shape=shape, dtype=dtype):
+                d = rfstudio.DeviceArray(image)
+                self.assertEqual(d.shape, image.shape)
+                self.assertEqual(d.dtype, image.dtype)
+                self.assertEqual(d.__dlpack_device__()[0], 2)
+                np.testing.assert_array_equal(d.numpy(), image)
+                # A strided host array is packed on the way.
+                np.testing.assert_array_equal(rfstudio.DeviceArray(image[::-1]).numpy(), image[::-1])
+
+    def test_filtered_where_they_are(self):
+        for shape, dtype in LAYOUTS:
+            image = random_image(shape, dtype, seed=2)
+            cpu = rfstudio.filter(image, sigma=3.0, order=4, ext="mirror", backend="cpu")
+            host_on_cuda = rfstudio.filter(image, sigma=3.0, order=4, ext="mirror", backend="cuda")
+            self.assertIsInstance(host_on_cuda, np.ndarray)
+            self.assert_close(host_on_cuda, cpu, dtype)
+            device = rfstudio.DeviceArray(image)
+            for name, wrap in [
+                ("DeviceArray", lambda d: d),
+                ("__cuda_array_interface__", OnlyCudaArrayInterface),
+                ("__dlpack__", OnlyDlpack),
+            ]:
+                with self.subTest(shape=shape, dtype=dtype, via=name):
+                    for backend in ("cuda", "auto"):
+                        out = rfstudio.filter(wrap(device), sigma=3.0, order=4, backend=backend)
+                        self.assertIsInstance(out, rfstudio.DeviceArray)
+                        self.assertEqual(out.shape, image.shape)
+                        self.assertEqual(out.dtype, image.dtype)
+                        self.assert_close(out.numpy(), host_on_cuda, dtype)
+                    # The input is left as it was.
+                    np.testing.assert_array_equal(device.numpy(), image)
+
+    def test_out_and_in_place_on_the_device(self):
+        image = random_image((29, 41, 4), np.float32, seed=3)
+        expected = rfstudio.filter(image, "bspline3", backend="cuda")
+        device = rfstudio.DeviceArray(image)
+        out = rfstudio.DeviceArray(np.zeros_like(image))
+        self.assertIs(rfstudio.filter(device, "bspline3", out=out), out)
+        np.testing.assert_array_equal(out.numpy(), expected)
+        self.assertIs(rfstudio.filter(device, "bspline3", out=device), device)
+        np.testing.assert_array_equal(device.numpy(), expected)
+
+    def test_engine_runs_frames_on_the_device(self):
+        engine = rfstudio.Engine("edge-aware", sigma=8.0, sigma_r=0.25, backend="cuda", timing=True)
+        self.assertEqual(engine.backend, "cuda")
+        for seed in range(3):
+            image = random_image((64, 80, 4), np.float32, seed=10 + seed)
+            with self.subTest(seed=seed):
+                out = engine.run(rfstudio.DeviceArray(image))
+                self.assertIsInstance(out, rfstudio.DeviceArray)
+                truth = rfstudio.truth(image, "edge-aware", sigma=8.0, sigma_r=0.25)
+                self.assertLess(np.abs(out.numpy() - truth).max(), 1e-3)
+                self.assertTrue(engine.timings)
+
+    def test_refused(self):
+        device = rfstudio.DeviceArray(random_image((16, 16, 4), np.float32, seed=4))
+        with self.assertRaisesRegex(ValueError, "needs the CUDA backend"):
+            rfstudio.filter(device, backend="cpu")
+        # Three of four channels: not a layout the kernels read.
+        three = OnlyCudaArrayInterface(device, shape=(16, 16, 3))
+        with self.assertRaisesRegex(ValueError, "filtered on the GPU as"):
+            rfstudio.filter(three)
+        with self.assertRaisesRegex(ValueError, "differs"):
+            rfstudio.filter(device, out=rfstudio.DeviceArray(random_image((16, 16), np.float32, 5)))
+        with self.assertRaisesRegex(ValueError, "host"):
+            rfstudio.truth(device)
+        with self.assertRaisesRegex(ValueError, "channels"):
+            rfstudio.DeviceArray(random_image((8, 8, 3), np.float32, seed=6))
+
+    def test_other_libraries(self):
+        image = random_image((33, 47), np.float32, seed=7)
+        expected = rfstudio.filter(image, sigma=2.0, backend="cuda")
+        tried = 0
+        try:
+            import cupy
+        except ImportError:
+            cupy = None
+        if cupy is not None:
+            tried += 1
+            out = rfstudio.filter(cupy.asarray(image), sigma=2.0)
+            np.testing.assert_array_equal(cupy.asnumpy(cupy.asarray(out)), expected)
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        if torch is not None and torch.cuda.is_available():
+            tried += 1
+            out = rfstudio.filter(torch.from_numpy(image).cuda(), sigma=2.0)
+            np.testing.assert_array_equal(torch.from_dlpack(out).cpu().numpy(), expected)
+        if not tried:
+            self.skipTest("neither CuPy nor PyTorch with CUDA is installed")
+
+
+if __name__ == "__main__":
+    if not rfstudio.cuda_available():
+        print("[skipped] no usable CUDA device: " + rfstudio.Engine().note)
+        sys.exit(77)
+    unittest.main()
