@@ -114,6 +114,10 @@ class FolderSource final : public Source {
   }
 
   bool animated() const override { return true; }
+  double fps() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return clock_.fps();
+  }
 
  private:
   // Runs outside the lock: decoding is the slow part.

@@ -179,6 +179,7 @@ class VideoSource final : public Source {
   }
 
   bool animated() const override { return true; }
+  double fps() const override { return info_.fps; }
 
  private:
   enum class Read { Frame, End, Stopped };
