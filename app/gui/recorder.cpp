@@ -426,6 +426,12 @@ void Recorder::run() {
     }
   }
   close_segment(true);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (files_.empty() && !failed_)
+      notes_.push_back(
+          {"nothing recorded to " + settings_.path + ": no filtered frame came", true});
+  }
   // Consumes a SIGPIPE left pending by a failed write, so none is delivered elsewhere.
   const timespec zero{0, 0};
   while (sigtimedwait(&pipe_signal, nullptr, &zero) > 0) {

@@ -337,7 +337,6 @@ void Studio::consume_finished() {
       push_history(interval_history, float(f.timing.interval_ms));
     if (f.timing.uploaded) {
       push_history(latency_history, float(f.timing.latency_ms));
-      ++frames_finished_;
       finish_times_.push_back(now);
     }
     if (options_.frames > 0) timing_log.push_back(f.timing);
@@ -744,13 +743,14 @@ void Studio::frame() {
     pending_device_.clear();
     open_output_device(device);
   }
-  // The last frame of a --frames run: stepped runs end once their frames are finished (and
-  // handed to the recording), others after that many rendered frames; what is in flight is
-  // waited for, so the screenshot and the export show the last frame.
+  // The last frame of a --frames run: stepped runs end once their frames are taken and none is
+  // in flight (a frame the filter refused counts too), others after that many rendered frames;
+  // what is in flight is waited for, so the screenshot and the export show the last frame.
   if (options_.frames > 0) {
-    last_frame_ = stalled_ ||
-                  (options_.pace == Pace::Step ? frames_finished_ >= std::uint64_t(options_.frames)
-                                               : frame_count_ + 1 >= options_.frames);
+    last_frame_ =
+        stalled_ || (options_.pace == Pace::Step
+                         ? frames_taken_ >= std::uint64_t(options_.frames) && processor.settled()
+                         : frame_count_ + 1 >= options_.frames);
     if (last_frame_) {
       processor.settle();
       consume_finished();

@@ -68,7 +68,7 @@ class Studio {
   // Work that needs the finished framebuffer (screenshots); before present().
   void after_render();
   // True once a --frames run has rendered its frames (with --pace step: once that many source
-  // frames are filtered, and recorded when recording).
+  // frames are filtered; finish() then completes their recording).
   bool done() const { return run_done_; }
   // 0, or 1 when the recording asked for on the command line failed.
   int exit_code() const { return record_failed_ ? 1 : 0; }
@@ -201,8 +201,9 @@ class Studio {
   std::string title_;
   app::Frame scaled_frame_;  // the source's frame halved to the texture limit, when it exceeds it
   std::uint64_t last_source_index_ = ~0ull;
-  // Source frames handed to the processor, and finished by it (--pace step counts these).
-  std::uint64_t frames_taken_ = 0, frames_finished_ = 0;
+  // Source frames handed to the processor (--pace step counts these), and when new frames
+  // finished over the last second (the throughput).
+  std::uint64_t frames_taken_ = 0;
   std::deque<std::chrono::steady_clock::time_point> finish_times_;
   bool last_frame_ = false, run_done_ = false;
   bool record_failed_ = false, cli_recording_ = false;

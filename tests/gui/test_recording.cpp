@@ -200,6 +200,16 @@ TEST_CASE("rfstudio keeps running when it cannot record, says why and exits 1 af
                            "installed") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir.file("out.mkv")));
 
+  // A filter that refuses its parameters (a summed-area table takes the zero extension only)
+  // leaves nothing to record: the run still ends after its frames, and says so.
+  const Run refused =
+      studio(dir,
+             "--frames 3 --width 320 --height 240 --hide-ui --no-truth --pattern "
+             "steps --filter sat --ext mirror --record none.mkv --record-codec ffv1");
+  CHECK(refused.status == 1);
+  CHECK(refused.log.find("rfstudio: nothing recorded to none.mkv: no filtered frame came") !=
+        std::string::npos);
+
   // Options are checked before anything starts: one line, exit status 2.
   const Run avi = studio(dir, "--frames 3 --record out.avi");
   CHECK(avi.status == 2);
