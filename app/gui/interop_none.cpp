@@ -3,7 +3,7 @@
 
 namespace rf::gui {
 
-std::unique_ptr<Interop> make_cuda_gl_interop(std::string* why) {
+std::unique_ptr<GpuPipeline> make_cuda_gl_pipeline(std::string* why) {
   if (why) *why = "built without CUDA";
   return nullptr;
 }

@@ -76,6 +76,9 @@ int main(int argc, char** argv) {
       frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
       last = now;
     }
+    // The frames in flight finish and a recording completes its file before the summary.
+    studio.finish();
+    exit_code = studio.exit_code();
     // Frame times of a --frames run, without the first (set-up) and last (truth wait, capture).
     if (frame_ms.size() > 3) {
       std::vector<double> steady(frame_ms.begin() + 1, frame_ms.end() - 1);
@@ -111,6 +114,18 @@ int main(int argc, char** argv) {
             median_of([](const FrameTiming& t) { return t.interop_ms; }, false),
             median_of([](const FrameTiming& t) { return t.total_ms(); }, true),
             median_of([](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, false));
+        // The pipelined path: frames overlap, so the time per frame is the interval between
+        // completions, not the sum of the stages.
+        if (log.back().pipelined)
+          std::printf(
+              "rfstudio: pipelined frames (%zu with a new frame): median convert %.3f ms, "
+              "readback %.3f ms, GPU frame to frame %.3f ms (new frames only: %.3f ms), "
+              "arrival to display %.3f ms\n",
+              uploads, median_of([](const FrameTiming& t) { return t.convert_ms; }, true),
+              median_of([](const FrameTiming& t) { return t.readback_ms; }, true),
+              median_of([](const FrameTiming& t) { return t.interval_ms; }, false),
+              median_of([](const FrameTiming& t) { return t.interval_ms; }, true),
+              median_of([](const FrameTiming& t) { return t.latency_ms; }, true));
       }
     }
   } catch (const std::exception& e) {

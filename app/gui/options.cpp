@@ -98,6 +98,25 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_option("--export", o->export_stem,
                  "after the last frame write STEM-result.png, STEM-result.pfm, STEM.json and "
                  "STEM-view.png");
+  std::string pattern_format, record_codec, pace;
+  app.add_option("--pattern-format", pattern_format,
+                 "rgba8|yuyv|nv12: deliver the pattern like a camera of that format");
+  app.add_option("--record", o->record.path,
+                 "record the filtered stream at source resolution to FILE (.mp4 or .mkv, through "
+                 "ffmpeg); with --offscreen --frames N, N frames");
+  app.add_option("--record-codec", record_codec, "h264 (default) or ffv1 (lossless, .mkv)");
+  app.add_option("--record-fps", o->record.fps,
+                 "frame rate of the recording (default: the source's)")
+      ->check(CLI::Range(0.0, 1000.0));
+  app.add_option("--output-device", o->output_device,
+                 "write the filtered frames to a V4L2 output device (v4l2loopback), e.g. "
+                 "/dev/video10");
+  app.add_option("--pace", pace,
+                 "realtime|step: sources at their own rate, or one new frame per rendered frame "
+                 "(default: step for an offscreen --frames run that records)");
+  app.add_flag("--upload-every-frame", o->upload_every_frame,
+               "upload and convert the frame on every rendered frame as if it were new (times "
+               "the GPU path of a source with a new frame every frame)");
 
   try {
     app.parse(argc, argv);
@@ -156,7 +175,39 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
     o->source.width = w;
     o->source.height = h;
   }
+  if (!pattern_format.empty()) {
+    if (pattern_format == "yuyv" || pattern_format == "YUYV")
+      o->source.encoding = app::Encoding::Yuyv;
+    else if (pattern_format == "nv12" || pattern_format == "NV12")
+      o->source.encoding = app::Encoding::Nv12;
+    else if (pattern_format == "rgba8" || pattern_format == "rgba")
+      o->source.encoding = app::Encoding::Rgba;
+    else
+      return fail("--pattern-format wants rgba8, yuyv or nv12, got '" + pattern_format + "'");
+  }
+  if (!record_codec.empty()) {
+    auto c = parse_record_codec(record_codec);
+    if (!c) return fail("--record-codec wants h264 or ffv1, got '" + record_codec + "'");
+    o->record.codec = *c;
+  }
+  if (!o->record.path.empty()) {
+    try {
+      validate_record_settings(o->record);
+    } catch (const std::exception& e) {
+      return fail(e.what());
+    }
+  }
   if (o->offscreen && o->frames == 0) o->frames = 3;
+  if (pace.empty()) {
+    o->pace =
+        o->offscreen && o->frames > 0 && !o->record.path.empty() ? Pace::Step : Pace::Realtime;
+  } else if (pace == "step") {
+    o->pace = Pace::Step;
+  } else if (pace == "realtime") {
+    o->pace = Pace::Realtime;
+  } else {
+    return fail("--pace wants realtime or step, got '" + pace + "'");
+  }
   if (o->hide_ui) o->view.show_ui = false;
   return std::nullopt;
 }

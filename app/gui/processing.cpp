@@ -4,13 +4,16 @@
 #include <cstring>
 #include <exception>
 
+#include "app/sources/yuv.h"
 #include "filters/core/errors.h"
 
 namespace rf::gui {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
 }  // namespace
@@ -19,38 +22,69 @@ Processor::Processor() = default;
 Processor::~Processor() = default;
 
 void Processor::set_frame(const app::Frame& frame) {
-  if (input_.width != frame.width || input_.height != frame.height)
-    input_ = Image(frame.width, frame.height, 4);
   frame_ = &frame;
-  input_stale_ = true;
-  if (frame.format == PixelFormat::RGBA8) {
-    original_.allocate(GL_RGBA8, frame.width, frame.height);
-    original_.upload(GL_RGBA, GL_UNSIGNED_BYTE, frame.bytes.data());
-  } else {
-    original_.allocate(GL_RGBA32F, frame.width, frame.height);
-    original_.upload(GL_RGBA, GL_FLOAT, input().pixels.data());
-  }
   ++frame_version_;
+  arrival_ = Clock::now();
+}
+
+bool Processor::accepts_frame() const {
+  if (has_frame() && submitted_version_ != frame_version_) return false;
+  if (pipeline_) return pipeline_->can_submit(want_output);
+  return !want_output || host_outputs_.available() > 0;
+}
+
+// The frame as the running path takes it: the GPU path converts camera formats itself and takes
+// RGBA8 or RGBA32F otherwise (a one-channel float frame is widened here); the copy path takes
+// RGBA (camera formats are converted here, on the CPU).
+const app::Frame& Processor::prepared_frame() {
+  const app::Frame& f = *frame_;
+  const bool gpu = pipeline_ != nullptr;
+  const bool convert = gpu ? f.encoding == app::Encoding::Rgba && f.format == PixelFormat::R32F
+                           : f.encoding != app::Encoding::Rgba;
+  if (!convert) return f;
+  if (prepared_version_ == frame_version_ && prepared_for_gpu_ == gpu) return converted_;
+  if (f.encoding != app::Encoding::Rgba) {
+    app::to_rgba(f, converted_);
+  } else {
+    converted_.width = f.width;
+    converted_.height = f.height;
+    converted_.index = f.index;
+    converted_.format = PixelFormat::RGBA32F;
+    converted_.encoding = app::Encoding::Rgba;
+    converted_.bytes.resize(std::size_t(f.width) * f.height * 16);
+    const float* src = reinterpret_cast<const float*>(f.bytes.data());
+    float* dst = reinterpret_cast<float*>(converted_.bytes.data());
+    for (std::size_t i = 0; i < std::size_t(f.width) * f.height; ++i)
+      for (int c = 0; c < 4; ++c) dst[4 * i + c] = c < 3 ? src[i] : 1.0f;
+  }
+  prepared_version_ = frame_version_;
+  prepared_for_gpu_ = gpu;
+  return converted_;
 }
 
 // The float copy is made when something on the host needs it: the CPU engine, the truth, the
-// inspector. The interop path filters the frame as the source delivered it, on the GPU.
+// inspector. The GPU path filters the frame as the source delivered it.
 const Image& Processor::input() {
-  if (!input_stale_ || !frame_) return input_;
-  const auto t0 = std::chrono::steady_clock::now();
-  const app::Frame& frame = *frame_;
-  const std::size_t n = std::size_t(frame.width) * frame.height * 4;
-  if (frame.format == PixelFormat::RGBA8) {
-    for (std::size_t i = 0; i < n; ++i) input_.pixels[i] = float(frame.bytes[i]) * (1.0f / 255.0f);
-  } else if (frame.format == PixelFormat::RGBA32F) {
-    std::memcpy(input_.pixels.data(), frame.bytes.data(), n * sizeof(float));
+  if (!has_frame() || input_version_ == frame_version_) return input_;
+  const app::Frame* f = frame_;
+  app::Frame rgba;
+  if (f->encoding != app::Encoding::Rgba) {
+    app::to_rgba(*f, rgba);
+    f = &rgba;
+  }
+  if (input_.width != f->width || input_.height != f->height)
+    input_ = Image(f->width, f->height, 4);
+  const std::size_t n = std::size_t(f->width) * f->height * 4;
+  if (f->format == PixelFormat::RGBA8) {
+    for (std::size_t i = 0; i < n; ++i) input_.pixels[i] = float(f->bytes[i]) * (1.0f / 255.0f);
+  } else if (f->format == PixelFormat::RGBA32F) {
+    std::memcpy(input_.pixels.data(), f->bytes.data(), n * sizeof(float));
   } else {
-    const float* src = reinterpret_cast<const float*>(frame.bytes.data());
-    for (std::size_t i = 0; i < std::size_t(frame.width) * frame.height; ++i)
+    const float* src = reinterpret_cast<const float*>(f->bytes.data());
+    for (std::size_t i = 0; i < std::size_t(f->width) * f->height; ++i)
       for (int c = 0; c < 4; ++c) input_.pixels[4 * i + c] = c < 3 ? src[i] : 1.0f;
   }
-  input_stale_ = false;
-  timing_.upload_ms = ms_since(t0);
+  input_version_ = frame_version_;
   return input_;
 }
 
@@ -58,10 +92,11 @@ void Processor::ensure_engine(Backend requested) {
   if (engine_tried_ && requested == requested_backend_) return;
   engine_tried_ = true;
   requested_backend_ = requested;
-  interop_.reset();
-  interop_attached_ = false;
+  pipeline_.reset();
   engine_.reset();
   have_result_ = false;
+  planned_ = false;
+  submitted_version_ = ~0ull;
   std::string note;
   try {
     engine_ = make_engine(requested, &note);
@@ -79,76 +114,207 @@ void Processor::ensure_engine(Backend requested) {
   backend_line_ = engine_->description();
   if (!note.empty()) backend_line_ += " (" + note + ")";
   if (engine_->backend() == Backend::Cuda) {
-    interop_ = make_cuda_gl_interop(&interop_why_);
-    path_line_ = interop_ ? "CUDA-GL interop" : "copy path: " + interop_why_;
+    pipeline_ = make_cuda_gl_pipeline(&interop_why_);
+    path_line_ = pipeline_ ? "CUDA-GL interop, pipelined (" + std::to_string(GpuPipeline::kSlots) +
+                                 " frame slots)"
+                           : "copy path: " + interop_why_;
   } else {
     path_line_ = "copy path (glTexSubImage2D)";
   }
 }
 
 bool Processor::process(const FilterSpec& spec, bool always) {
-  if (input_.empty()) return false;
+  if (!has_frame()) return false;
   ensure_engine(spec.backend);
   if (!engine_) return false;
-  const bool changed = !have_result_ || spec != last_spec_ || filtered_frame_ != frame_version_;
+  const bool new_frame = submitted_version_ != frame_version_ || upload_every_frame;
+  const bool changed = !have_result_ || spec != last_spec_ || new_frame;
   if (!changed && !always) return false;
-  if (result_.width != input_.width || result_.height != input_.height) {
-    result_ = Image(input_.width, input_.height, 4);
-    result_tex_.reset();
-    interop_attached_ = false;
-  }
-  result_tex_.allocate(GL_RGBA32F, input_.width, input_.height);
   try {
-    engine_->set_timing(engine_->backend() == Backend::Cpu || stage_timing);
-    engine_->plan(spec, input_.width, input_.height, PixelFormat::RGBA32F);
-    if (interop_ && !interop_attached_) {
-      interop_attached_ =
-          interop_->attach(result_tex_.id(), input_.width, input_.height, &interop_why_);
-      uploaded_frame_ = ~0ull;
-      if (!interop_attached_) {
-        path_line_ = "copy path: CUDA-GL interop failed (" + interop_why_ + ")";
-        interop_.reset();
-      }
-    }
-    timing_.uploaded = filtered_frame_ != frame_version_;
-    if (interop_) {
-      interop_->run(*engine_, *frame_, uploaded_frame_ != frame_version_, &timing_);
-      uploaded_frame_ = frame_version_;
-      result_on_host_ = false;
-    } else {
-      run_copy_path();
-    }
-    error_.clear();
-  } catch (const std::exception& e) {
+    if (pipeline_) return process_gpu(spec, new_frame);
+    return process_copy(spec, new_frame);
+  } catch (const InvalidParameter& e) {
+    // A parameter the engine refuses: the last result stays, the message says why.
     error_ = e.what();
-    last_spec_ = spec;
-    filtered_frame_ = frame_version_;
-    return false;
+  } catch (const std::exception& e) {
+    if (pipeline_) {
+      drop_pipeline(e.what());
+      return false;
+    }
+    error_ = e.what();
   }
   last_spec_ = spec;
-  filtered_frame_ = frame_version_;
+  submitted_version_ = frame_version_;
+  return false;
+}
+
+bool Processor::process_gpu(const FilterSpec& spec, bool new_frame) {
+  const app::Frame& f = prepared_frame();
+  // A new size or kind of frame: the frames in flight finish first (configure waits for them).
+  if (!pipeline_->configure(f.width, f.height, f.format == PixelFormat::RGBA32F, &interop_why_)) {
+    drop_pipeline(interop_why_);
+    return false;
+  }
+  collect();
+  const bool output = want_output && new_frame;
+  if (!pipeline_->can_submit(output)) return false;  // tried again next UI frame
+  if (!planned_ || spec != planned_spec_ || f.width != planned_w_ || f.height != planned_h_) {
+    // Planning replaces the engine's device buffers, which frames in flight may still use.
+    pipeline_->wait_idle();
+    planned_ = false;
+    engine_->plan(spec, f.width, f.height, PixelFormat::RGBA32F);
+    planned_ = true;
+    planned_spec_ = spec;
+    planned_w_ = f.width;
+    planned_h_ = f.height;
+  }
+  engine_->set_timing(stage_timing);
+  pipeline_->submit(*engine_, new_frame ? &f : nullptr, frame_version_, f.index, output, arrival_);
+  submitted_version_ = frame_version_;
+  last_spec_ = spec;
   have_result_ = true;
-  ++result_version_;
+  error_.clear();
   return true;
 }
 
-void Processor::run_copy_path() {
-  auto t0 = std::chrono::steady_clock::now();
+bool Processor::process_copy(const FilterSpec& spec, bool new_frame) {
+  const app::Frame& f = prepared_frame();
+  const int w = f.width, h = f.height;
+  FrameTiming t;
+  auto t0 = Clock::now();
+  const bool converting = input_version_ != frame_version_;
   input();
+  if (converting) t.upload_ms = ms_since(t0);
+  if (new_frame || !original_.valid() || original_.width() != w || original_.height() != h) {
+    if (f.format == PixelFormat::RGBA8) {
+      original_.allocate(GL_RGBA8, w, h);
+      original_.upload(GL_RGBA, GL_UNSIGNED_BYTE, f.bytes.data());
+    } else {
+      original_.allocate(GL_RGBA32F, w, h);
+      original_.upload(GL_RGBA, GL_FLOAT, input_.pixels.data());
+    }
+  }
+  if (result_.width != w || result_.height != h) result_ = Image(w, h, 4);
+  result_tex_.allocate(GL_RGBA32F, w, h);
+  engine_->set_timing(engine_->backend() == Backend::Cpu || stage_timing);
+  engine_->plan(spec, w, h, PixelFormat::RGBA32F);
+
+  t0 = Clock::now();
   engine_->run(input_.view(), result_.view());
-  timing_.filter_ms = ms_since(t0);
-  timing_.stages = engine_->timings();
-  timing_.gpu_events = engine_->backend() == Backend::Cuda;
-  timing_.interop = false;
-  t0 = std::chrono::steady_clock::now();
+  t.filter_ms = ms_since(t0);
+  t.stages = engine_->timings();
+  t.gpu_events = engine_->backend() == Backend::Cuda;
+  t0 = Clock::now();
   result_tex_.upload(GL_RGBA, GL_FLOAT, result_.pixels.data());
-  timing_.interop_ms = ms_since(t0);
+  t.interop_ms = ms_since(t0);
+  t.uploaded = new_frame;
+  t.latency_ms = ms_since(arrival_);
+
+  PipelineFrame done;
+  done.version = frame_version_;
+  done.index = f.index;
+  if (want_output && new_frame) {
+    // The same quantisation as the GPU path's pack kernel (yuv.h).
+    done.output = host_outputs_.acquire(w, h);
+    if (done.output) {
+      const float* src = result_.pixels.data();
+      std::uint8_t* dst = done.output->data;
+      for (std::size_t i = 0, n = std::size_t(w) * h * 4; i < n; ++i)
+        dst[i] = app::unit_to_u8(src[i]);
+      done.output->index = f.index;
+    }
+  }
+  done.timing = t;
+  finished_.push_back(std::move(done));
+  timing_ = t;
   result_on_host_ = true;
+  shown_version_ = frame_version_;
+  submitted_version_ = frame_version_;
+  last_spec_ = spec;
+  have_result_ = true;
+  ++result_version_;
+  error_.clear();
+  return true;
+}
+
+void Processor::collect() {
+  if (!pipeline_) return;
+  std::vector<PipelineFrame> done;
+  try {
+    done = pipeline_->take_finished();
+  } catch (const std::exception& e) {
+    drop_pipeline(e.what());
+    return;
+  }
+  for (PipelineFrame& f : done) {
+    timing_ = f.timing;
+    shown_version_ = f.version;
+    result_on_host_ = false;
+    ++result_version_;
+    finished_.push_back(std::move(f));
+  }
+}
+
+std::vector<PipelineFrame> Processor::take_finished() {
+  collect();
+  std::vector<PipelineFrame> out;
+  out.swap(finished_);
+  return out;
+}
+
+bool Processor::settled() const {
+  if (!pipeline_) return true;
+  return pipeline_->in_flight() == 0 && (!has_frame() || submitted_version_ == frame_version_);
+}
+
+void Processor::settle() {
+  if (!pipeline_) return;
+  try {
+    pipeline_->wait_idle();
+  } catch (const std::exception& e) {
+    drop_pipeline(e.what());
+    return;
+  }
+  collect();
+}
+
+// A failure inside the GPU path (out of memory, a driver refusing interop): the copy path takes
+// over, the UI says why, and the current frame is filtered again there.
+void Processor::drop_pipeline(const std::string& why) {
+  std::unique_ptr<GpuPipeline> failed = std::move(pipeline_);
+  if (failed) {
+    try {
+      // Frames that did finish are still reported (a recording keeps them).
+      failed->wait_idle();
+      for (PipelineFrame& f : failed->take_finished()) finished_.push_back(std::move(f));
+    } catch (const std::exception&) {
+      // The frames in flight are lost with the pipeline.
+    }
+  }
+  failed.reset();
+  path_line_ = "copy path: CUDA-GL interop failed (" + why + ")";
+  error_ = why;
+  planned_ = false;
+  submitted_version_ = ~0ull;
+  have_result_ = false;
+}
+
+GLuint Processor::original_texture() const {
+  if (pipeline_) return pipeline_->original_texture();
+  return original_.valid() ? original_.id() : 0;
+}
+
+GLuint Processor::result_texture() const {
+  if (pipeline_) return pipeline_->result_texture();
+  return result_tex_.valid() && shown_version_ != ~0ull ? result_tex_.id() : 0;
 }
 
 const Image& Processor::result() {
-  if (!result_on_host_ && result_tex_.valid()) {
-    glBindTexture(GL_TEXTURE_2D, result_tex_.id());
+  const GLuint texture = result_texture();
+  if (!result_on_host_ && texture && has_frame()) {
+    if (result_.width != width() || result_.height != height())
+      result_ = Image(width(), height(), 4);
+    glBindTexture(GL_TEXTURE_2D, texture);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, result_.pixels.data());
     result_on_host_ = true;

@@ -1,16 +1,24 @@
-// The processing path: the one place a frame is filtered. The input frame becomes a float RGBA
-// image and a GL texture; the engine filters it either through CUDA-GL interop straight into the
-// result texture, or on the copy path (host result + glTexSubImage2D). Either way the result is
-// sampled by the compositor from the same texture.
+// The processing path: the one place a frame is filtered. Two ways through it:
+//  - the pipelined GPU path (interop.h): frames uploaded from pinned staging on their own stream,
+//    converted from the camera's format on the GPU, filtered straight into GL textures, several
+//    in flight; a frame is shown once the GPU has finished it, and the UI thread never waits;
+//  - the copy path (CPU backend, or CUDA without interop): the frame becomes a float RGBA image,
+//    the engine filters it on the host and glTexSubImage2D uploads the result, within process().
+// Either way the compositor samples the shown frame's original and result textures, and each
+// finished frame is reported once, in order, with its timing and (when asked) its 8-bit result
+// for recording and camera out.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/gui/frame_timing.h"
 #include "app/gui/gl_util.h"
 #include "app/gui/interop.h"
+#include "app/sources/output_frame.h"
 #include "app/sources/source.h"
 #include "filters/core/engine.h"
 #include "filters/core/image.h"
@@ -23,40 +31,62 @@ class Processor {
   Processor();
   ~Processor();
 
-  // A new frame from the source: converted to float RGBA on [0, 1] and uploaded as the original.
-  // The frame must stay alive until the next set_frame (the interop path uploads it as is).
+  // A new frame from the source. The frame must stay alive and unchanged until the next
+  // set_frame; take a new one only when accepts_frame() says so, or the previous one might not
+  // have been filtered yet.
   void set_frame(const app::Frame& frame);
-  bool has_frame() const { return !input_.empty(); }
+  bool has_frame() const { return frame_ != nullptr && frame_->width > 0; }
+  // The last frame has gone into the pipeline and there is room for another (a free GPU slot, a
+  // free output buffer when outputs are wanted). Never waits.
+  bool accepts_frame() const;
 
   // Filters the current frame when the spec or the frame changed, or always when `always` is set
-  // (live timing). Returns true when it filtered. Errors (bad parameter, engine failure, GPU out
-  // of memory) leave the last result in place and are reported by error().
+  // (live timing). On the GPU path this queues the work and returns at once. Returns true when
+  // it filtered or queued. Errors (bad parameter, engine failure, GPU out of memory) leave the
+  // last result in place and are reported by error().
   bool process(const FilterSpec& spec, bool always);
 
+  // The frames finished since the last call, oldest first; the newest is the one shown.
+  std::vector<PipelineFrame> take_finished();
+  // Nothing in flight: the view shows the newest frame filtered with the newest spec.
+  bool settled() const;
+  // Waits for the frames in flight (exports, the end of a --frames run); take_finished() then
+  // returns them.
+  void settle();
+  int in_flight() const { return pipeline_ ? pipeline_->in_flight() : 0; }
+
+  // Finished frames carry their result as 8-bit RGBA (recording, camera out).
+  bool want_output = false;
+  // Every process() uploads and converts the current frame again, as if it were new: the GPU path's
+  // per-frame cost with a new frame every frame, without the host producing one.
+  bool upload_every_frame = false;
   // Per-stage times from the engine. On the CUDA backend they cost the CUDA graph (each stage is
-  // launched and timed separately), so they are off there unless asked for; the interop path's
-  // own events still time upload, filter and interop.
+  // launched and timed separately, and the stream synchronised), so they are off there unless
+  // asked for; the pipeline's own events still time upload, convert, filter and interop.
   bool stage_timing = false;
 
-  GLuint original_texture() const { return original_.id(); }
-  // 0 until the first result exists.
-  GLuint result_texture() const { return have_result_ ? result_tex_.id() : 0; }
-  int width() const { return input_.width; }
-  int height() const { return input_.height; }
+  // The shown frame's textures; 0 until there is one.
+  GLuint original_texture() const;
+  GLuint result_texture() const;
+  int width() const { return has_frame() ? frame_->width : 0; }
+  int height() const { return has_frame() ? frame_->height : 0; }
+  // The GPU path converts YUYV and NV12 itself: sources may deliver them as they come.
+  bool converts_yuv() const { return pipeline_ != nullptr; }
 
   // The frame as float RGBA on [0, 1], converted on first use after each new frame.
   const Image& input();
-  // The result on the host; on the interop path it is read back from the texture when asked for.
+  // The shown result on the host; on the GPU path it is read back from the texture when asked.
   const Image& result();
-  // Increases whenever the result changes (a new frame or a new spec); truth and profiles key on
-  // it.
+  // Increases whenever the shown result changes (a new frame or a new spec); truth and profiles
+  // key on it.
   std::uint64_t result_version() const { return result_version_; }
   std::uint64_t frame_version() const { return frame_version_; }
 
+  // The timing of the newest finished frame.
   const FrameTiming& timing() const { return timing_; }
   // For people: "CPU, OpenMP 2 threads (CUDA unavailable: built without CUDA)".
   const std::string& backend_line() const { return backend_line_; }
-  // "CUDA-GL interop" or "copy path (glTexSubImage2D)" and, on a fallback, why.
+  // "CUDA-GL interop, pipelined" or "copy path (glTexSubImage2D)" and, on a fallback, why.
   const std::string& path_line() const { return path_line_; }
   Backend running_backend() const { return engine_ ? engine_->backend() : Backend::Cpu; }
   // Empty while healthy; otherwise what went wrong with the last attempt.
@@ -64,25 +94,37 @@ class Processor {
 
  private:
   void ensure_engine(Backend requested);
-  void run_copy_path();
+  const app::Frame& prepared_frame();
+  bool process_gpu(const FilterSpec& spec, bool new_frame);
+  bool process_copy(const FilterSpec& spec, bool new_frame);
+  void collect();
+  void drop_pipeline(const std::string& why);
 
   std::unique_ptr<Engine> engine_;
   Backend requested_backend_ = Backend::Auto;
   bool engine_tried_ = false;
-  std::unique_ptr<Interop> interop_;
-  bool interop_attached_ = false;
+  std::unique_ptr<GpuPipeline> pipeline_;
   std::string interop_why_;
 
-  const app::Frame* frame_ = nullptr;  // the source's frame (the interop path uploads it as is)
+  const app::Frame* frame_ = nullptr;  // the source's frame, as it came
+  app::Frame converted_;               // the frame as the current path takes it, when it differs
+  std::uint64_t prepared_version_ = ~0ull;
+  bool prepared_for_gpu_ = false;
+  std::chrono::steady_clock::time_point arrival_;
   Image input_, result_;
-  bool input_stale_ = false;
+  std::uint64_t input_version_ = ~0ull;
   bool result_on_host_ = true;
-  Texture original_, result_tex_;
+  Texture original_, result_tex_;  // the copy path's
   FilterSpec last_spec_;
   bool have_result_ = false;
-  std::uint64_t frame_version_ = 0, filtered_frame_ = ~0ull, result_version_ = 0;
-  std::uint64_t uploaded_frame_ = ~0ull;  // the frame the interop path holds on the GPU
+  bool planned_ = false;
+  FilterSpec planned_spec_;
+  int planned_w_ = 0, planned_h_ = 0;
+  std::uint64_t frame_version_ = 0, submitted_version_ = ~0ull, result_version_ = 0;
+  std::uint64_t shown_version_ = ~0ull;
 
+  std::vector<PipelineFrame> finished_;
+  app::OutputFramePool host_outputs_{6};
   FrameTiming timing_;
   std::string backend_line_, path_line_, error_;
 };

@@ -57,7 +57,7 @@ std::string SourceSlot::open(const SourceChoice& c) {
       case SourceKind::Camera:
         return install(app::open_camera(c.path), c);
       case SourceKind::Pattern:
-        return install(app::open_pattern(c.path, c.width, c.height), c);
+        return install(app::open_pattern(c.path, c.width, c.height, c.encoding), c);
     }
   } catch (const std::exception& e) {
     return e.what();
@@ -85,6 +85,7 @@ std::string SourceSlot::install(std::unique_ptr<app::Source> source, const Sourc
   source_ = std::move(source);
   choice_ = choice;
   source_->set_paused(paused_);
+  source_->set_raw_yuv(raw_yuv_);
   if (got) {
     frame_ = std::move(first);
     fresh_ = true;
@@ -102,6 +103,12 @@ bool SourceSlot::poll() {
     // A failing source keeps its last frame; status() tells the person.
   }
   return fresh;
+}
+
+void SourceSlot::set_raw_yuv(bool enabled) {
+  if (enabled == raw_yuv_) return;
+  raw_yuv_ = enabled;
+  if (source_) source_->set_raw_yuv(enabled);
 }
 
 void SourceSlot::set_paused(bool paused) {

@@ -34,6 +34,9 @@ class SourceSlot {
     if (source_) source_->step();
   }
   const SourceChoice& choice() const { return choice_; }
+  double fps() const { return source_ ? source_->fps() : 0.0; }
+  // Cameras may deliver YUYV and NV12 frames as they come (the GPU path converts them).
+  void set_raw_yuv(bool enabled);
 
  private:
   std::string install(std::unique_ptr<app::Source> source, const SourceChoice& choice);
@@ -42,6 +45,7 @@ class SourceSlot {
   SourceChoice choice_;
   app::Frame frame_;
   bool paused_ = false;
+  bool raw_yuv_ = false;
   bool fresh_ = false;  // a frame installed by open() not yet reported by poll()
 };
 

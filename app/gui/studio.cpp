@@ -21,6 +21,9 @@ namespace {
 
 constexpr std::size_t kHistory = 240;
 constexpr float kLegendWidthEm = 8.0f;
+// A stepped run whose source delivers nothing new for this long ends (a video that does not
+// loop, a camera unplugged) instead of waiting for ever.
+constexpr double kStepStallSeconds = 10.0;
 
 std::uint64_t hash_combine(std::uint64_t h, std::uint64_t v) {
   return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
@@ -143,10 +146,17 @@ Studio::Studio(const StudioOptions& options, Platform& platform)
   filter_every_frame = options.live;
   truth_enabled = !options.no_truth;
   processor.stage_timing = options.gpu_stages;
+  processor.upload_every_frame = options.upload_every_frame;
+  record_settings = options.record;
+  record_settings.path.clear();
+  output_device = options.output_device;
+  pending_device_ = options.output_device;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_size_);
+  apply_pace(options.source.kind);
   std::string err = source.open(options.source);
   if (!err.empty()) {
     post("cannot open the source: " + err + "; showing the built-in image", true);
+    apply_pace(SourceKind::Default);
     source.open({SourceKind::Default, {}});
   }
   try {
@@ -165,6 +175,10 @@ Studio::Studio(const StudioOptions& options, Platform& platform)
       post(e.what(), true);
     }
   }
+  if (!options.record.path.empty()) {
+    cli_recording_ = true;
+    start_recording(options.record);
+  }
 }
 
 void Studio::show_lesson(const Preset& p, LessonEntry entry) {
@@ -181,7 +195,26 @@ void Studio::show_lesson(const Preset& p, LessonEntry entry) {
     post("preset: " + what);
 }
 
-Studio::~Studio() = default;
+Studio::~Studio() {
+  finish();
+}
+
+// Stepped runs pause sequences and step them one frame per rendered frame; cameras keep running
+// and are waited for.
+void Studio::apply_pace(SourceKind kind) {
+  if (options_.pace == Pace::Step) source.set_paused(kind != SourceKind::Camera);
+}
+
+void Studio::finish() {
+  if (finished_) return;
+  finished_ = true;
+  processor.settle();
+  consume_finished();
+  for (const RecorderNote& n : video_out.finish()) {
+    if (n.error && cli_recording_) record_failed_ = true;
+    post(n.text, n.error);
+  }
+}
 
 void Studio::post(std::string text, bool error) {
   std::fprintf(error ? stderr : stdout, "rfstudio: %s\n", text.c_str());
@@ -190,6 +223,7 @@ void Studio::post(std::string text, bool error) {
 }
 
 void Studio::open_source(const SourceChoice& choice) {
+  apply_pace(choice.kind);
   const std::string err = source.open(choice);
   if (err.empty())
     post("opened " + source.description());
@@ -198,6 +232,7 @@ void Studio::open_source(const SourceChoice& choice) {
 }
 
 void Studio::open_path(const std::string& path) {
+  apply_pace(SourceKind::Image);
   const std::string err = source.open_path(path);
   if (err.empty())
     post("opened " + source.description());
@@ -231,6 +266,134 @@ void Studio::open_lesson(int index) {
   if (index < 0 || index >= lessons.size()) return;
   const LessonEntry e = lessons.entries()[index];
   apply_preset_json(e.source, e.json);
+}
+
+double Studio::throughput_fps() const {
+  if (finish_times_.size() < 2) return 0.0;
+  const double span =
+      std::chrono::duration<double>(finish_times_.back() - finish_times_.front()).count();
+  return span > 0.0 ? double(finish_times_.size() - 1) / span : 0.0;
+}
+
+std::string Studio::next_record_path(const char* extension) const {
+  for (int i = 1;; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "rfstudio-%03d%s", i, extension);
+    const std::filesystem::path p = std::filesystem::path(export_dir) / name;
+    if (!std::filesystem::exists(p)) return p.string();
+  }
+}
+
+void Studio::start_recording(RecordSettings settings) {
+  if (settings.path.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(export_dir, ec);
+    settings.path = next_record_path(settings.codec == RecordCodec::Ffv1 ? ".mkv" : ".mp4");
+  }
+  const std::string err = video_out.start_recording(settings);
+  if (!err.empty()) {
+    if (cli_recording_) record_failed_ = true;
+    post("cannot record: " + err, true);
+    return;
+  }
+  post("recording to " + settings.path + " (" + to_string(settings.codec) + ")");
+}
+
+void Studio::stop_recording() {
+  video_out.stop_recording();
+}
+
+void Studio::toggle_recording() {
+  if (video_out.recording())
+    stop_recording();
+  else
+    start_recording(record_settings);
+}
+
+void Studio::open_output_device(const std::string& device) {
+  if (!processor.has_frame()) {
+    pending_device_ = device;
+    return;
+  }
+  const std::string err = video_out.open_device(device, processor.width(), processor.height());
+  if (err.empty())
+    post("camera out: " + video_out.device()->description());
+  else
+    post(err, true);
+}
+
+void Studio::close_output_device() {
+  video_out.close_device();
+  pending_device_.clear();
+}
+
+// Finished frames, in order: timing, throughput, and their 8-bit results to the recording and
+// the camera output.
+void Studio::consume_finished() {
+  const auto now = std::chrono::steady_clock::now();
+  for (PipelineFrame& f : processor.take_finished()) {
+    push_history(frame_ms_history, float(f.timing.total_ms()));
+    if (f.timing.pipelined && f.timing.interval_ms > 0.0)
+      push_history(interval_history, float(f.timing.interval_ms));
+    if (f.timing.uploaded) {
+      push_history(latency_history, float(f.timing.latency_ms));
+      finish_times_.push_back(now);
+    }
+    if (options_.frames > 0) timing_log.push_back(f.timing);
+    if (f.output) video_out.offer(std::move(f.output));
+  }
+  while (!finish_times_.empty() && now - finish_times_.front() > std::chrono::seconds(1))
+    finish_times_.pop_front();
+  for (const RecorderNote& n : video_out.pump()) {
+    if (n.error && cli_recording_) record_failed_ = true;
+    post(n.text, n.error);
+  }
+}
+
+// One new source frame into the processor, when it and the outputs can take one (a frame they
+// cannot take yet stays with the source, so none is lost between them).
+void Studio::take_new_frame() {
+  if (!processor.accepts_frame() || !video_out.accepts_frame()) return;
+  const bool step = options_.pace == Pace::Step;
+  if (step && options_.frames > 0 && frames_taken_ >= std::uint64_t(options_.frames)) return;
+  bool fresh = source.poll();
+  // Stepped, a still counts as a new frame every time.
+  if (!fresh && step && !source.animated() && source.has_frame()) fresh = true;
+  const auto now = std::chrono::steady_clock::now();
+  if (!fresh) {
+    if (step && options_.frames > 0 &&
+        std::chrono::duration<double>(now - last_taken_).count() > kStepStallSeconds) {
+      post("the source delivered no new frame for " + std::to_string(int(kStepStallSeconds)) +
+               " s: stopping after " + std::to_string(frames_taken_) + " frames",
+           true);
+      stalled_ = true;
+    }
+    return;
+  }
+  last_taken_ = now;
+  app::Frame& f = source.frame();
+  // A frame beyond the GPU's texture limit is shown halved until it fits, and the UI says so;
+  // the source keeps the full-size original.
+  if (f.width > max_texture_size_ || f.height > max_texture_size_) {
+    if (f.index != last_source_index_)
+      post("frame " + std::to_string(f.width) + "x" + std::to_string(f.height) +
+               " exceeds this GPU's texture limit of " + std::to_string(max_texture_size_) +
+               " px: filtering a downscaled copy",
+           true);
+    if (f.encoding != app::Encoding::Rgba) {
+      app::Frame rgba;
+      app::to_rgba(f, rgba);
+      scaled_frame_ = downscale_to_fit(rgba, max_texture_size_);
+    } else {
+      scaled_frame_ = downscale_to_fit(f, max_texture_size_);
+    }
+    processor.set_frame(scaled_frame_);
+  } else {
+    processor.set_frame(f);
+  }
+  last_source_index_ = f.index;
+  ++frames_taken_;
+  if (step && source.animated()) source.step();
 }
 
 double Studio::ui_frame_ms() const {
@@ -334,6 +497,7 @@ void Studio::handle_keys() {
   if (io.KeyCtrl) {
     if (ImGui::IsKeyPressed('O', false)) open_dialog_requested = true;
     if (ImGui::IsKeyPressed('S', false)) export_all(next_export_stem());
+    if (ImGui::IsKeyPressed('R', false)) toggle_recording();
     return;
   }
   if (ImGui::IsKeyPressed('F', false)) fit_view();
@@ -406,7 +570,8 @@ void Studio::update_truth() {
   key = hash_combine(key, std::uint64_t(diff.truth) << 8 | std::uint64_t(diff.truth_ext));
   key = hash_combine(key, std::uint64_t(processor.running_backend()));
   const bool live = source.animated() && !source.paused();
-  if (key != requested_truth_key_ && (!live || !truth_worker.busy())) {
+  // The result on screen must be the current frame's: frames still in flight wait.
+  if (key != requested_truth_key_ && (!live || !truth_worker.busy()) && processor.settled()) {
     TruthRequest r;
     r.spec = spec;
     r.mode = diff.truth;
@@ -419,7 +584,7 @@ void Studio::update_truth() {
     requested_truth_key_ = key;
   }
   // Offscreen and --frames runs capture a finished picture: wait for the truth on the last frame.
-  if (options_.frames > 0 && frame_count_ + 1 >= options_.frames) truth_worker.wait_idle();
+  if (last_frame_) truth_worker.wait_idle();
   if (auto done = truth_worker.take()) {
     if (!done->error.empty() && done->error != "cancelled")
       post("ground truth: " + done->error, true);
@@ -438,7 +603,7 @@ void Studio::update_truth() {
 }
 
 void Studio::update_profile() {
-  if (view.mode != ViewMode::Profile || !processor.has_frame()) return;
+  if (view.mode != ViewMode::Profile || !processor.has_frame() || !processor.settled()) return;
   const int w = processor.width(), h = processor.height();
   const int n_lines = view.profile_vertical ? w : h;
   const int line = view.profile_line < 0 ? n_lines / 2 : std::min(view.profile_line, n_lines - 1);
@@ -536,7 +701,7 @@ void Studio::update_race() {
     race_requested_ = true;
   }
   // A --frames run captures the finished race on its last frame.
-  if (options_.frames > 0 && frame_count_ + 1 >= options_.frames) race_worker.wait_idle();
+  if (last_frame_) race_worker.wait_idle();
   if (auto done = race_worker.take()) {
     if (!done->error.empty()) {
       if (done->error != "cancelled") post("algorithm race: " + done->error, true);
@@ -566,27 +731,30 @@ void Studio::frame() {
   last_frame_time_ = now;
   for (const std::string& path : platform_.take_dropped_paths()) open_path(path);
 
-  if (source.poll()) {
-    app::Frame& f = source.frame();
-    // A frame beyond the GPU's texture limit is shown halved until it fits, and the UI says so;
-    // the source keeps the full-size original.
-    if (f.width > max_texture_size_ || f.height > max_texture_size_) {
-      if (f.index != last_source_index_)
-        post("frame " + std::to_string(f.width) + "x" + std::to_string(f.height) +
-                 " exceeds this GPU's texture limit of " + std::to_string(max_texture_size_) +
-                 " px: filtering a downscaled copy",
-             true);
-      scaled_frame_ = downscale_to_fit(f, max_texture_size_);
-      processor.set_frame(scaled_frame_);
-    } else {
-      processor.set_frame(f);
-    }
-    last_source_index_ = f.index;
+  // Finished frames first (their slots take the next ones), then one new frame, then the filter.
+  consume_finished();
+  processor.want_output = video_out.wants_frames();
+  source.set_raw_yuv(processor.converts_yuv());
+  take_new_frame();
+  processor.process(spec, filter_every_frame);
+  consume_finished();
+  if (!pending_device_.empty() && processor.has_frame()) {
+    const std::string device = pending_device_;
+    pending_device_.clear();
+    open_output_device(device);
   }
-  const bool filtered = processor.process(spec, filter_every_frame || source.animated());
-  if (filtered) {
-    push_history(frame_ms_history, float(processor.timing().total_ms()));
-    if (options_.frames > 0) timing_log.push_back(processor.timing());
+  // The last frame of a --frames run: stepped runs end once their frames are taken and none is
+  // in flight (a frame the filter refused counts too), others after that many rendered frames;
+  // what is in flight is waited for, so the screenshot and the export show the last frame.
+  if (options_.frames > 0) {
+    last_frame_ =
+        stalled_ || (options_.pace == Pace::Step
+                         ? frames_taken_ >= std::uint64_t(options_.frames) && processor.settled()
+                         : frame_count_ + 1 >= options_.frames);
+    if (last_frame_) {
+      processor.settle();
+      consume_finished();
+    }
   }
 
   const std::string title =
@@ -612,6 +780,7 @@ void Studio::frame() {
       source_panel(*this);
       filter_panel(*this);
       view_panel(*this);
+      record_panel(*this);
       export_panel(*this);
     }
     ImGui::End();
@@ -703,7 +872,7 @@ void Studio::render() {
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(0.11f, 0.11f, 0.12f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  if (!processor.has_frame()) return;
+  if (!processor.has_frame() || !processor.original_texture()) return;
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
   for (const auto& [pane, mode] : panes()) {
     PaneContent c;
@@ -740,7 +909,8 @@ void Studio::render() {
 
 void Studio::after_render() {
   ++frame_count_;
-  const bool last = options_.frames > 0 && frame_count_ >= options_.frames;
+  const bool last = last_frame_;
+  if (last) run_done_ = true;
   if (last && !options_.export_stem.empty()) export_all(options_.export_stem);
   std::vector<std::string> paths;
   paths.swap(screenshot_paths_);
@@ -771,9 +941,14 @@ std::string Studio::sidecar_json() const {
   nlohmann::json stages = nlohmann::json::array();
   for (const StageTime& st : t.stages) stages.push_back({{"stage", st.stage}, {"ms", st.ms}});
   j["timing"] = {{"upload_ms", t.upload_ms},
+                 {"convert_ms", t.convert_ms},
                  {"filter_ms", t.filter_ms},
                  {"interop_ms", t.interop_ms},
+                 {"readback_ms", t.readback_ms},
                  {"total_ms", t.total_ms()},
+                 {"frame_to_frame_ms", t.interval_ms},
+                 {"latency_ms", t.latency_ms},
+                 {"pipelined", t.pipelined},
                  {"clock", t.gpu_events ? "CUDA events" : "host steady clock"},
                  {"stages", stages},
                  {"ui_frame_ms_wall", ui_frame_ms()}};
@@ -803,6 +978,7 @@ std::string Studio::next_export_stem() const {
 
 void Studio::export_all(const std::string& stem) {
   if (!processor.has_frame()) return;
+  processor.settle();
   try {
     const std::filesystem::path path = std::filesystem::path(export_dir) / stem;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());

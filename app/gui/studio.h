@@ -20,6 +20,7 @@
 #include "app/gui/response_data.h"
 #include "app/gui/source_slot.h"
 #include "app/gui/truth.h"
+#include "app/gui/video_out.h"
 #include "app/gui/view_math.h"
 
 namespace rf::gui {
@@ -66,8 +67,14 @@ class Studio {
   void render();
   // Work that needs the finished framebuffer (screenshots); before present().
   void after_render();
-  // True once a --frames run has rendered its frames.
-  bool done() const { return options_.frames > 0 && frame_count_ >= options_.frames; }
+  // True once a --frames run has rendered its frames (with --pace step: once that many source
+  // frames are filtered; finish() then completes their recording).
+  bool done() const { return run_done_; }
+  // 0, or 1 when the recording asked for on the command line failed.
+  int exit_code() const { return record_failed_ ? 1 : 0; }
+  // Waits for the frames in flight and finishes the recording (its file complete); the
+  // destructor does it too.
+  void finish();
 
   // The state the panels read and change.
   FilterSpec spec;
@@ -79,6 +86,9 @@ class Studio {
   SourceSlot source;
   Processor processor;
   TruthWorker truth_worker;
+  // Declared after the processor: destroyed first, so a recording finishes while the frames it
+  // holds are still valid.
+  VideoOut video_out;
 
   // Truth as last computed for the current result (empty while computing or disabled).
   TruthResult truth;
@@ -109,6 +119,10 @@ class Studio {
   std::deque<float> frame_ms_history;   // the filter path's total per frame, newest last
   std::vector<FrameTiming> timing_log;  // every run of a --frames run, for its summary
   std::deque<float> ui_ms_history;      // whole UI frame time, wall clock
+  std::deque<float> interval_history;   // GPU frame-to-frame times of pipelined frames
+  std::deque<float> latency_history;    // arrival-to-display latencies
+  // Source frames finished per second, wall clock, over the last second.
+  double throughput_fps() const;
   // Mean of the recent UI frame times (wall clock: offscreen runs use a fixed ImGui clock).
   double ui_frame_ms() const;
   std::vector<Message> messages;
@@ -117,6 +131,15 @@ class Studio {
   bool open_dialog_requested = false;
 
   void post(std::string text, bool error = false);
+  // Recording (the Record button, Ctrl+R): to the next free rfstudio-NNN file in export_dir.
+  void toggle_recording();
+  void start_recording(RecordSettings settings);
+  void stop_recording();
+  RecordSettings record_settings;  // codec and frame rate of the next recording
+  // Camera out: the filtered frames to a V4L2 output device.
+  void open_output_device(const std::string& device);
+  void close_output_device();
+  std::string output_device;  // the device the panel opens
   void open_source(const SourceChoice& choice);
   void open_path(const std::string& path);
   void fit_view() { auto_fit_ = true; }
@@ -138,6 +161,10 @@ class Studio {
   int band() const;
 
  private:
+  void apply_pace(SourceKind kind);
+  std::string next_record_path(const char* extension) const;
+  void take_new_frame();
+  void consume_finished();
   void handle_keys();
   void handle_canvas_mouse();
   void update_layout();
@@ -174,6 +201,15 @@ class Studio {
   std::string title_;
   app::Frame scaled_frame_;  // the source's frame halved to the texture limit, when it exceeds it
   std::uint64_t last_source_index_ = ~0ull;
+  // Source frames handed to the processor (--pace step counts these), and when new frames
+  // finished over the last second (the throughput).
+  std::uint64_t frames_taken_ = 0;
+  std::deque<std::chrono::steady_clock::time_point> finish_times_;
+  bool last_frame_ = false, run_done_ = false;
+  bool record_failed_ = false, cli_recording_ = false;
+  bool stalled_ = false, finished_ = false;
+  std::chrono::steady_clock::time_point last_taken_ = std::chrono::steady_clock::now();
+  std::string pending_device_;  // --output-device, opened once the frame size is known
 };
 
 }  // namespace rf::gui

@@ -1,6 +1,6 @@
 // Webcams through V4L2 with raw ioctls: discovery (QUERYCAP, ENUM_FMT, ENUM_FRAMESIZES,
-// ENUM_FRAMEINTERVALS), format negotiation (YUYV preferred, then MJPEG), mmap streaming buffers
-// and a capture thread that keeps only the newest frame.
+// ENUM_FRAMEINTERVALS), format negotiation (YUYV preferred, then NV12, then MJPEG), mmap streaming
+// buffers and a capture thread that keeps only the newest frame.
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/videodev2.h>
@@ -32,12 +32,8 @@ constexpr double kStallSeconds = 3.0;
 // How long a message about a passing problem stays up after frames flow again.
 constexpr std::chrono::seconds kTransientStatus{2};
 
-int xioctl(detail::V4l2Io& io, int fd, unsigned long request, void* arg) {
-  int r;
-  do r = io.ioctl(fd, request, arg);
-  while (r == -1 && errno == EINTR);
-  return r;
-}
+using detail::fourcc_string;
+using detail::xioctl;
 
 class SystemV4l2 final : public detail::V4l2Io {
  public:
@@ -52,6 +48,9 @@ class SystemV4l2 final : public detail::V4l2Io {
   int munmap(void* address, std::size_t length) override { return ::munmap(address, length); }
   int poll(pollfd* fds, nfds_t count, int timeout_ms) override {
     return ::poll(fds, count, timeout_ms);
+  }
+  ssize_t write(int fd, const void* data, std::size_t bytes) override {
+    return ::write(fd, data, bytes);
   }
   std::vector<std::string> nodes() override {
     std::vector<std::string> nodes;
@@ -68,15 +67,6 @@ class SystemV4l2 final : public detail::V4l2Io {
     return nodes;
   }
 };
-
-std::string fourcc_string(std::uint32_t f) {
-  std::string s;
-  for (int k = 0; k < 4; ++k) {
-    const char c = char((f >> (8 * k)) & 0xff);
-    if (c != ' ' && c != 0) s += c;
-  }
-  return s;
-}
 
 // The capture capabilities of the node itself: a UVC camera exposes a second /dev/video node for
 // metadata, which reports VIDEO_CAPTURE only in the physical device's `capabilities`.
@@ -186,6 +176,8 @@ class CameraSource final : public Source {
     paused_ = paused;
   }
   bool animated() const override { return true; }
+  double fps() const override { return fps_; }
+  void set_raw_yuv(bool enabled) override { raw_yuv_ = enabled; }
 
  private:
   struct Buffer {
@@ -229,18 +221,23 @@ class CameraSource final : public Source {
       throw IoError("camera " + device_ + " (" + card_ + ") does not support streaming I/O");
 
     const std::vector<std::uint32_t> formats = enum_formats(*io_, fd_);
-    const bool has_yuyv =
-        std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_YUYV) != formats.end();
+    auto offered = [&](std::uint32_t f) {
+      return std::find(formats.begin(), formats.end(), f) != formats.end();
+    };
+    // The formats sent as they come, in order of preference: YUYV (2 bytes a pixel, no decoding,
+    // exact), then NV12 (1.5 bytes a pixel).
+    std::vector<std::uint32_t> raw;
+    for (std::uint32_t f : {V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12})
+      if (offered(f)) raw.push_back(f);
     // Some cameras name their motion JPEG 'JPEG' rather than 'MJPG'; the frames are the same.
-    std::uint32_t mjpeg_fourcc = V4L2_PIX_FMT_MJPEG;
-    if (std::find(formats.begin(), formats.end(), V4L2_PIX_FMT_MJPEG) == formats.end())
-      mjpeg_fourcc = V4L2_PIX_FMT_JPEG;
-    const bool has_mjpeg = std::find(formats.begin(), formats.end(), mjpeg_fourcc) != formats.end();
-    if (!has_yuyv && !has_mjpeg) {
-      std::string offered;
-      for (std::uint32_t f : formats) offered += (offered.empty() ? "" : ", ") + fourcc_string(f);
-      throw IoError("camera " + device_ + " offers neither YUYV nor MJPEG (it offers: " +
-                    (offered.empty() ? "nothing" : offered) + ")");
+    const std::uint32_t mjpeg_fourcc =
+        offered(V4L2_PIX_FMT_MJPEG) ? V4L2_PIX_FMT_MJPEG : V4L2_PIX_FMT_JPEG;
+    const bool has_mjpeg = offered(mjpeg_fourcc);
+    if (raw.empty() && !has_mjpeg) {
+      std::string list;
+      for (std::uint32_t f : formats) list += (list.empty() ? "" : ", ") + fourcc_string(f);
+      throw IoError("camera " + device_ + " offers none of YUYV, NV12 and MJPEG (it offers: " +
+                    (list.empty() ? "nothing" : list) + ")");
     }
     if (width <= 0 || height <= 0) {
       // No size asked for: keep the driver's current one.
@@ -253,27 +250,29 @@ class CameraSource final : public Source {
       if (width <= 0 || height <= 0) width = 640, height = 480;
     }
 
-    // YUYV first (no decoding, exact), unless the driver had to shrink the size for it and MJPEG
-    // delivers the size asked for (USB 2 cameras offer large sizes in MJPEG only).
+    // An uncompressed format at the size asked for; else MJPEG at that size (USB 2 cameras offer
+    // large sizes in MJPEG only); else an uncompressed format at the size the driver picks.
+    auto exact = [&](const v4l2_format& f) {
+      return int(f.fmt.pix.width) == width && int(f.fmt.pix.height) == height;
+    };
     v4l2_format got{};
-    bool ok = has_yuyv && try_format(V4L2_PIX_FMT_YUYV, width, height, got);
-    const bool exact = ok && int(got.fmt.pix.width) == width && int(got.fmt.pix.height) == height;
-    if (!exact && has_mjpeg) {
-      v4l2_format mjpeg{};
-      if (try_format(mjpeg_fourcc, width, height, mjpeg) &&
-          (!ok || (int(mjpeg.fmt.pix.width) == width && int(mjpeg.fmt.pix.height) == height))) {
-        got = mjpeg;
-        ok = true;
-      } else if (ok) {
-        ok = try_format(V4L2_PIX_FMT_YUYV, width, height, got);
-      }
-    }
-    if (!ok) throw IoError("camera " + device_ + ": the driver accepts neither YUYV nor MJPEG");
+    bool ok = false;
+    for (std::uint32_t f : raw)
+      if (!ok && try_format(f, width, height, got) && exact(got)) ok = true;
+    if (!ok && has_mjpeg && try_format(mjpeg_fourcc, width, height, got) && exact(got)) ok = true;
+    for (std::uint32_t f : raw)
+      if (!ok && try_format(f, width, height, got)) ok = true;
+    if (!ok && has_mjpeg) ok = try_format(mjpeg_fourcc, width, height, got);
+    if (!ok)
+      throw IoError("camera " + device_ + ": the driver accepts none of YUYV, NV12 and MJPEG");
     format_ = got.fmt.pix;
     if (format_.width == 0 || format_.height == 0)
       throw IoError("camera " + device_ + ": the driver reports a 0x0 frame size");
-    if (format_.pixelformat == V4L2_PIX_FMT_YUYV && format_.bytesperline < format_.width * 2)
-      format_.bytesperline = format_.width * 2;
+    if (is_raw()) {
+      const Encoding e = encoding();
+      format_.bytesperline = std::max<std::uint32_t>(
+          format_.bytesperline, std::uint32_t(yuv_min_stride(e, int(format_.width))));
+    }
 
     // The highest frame rate of this mode; drivers without VIDIOC_S_PARM keep their own.
     const std::vector<double> rates =
@@ -293,6 +292,7 @@ class CameraSource final : public Source {
     if (xioctl(*io_, fd_, VIDIOC_G_PARM, &now) == 0 && now.parm.capture.timeperframe.numerator > 0)
       fps = double(now.parm.capture.timeperframe.denominator) /
             now.parm.capture.timeperframe.numerator;
+    fps_ = fps;
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.3g", fps);
     description_ = device_ + " " + fourcc_string(format_.pixelformat) + " " +
@@ -366,11 +366,19 @@ class CameraSource final : public Source {
 
   void disconnected() { set_status("camera " + device_ + " disconnected: showing the last frame"); }
 
-  // Converts one filled buffer into `out`; false (with a status) for a damaged frame.
+  bool is_raw() const {
+    return format_.pixelformat == V4L2_PIX_FMT_YUYV || format_.pixelformat == V4L2_PIX_FMT_NV12;
+  }
+  Encoding encoding() const {
+    return format_.pixelformat == V4L2_PIX_FMT_NV12 ? Encoding::Nv12 : Encoding::Yuyv;
+  }
+
+  // Converts one filled buffer into `out` (or copies it as it is, when raw frames are wanted);
+  // false (with a status) for a damaged frame.
   bool convert(const v4l2_buffer& b, Frame& out) {
     const std::uint8_t* data = static_cast<const std::uint8_t*>(buffers_[b.index].start);
     const std::size_t used = std::min<std::size_t>(b.bytesused, buffers_[b.index].length);
-    if (format_.pixelformat != V4L2_PIX_FMT_YUYV) {
+    if (!is_raw()) {
       try {
         decode_mjpeg(data, used, out);
       } catch (const IoError& e) {
@@ -379,7 +387,8 @@ class CameraSource final : public Source {
       }
       return true;
     }
-    const std::size_t needed = std::size_t(format_.bytesperline) * format_.height;
+    const Encoding e = encoding();
+    const std::size_t needed = yuv_frame_bytes(e, int(format_.height), format_.bytesperline);
     // Some drivers report bytesused 0 for full buffers; trust the length then.
     if ((b.bytesused != 0 && used < needed) || buffers_[b.index].length < needed) {
       set_transient_status("camera " + device_ + ": skipped a short frame");
@@ -388,8 +397,19 @@ class CameraSource final : public Source {
     out.width = int(format_.width);
     out.height = int(format_.height);
     out.format = PixelFormat::RGBA8;
+    if (raw_yuv_) {
+      out.encoding = e;
+      out.stride = format_.bytesperline;
+      out.bytes.assign(data, data + needed);
+      return true;
+    }
+    out.encoding = Encoding::Rgba;
+    out.stride = 0;
     out.bytes.resize(std::size_t(out.width) * out.height * 4);
-    yuyv_to_rgba(data, out.width, out.height, format_.bytesperline, out.bytes.data());
+    if (e == Encoding::Yuyv)
+      yuyv_to_rgba(data, out.width, out.height, format_.bytesperline, out.bytes.data());
+    else
+      nv12_to_rgba(data, out.width, out.height, format_.bytesperline, out.bytes.data());
     return true;
   }
 
@@ -481,7 +501,9 @@ class CameraSource final : public Source {
   std::string description_;
   v4l2_pix_format format_{};
   std::vector<Buffer> buffers_;
+  double fps_ = 0.0;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> raw_yuv_{false};
   mutable std::mutex mutex_;  // guards latest_, paused_ and the status
   Frame latest_;
   bool paused_ = false;
@@ -494,6 +516,22 @@ class CameraSource final : public Source {
 }  // namespace
 
 namespace detail {
+
+int xioctl(V4l2Io& io, int fd, unsigned long request, void* arg) {
+  int r;
+  do r = io.ioctl(fd, request, arg);
+  while (r == -1 && errno == EINTR);
+  return r;
+}
+
+std::string fourcc_string(std::uint32_t f) {
+  std::string s;
+  for (int k = 0; k < 4; ++k) {
+    const char c = char((f >> (8 * k)) & 0xff);
+    if (c != ' ' && c != 0) s += c;
+  }
+  return s;
+}
 
 std::shared_ptr<V4l2Io> system_v4l2() {
   static const std::shared_ptr<V4l2Io> kSystem = std::make_shared<SystemV4l2>();

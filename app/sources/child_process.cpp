@@ -38,20 +38,27 @@ std::string find_program(const std::string& name) {
   return {};
 }
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
-  int out[2], err[2];
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, Stdin stdin_mode) {
   // O_CLOEXEC: the pipes must not leak into other children (a second ffmpeg would otherwise hold
   // this one's write end open, and its reader would never see end of file).
-  if (::pipe2(out, O_CLOEXEC) != 0) throw IoError(argv[0] + ": pipe: " + std::strerror(errno));
-  if (::pipe2(err, O_CLOEXEC) != 0) {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  auto close_all = [&] {
+    for (int* p : {in, out, err})
+      for (int k = 0; k < 2; ++k)
+        if (p[k] >= 0) ::close(p[k]);
+  };
+  if ((stdin_mode == Stdin::Pipe && ::pipe2(in, O_CLOEXEC) != 0) || ::pipe2(out, O_CLOEXEC) != 0 ||
+      ::pipe2(err, O_CLOEXEC) != 0) {
     const int e = errno;
-    ::close(out[0]);
-    ::close(out[1]);
+    close_all();
     throw IoError(argv[0] + ": pipe: " + std::strerror(e));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (stdin_mode == Stdin::Pipe)
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  else
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err[1], 2);
   // The child starts with default signal handling and an empty mask, whatever the GUI set.
@@ -73,16 +80,25 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   const int rc = ::posix_spawn(&pid_, argv[0].c_str(), &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  ::close(out[1]);
-  ::close(err[1]);
+  // The child's ends stay with the child only.
+  for (int* fd : {&in[0], &out[1], &err[1]})
+    if (*fd >= 0) {
+      ::close(*fd);
+      *fd = -1;
+    }
   if (rc != 0) {
-    ::close(out[0]);
-    ::close(err[0]);
+    close_all();
     pid_ = -1;
     throw IoError(argv[0] + ": cannot start: " + std::strerror(rc));
   }
+  in_ = in[1];
   out_ = out[0];
   err_ = err[0];
+}
+
+void ChildProcess::close_stdin() {
+  if (in_ >= 0) ::close(in_);
+  in_ = -1;
 }
 
 ChildProcess::~ChildProcess() {
@@ -98,6 +114,7 @@ int ChildProcess::kill_and_wait() {
 }
 
 int ChildProcess::wait() {
+  close_stdin();
   if (out_ >= 0) ::close(out_);
   if (err_ >= 0) ::close(err_);
   out_ = err_ = -1;

@@ -12,16 +12,22 @@ namespace rf::app::detail {
 // The full path of `name` found in $PATH, or empty when it is not installed.
 std::string find_program(const std::string& name);
 
-// A running child whose stdout and stderr are pipes; stdin is /dev/null. The destructor kills
-// (SIGKILL) and reaps a child still running, so no zombie outlives its owner.
+// A running child whose stdout and stderr are pipes; stdin is /dev/null, or a pipe the parent
+// writes (an encoder fed frames). The destructor kills (SIGKILL) and reaps a child still running,
+// so no zombie outlives its owner.
 class ChildProcess {
  public:
+  enum class Stdin { Null, Pipe };
   // argv[0] must be a full path (find_program). Throws IoError when the program cannot start.
-  explicit ChildProcess(const std::vector<std::string>& argv);
+  explicit ChildProcess(const std::vector<std::string>& argv, Stdin in = Stdin::Null);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
+  // The write end of the child's stdin (Stdin::Pipe), -1 otherwise or once closed.
+  int stdin_fd() const { return in_; }
+  // Closes stdin: the child reads end of file (an encoder then finishes its file).
+  void close_stdin();
   int stdout_fd() const { return out_; }
   int stderr_fd() const { return err_; }
   pid_t pid() const { return pid_; }
@@ -32,6 +38,7 @@ class ChildProcess {
 
  private:
   pid_t pid_ = -1;
+  int in_ = -1;
   int out_ = -1;
   int err_ = -1;
   int status_ = 0;

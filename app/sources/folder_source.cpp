@@ -101,6 +101,10 @@ class FolderSource final : public Source {
   void step() override { pacer_.step(); }
 
   bool animated() const override { return true; }
+  double fps() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return clock_.fps();
+  }
 
  private:
   // Runs outside the lock: decoding is the slow part.

@@ -32,5 +32,12 @@ int pattern_cell_size(int width, int height);
 //   moving-bar:   a white bar (width / 16 px) on dark gray moving right by max(1, width / 128) px
 //                 a frame at kMovingBarFps, wrapping around.
 Frame render_pattern(const std::string& name, int width, int height, std::int64_t frame = 0);
+// The same frame in a camera's encoding (Yuyv or Nv12 at the smallest stride; Rgba as above), for
+// exercising the camera formats' path without a camera.
+Frame render_pattern(const std::string& name, int width, int height, std::int64_t frame,
+                     Encoding encoding);
+
+// An RGBA8 frame in a camera's encoding, at the smallest stride.
+Frame encode_frame(const Frame& rgba, Encoding encoding);
 
 }  // namespace rf::app

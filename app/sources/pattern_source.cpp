@@ -153,21 +153,27 @@ void draw_moving_bar(Canvas c, std::int64_t frame) {
 
 class PatternSource final : public Source {
  public:
-  PatternSource(std::string name, int width, int height)
-      : name_(std::move(name)), width_(width), height_(height), clock_(kMovingBarFps) {
+  PatternSource(std::string name, int width, int height, Encoding encoding)
+      : name_(std::move(name)),
+        width_(width),
+        height_(height),
+        encoding_(encoding),
+        clock_(kMovingBarFps) {
     animated_ = name_ == "moving-bar";
-    frame_ = render_pattern(name_, width_, height_, 0);
+    frame_ = render_pattern(name_, width_, height_, 0, encoding_);
     frame_.index = detail::next_frame_index();
   }
   std::string description() const override {
-    return "pattern: " + name_ + " " + std::to_string(width_) + "x" + std::to_string(height_);
+    return "pattern: " + name_ + " " + std::to_string(width_) + "x" + std::to_string(height_) +
+           (encoding_ == Encoding::Rgba ? "" : std::string(" ") + to_string(encoding_));
   }
+  double fps() const override { return animated_ ? kMovingBarFps : 0.0; }
   bool poll(Frame& frame) override {
     std::lock_guard<std::mutex> lock(mutex_);
     if (animated_) {
       const std::int64_t n = clock_.frame();
       if (n != shown_) {
-        frame_ = render_pattern(name_, width_, height_, n);
+        frame_ = render_pattern(name_, width_, height_, n, encoding_);
         frame_.index = detail::next_frame_index();
         shown_ = n;
       }
@@ -190,6 +196,7 @@ class PatternSource final : public Source {
   std::mutex mutex_;
   std::string name_;
   int width_, height_;
+  Encoding encoding_;
   bool animated_ = false;
   detail::FrameClock clock_;
   std::int64_t shown_ = 0;
@@ -234,8 +241,48 @@ Frame render_pattern(const std::string& name, int width, int height, std::int64_
   return f;
 }
 
-std::unique_ptr<Source> open_pattern(const std::string& name, int width, int height) {
-  return std::make_unique<PatternSource>(name, width, height);
+Frame encode_frame(const Frame& rgba, Encoding encoding) {
+  if (encoding == Encoding::Rgba) return rgba;
+  if (rgba.encoding != Encoding::Rgba || rgba.format != PixelFormat::RGBA8)
+    throw InvalidParameter("only RGBA8 frames can be encoded as YUYV or NV12");
+  Frame f;
+  f.width = rgba.width;
+  f.height = rgba.height;
+  f.format = PixelFormat::RGBA8;
+  f.encoding = encoding;
+  f.index = rgba.index;
+  f.stride = yuv_min_stride(encoding, rgba.width);
+  f.bytes.resize(yuv_frame_bytes(encoding, rgba.height, f.stride));
+  if (encoding == Encoding::Yuyv)
+    rgba_to_yuyv(rgba.bytes.data(), rgba.width, rgba.height, f.bytes.data(), f.stride);
+  else
+    rgba_to_nv12(rgba.bytes.data(), rgba.width, rgba.height, f.bytes.data(), f.stride);
+  return f;
+}
+
+Frame render_pattern(const std::string& name, int width, int height, std::int64_t frame,
+                     Encoding encoding) {
+  if (encoding == Encoding::Rgba || name != "moving-bar" || height <= 2)
+    return encode_frame(render_pattern(name, width, height, frame), encoding);
+  // The moving bar's rows are all alike: two are encoded (NV12 shares chroma between row pairs)
+  // and copied down, so a 4K frame costs row copies here too.
+  const Frame two = encode_frame(render_pattern(name, width, 2, frame), encoding);
+  Frame f = two;
+  f.height = height;
+  f.bytes.resize(yuv_frame_bytes(encoding, height, f.stride));
+  const std::size_t row = f.stride;
+  for (int y = 0; y < height; ++y) std::memcpy(&f.bytes[std::size_t(y) * row], &two.bytes[0], row);
+  if (encoding == Encoding::Nv12) {
+    const std::uint8_t* uv = &two.bytes[2 * row];
+    for (int y = 0; y < (height + 1) / 2; ++y)
+      std::memcpy(&f.bytes[(std::size_t(height) + std::size_t(y)) * row], uv, row);
+  }
+  return f;
+}
+
+std::unique_ptr<Source> open_pattern(const std::string& name, int width, int height,
+                                     Encoding encoding) {
+  return std::make_unique<PatternSource>(name, width, height, encoding);
 }
 
 }  // namespace rf::app

@@ -10,16 +10,27 @@
 
 namespace rf::app {
 
+// How a frame's bytes are laid out. Rgba: `format` (RGBA8 or RGBA32F), rows packed. Yuyv and Nv12
+// are camera formats kept as they came (BT.601 limited range, rows `stride` bytes apart; NV12's
+// interleaved Cb/Cr plane of ceil(height / 2) rows follows the luma plane), for a GPU that
+// converts them itself; `format` is then RGBA8, what they convert to.
+enum class Encoding { Rgba, Yuyv, Nv12 };
+
+const char* to_string(Encoding e);
+
 // One frame in host memory: RGBA8 (cameras, video, 8-bit images) or RGBA32F (PFM, HDR), rows
-// packed.
+// packed; or a camera's YUYV or NV12 bytes (see Encoding).
 struct Frame {
   int width = 0;
   int height = 0;
   PixelFormat format = PixelFormat::RGBA8;
+  Encoding encoding = Encoding::Rgba;
+  std::size_t stride = 0;  // bytes per row of Yuyv and Nv12 frames
   std::vector<std::uint8_t> bytes;
   // Increases with every new frame of the source. Indices come from one process-wide counter
   // (starting at 1), so a frame of a source opened later is always newer than a kept one.
   std::uint64_t index = 0;
+  // Only for Rgba frames.
   FrameView view() {
     FrameView v;
     v.data = bytes.data();
@@ -49,6 +60,11 @@ class Source {
   // arrives through poll(). Live cameras and stills ignore it.
   virtual void step() {}
   virtual bool animated() const { return false; }
+  // The nominal rate of a sequence (a recording plays at it); 0 when there is none (stills).
+  virtual double fps() const { return 0.0; }
+  // Cameras deliver YUYV and NV12 frames as they come (Frame::encoding) when enabled, for a
+  // processing path that converts them on the GPU; otherwise they convert to RGBA8 themselves.
+  virtual void set_raw_yuv(bool) {}
 };
 
 // Each throws IoError with a message naming the file or device when it cannot open at all.
@@ -58,7 +74,9 @@ std::unique_ptr<Source> open_video(const std::string& path, bool loop = true);  
 std::unique_ptr<Source> open_camera(const std::string& device, int width = 0, int height = 0);
 // name: impulses, steps, checkerboard, periodic, noise, moving-bar (app/sources/pattern.h
 // describes each); an unknown name or a size outside 1..16384 throws InvalidParameter.
-std::unique_ptr<Source> open_pattern(const std::string& name, int width = 512, int height = 512);
+// `encoding` Yuyv or Nv12 delivers the pattern the way such a camera would.
+std::unique_ptr<Source> open_pattern(const std::string& name, int width = 512, int height = 512,
+                                     Encoding encoding = Encoding::Rgba);
 // The source for a command-line or dropped path: folder, video (by extension) or image.
 std::unique_ptr<Source> open_path(const std::string& path);
 
@@ -82,6 +100,21 @@ void yuyv_to_rgba(const std::uint8_t* yuyv, int width, int height, std::uint8_t*
 // The same with rows `stride` bytes apart (V4L2's bytesperline, which drivers may pad).
 void yuyv_to_rgba(const std::uint8_t* yuyv, int width, int height, std::size_t stride,
                   std::uint8_t* rgba);
+// NV12 (a luma plane, then interleaved Cb/Cr at half resolution both ways; rows `stride` bytes
+// apart in both planes) to RGBA8.
+void nv12_to_rgba(const std::uint8_t* nv12, int width, int height, std::size_t stride,
+                  std::uint8_t* rgba);
+// RGBA8 (rows packed) to YUYV with rows `stride` bytes apart, and to NV12 the same way; each
+// chroma sample is the mean of the pixels that share it.
+void rgba_to_yuyv(const std::uint8_t* rgba, int width, int height, std::uint8_t* yuyv,
+                  std::size_t stride);
+void rgba_to_nv12(const std::uint8_t* rgba, int width, int height, std::uint8_t* nv12,
+                  std::size_t stride);
+// Bytes of a Yuyv or Nv12 frame of this height and stride, and the smallest stride for a width.
+std::size_t yuv_frame_bytes(Encoding e, int height, std::size_t stride);
+std::size_t yuv_min_stride(Encoding e, int width);
+// `in` with RGBA pixels: Yuyv and Nv12 frames are converted to RGBA8, Rgba frames copied.
+void to_rgba(const Frame& in, Frame& out);
 // Decodes an MJPEG frame (Huffman tables may be missing: the standard ones are assumed) to RGBA8.
 // Throws IoError on corrupt data.
 void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out);

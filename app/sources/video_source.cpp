@@ -167,6 +167,7 @@ class VideoSource final : public Source {
   void step() override { pacer_.step(); }
 
   bool animated() const override { return true; }
+  double fps() const override { return info_.fps; }
 
  private:
   enum class Read { Frame, End, Stopped };

@@ -279,6 +279,9 @@ class FakeCamera final : public detail::V4l2Io {
     if (m.fourcc == V4L2_PIX_FMT_YUYV) {
       format_.bytesperline = std::uint32_t(m.width) * 2 + padding;
       format_.sizeimage = format_.bytesperline * std::uint32_t(m.height);
+    } else if (m.fourcc == V4L2_PIX_FMT_NV12) {
+      format_.bytesperline = std::uint32_t(m.width) + padding;
+      format_.sizeimage = format_.bytesperline * std::uint32_t(m.height + (m.height + 1) / 2);
     } else {
       format_.sizeimage = std::uint32_t(m.width * m.height * 2);
     }
@@ -296,6 +299,15 @@ class FakeCamera final : public detail::V4l2Io {
           p[0] = std::uint8_t(luma(int(x), int(y), b.sequence));
           p[1] = 128;  // U for even x, V for odd x: neutral chroma
         }
+      b.bytesused = format_.sizeimage;
+    } else if (format_.pixelformat == V4L2_PIX_FMT_NV12) {
+      std::fill(b.memory.begin(), b.memory.end(), 0xEE);
+      for (std::uint32_t y = 0; y < format_.height; ++y)
+        for (std::uint32_t x = 0; x < format_.width; ++x)
+          b.memory[y * format_.bytesperline + x] = std::uint8_t(luma(int(x), int(y), b.sequence));
+      const std::size_t chroma = std::size_t(format_.bytesperline) * format_.height;
+      for (std::uint32_t y = 0; y < (format_.height + 1) / 2; ++y)
+        std::fill_n(&b.memory[chroma + y * format_.bytesperline], format_.width, 128);
       b.bytesused = format_.sizeimage;
     } else {
       const std::size_t n = std::min(jpeg_.size(), b.memory.size());
@@ -410,6 +422,66 @@ TEST_CASE("a YUYV camera streams converted frames, padded rows and all") {
   CHECK(cam->unmaps == int(cam->buffer_count()));
   CHECK(cam->opens == 1);
   CHECK(cam->closes == 1);
+}
+
+TEST_CASE("an NV12 camera streams converted frames, or its bytes as they came when asked") {
+  auto cam = std::make_shared<FakeCamera>();
+  cam->modes = {{V4L2_PIX_FMT_NV12, 64, 47, {30}}, {V4L2_PIX_FMT_MJPEG, 64, 47, {30}}};
+  cam->padding = 16;
+  auto source = detail::open_camera(cam, cam->path, 0, 0);
+  CHECK(source->description() == "/dev/video7 NV12 64x47 30 fps");
+  Frame f;
+  REQUIRE(wait_for_frame(*source, f));
+  CHECK(f.encoding == Encoding::Rgba);
+  REQUIRE(f.bytes.size() == 64 * 47 * 4);
+  const int s = sequence_of(f);
+  REQUIRE(s >= 0);
+  int wrong = 0;
+  for (int y = 0; y < 47; ++y)
+    for (int x = 0; x < 64; ++x) {
+      const int g = gray_of_luma(FakeCamera::luma(x, y, std::uint32_t(s)));
+      wrong += f.bytes[(std::size_t(y) * 64 + x) * 4] != g;
+    }
+  CHECK(wrong == 0);
+
+  // A GPU path converts NV12 itself: the frame comes as it was captured, padding and all.
+  source->set_raw_yuv(true);
+  REQUIRE(wait_for_frame(*source, f));
+  while (f.encoding != Encoding::Nv12 && wait_for_frame(*source, f)) {
+  }
+  REQUIRE(f.encoding == Encoding::Nv12);
+  CHECK(f.stride == 64 + 16);
+  CHECK(f.bytes.size() == yuv_frame_bytes(Encoding::Nv12, 47, f.stride));
+  CHECK(f.bytes[64] == 0xEE);  // padding of row 0, as the driver left it
+  Frame rgba;
+  to_rgba(f, rgba);
+  const int s2 = sequence_of(rgba);
+  REQUIRE(s2 >= 0);
+  CHECK(f.bytes[5 * f.stride + 7] == FakeCamera::luma(7, 5, std::uint32_t(s2)));
+  source->set_raw_yuv(false);
+  while (f.encoding != Encoding::Rgba && wait_for_frame(*source, f)) {
+  }
+  CHECK(f.encoding == Encoding::Rgba);
+}
+
+TEST_CASE("a YUYV camera delivers its frames unconverted when raw frames are asked for") {
+  auto cam = usual_camera();
+  cam->padding = 12;
+  auto source = detail::open_camera(cam, cam->path, 0, 0);
+  source->set_raw_yuv(true);
+  Frame f;
+  REQUIRE(wait_for_frame(*source, f));
+  while (f.encoding != Encoding::Yuyv && wait_for_frame(*source, f)) {
+  }
+  REQUIRE(f.encoding == Encoding::Yuyv);
+  CHECK(f.width == 64);
+  CHECK(f.stride == 64 * 2 + 12);
+  CHECK(f.format == PixelFormat::RGBA8);
+  Frame converted;
+  to_rgba(f, converted);
+  std::vector<std::uint8_t> expected(64 * 48 * 4);
+  yuyv_to_rgba(f.bytes.data(), 64, 48, f.stride, expected.data());
+  CHECK(converted.bytes == expected);
 }
 
 TEST_CASE("a camera shows only the newest of frames that arrive together") {
@@ -545,7 +617,8 @@ TEST_CASE("busy, bandwidth-starved and unsuitable cameras are IoErrors naming th
 
   auto gray = std::make_shared<FakeCamera>();
   gray->modes = {{V4L2_PIX_FMT_GREY, 64, 48, {30}}};
-  CHECK(open_error(gray) == "camera /dev/video7 offers neither YUYV nor MJPEG (it offers: GREY)");
+  CHECK(open_error(gray) ==
+        "camera /dev/video7 offers none of YUYV, NV12 and MJPEG (it offers: GREY)");
 
   auto no_streaming = usual_camera();
   no_streaming->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_READWRITE;

@@ -10,6 +10,7 @@ void source_panel(Studio& studio);
 void filter_panel(Studio& studio);
 void view_panel(Studio& studio);
 void export_panel(Studio& studio);
+void record_panel(Studio& studio);
 void timing_panel(Studio& studio);
 void diff_panel(Studio& studio);
 void inspector_panel(Studio& studio);

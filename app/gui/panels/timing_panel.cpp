@@ -1,13 +1,25 @@
-// Timing: which backend runs and why, per-stage times, a rolling plot, fps and GiP/s.
+// Timing: which backend runs and why, per-stage times, a rolling plot, throughput, latency, fps
+// and GiP/s.
 #include <imgui.h>
 
 #include <algorithm>
+#include <deque>
 #include <vector>
 
 #include "app/gui/panels/panels.h"
 #include "app/gui/studio.h"
 
 namespace rf::gui {
+namespace {
+
+double median_of(const std::deque<float>& d) {
+  if (d.empty()) return 0.0;
+  std::vector<float> v(d.end() - std::ptrdiff_t(std::min<std::size_t>(d.size(), 60)), d.end());
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
 
 void timing_panel(Studio& st) {
   if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -26,6 +38,7 @@ void timing_panel(Studio& st) {
       ImGui::Text("%8.3f ms", ms);
     };
     row(t.gpu_events ? "upload" : "8-bit to float", t.upload_ms);
+    if (t.pipelined) row("convert (GPU)", t.convert_ms);
     row("filter", t.filter_ms);
     for (const StageTime& s : t.stages) {
       // On the interop path the engine reads and writes GPU memory: its own upload and download
@@ -34,6 +47,7 @@ void timing_panel(Studio& st) {
       row(("  " + s.stage).c_str(), s.ms);
     }
     row(t.gpu_events ? "interop" : "texture upload", t.interop_ms);
+    if (t.readback_ms > 0) row("readback (overlapped)", t.readback_ms);
     row("truth (background)", st.truth.ms);
     ImGui::EndTable();
   }
@@ -53,6 +67,14 @@ void timing_panel(Studio& st) {
     ImGui::PlotLines("##path", hist.data(), int(hist.size()), 0, overlay, 0.0f, peak * 1.15f,
                      ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4));
   }
+  const double fps = st.throughput_fps();
+  if (fps > 0) {
+    ImGui::Text("%.1f new frames/s (wall clock)", fps);
+    ImGui::Text("%.2f ms from arrival to display", median_of(st.latency_history));
+  }
+  if (t.pipelined && !st.interval_history.empty())
+    ImGui::Text("%.3f ms GPU frame to frame, %d in flight", median_of(st.interval_history),
+                st.processor.in_flight());
   const double ms = st.ui_frame_ms();
   ImGui::Text("UI %.1f fps (%.2f ms per frame, wall clock)", 1000.0 / std::max(ms, 1e-3), ms);
 }

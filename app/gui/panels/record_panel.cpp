@@ -1,0 +1,70 @@
+// Record and camera out: the filtered stream to a video file (Ctrl+R) or to a V4L2 output device
+// that other programs open as a camera.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cstdio>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/studio.h"
+
+namespace rf::gui {
+
+void record_panel(Studio& st) {
+  if (!ImGui::CollapsingHeader("Record and camera out", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool recording = st.video_out.recording();
+  if (recording) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.15f, 0.15f, 1.0f));
+    if (ImGui::Button("Stop recording (Ctrl+R)")) st.toggle_recording();
+    ImGui::PopStyleColor();
+  } else if (ImGui::Button("Record (Ctrl+R)")) {
+    st.toggle_recording();
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(recording);
+  int codec = st.record_settings.codec == RecordCodec::Ffv1 ? 1 : 0;
+  const char* codecs[] = {"H.264 .mp4", "FFV1 .mkv (lossless)"};
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+  if (ImGui::Combo("##codec", &codec, codecs, IM_ARRAYSIZE(codecs)))
+    st.record_settings.codec = codec == 1 ? RecordCodec::Ffv1 : RecordCodec::H264;
+  ImGui::EndDisabled();
+  if (const Recorder* r = st.video_out.recorder()) {
+    const int seconds = int(r->elapsed_s());
+    ImGui::Text("%s %02d:%02d, %llu frames", recording ? "recording" : "recorded", seconds / 60,
+                seconds % 60, static_cast<unsigned long long>(r->frames_written()));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", r->current_path().c_str());
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("the filtered frames at source resolution, into %s/", st.export_dir.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  ImGui::Spacing();
+  const app::V4l2Output* device = st.video_out.device();
+  const bool open = device && !device->stopped();
+  ImGui::BeginDisabled(open);
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+  ImGui::InputTextWithHint("##device", "/dev/video10", &st.output_device);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (open) {
+    if (ImGui::Button("Stop camera out")) st.close_output_device();
+  } else if (ImGui::Button("Camera out")) {
+    st.open_output_device(st.output_device);
+  }
+  const bool failed = device && device->stopped();
+  ImGui::PushStyleColor(ImGuiCol_Text, failed ? ImVec4(1.0f, 0.45f, 0.35f, 1.0f)
+                                              : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (failed)
+    ImGui::TextWrapped("%s", device->status().c_str());
+  else if (device)
+    ImGui::TextWrapped("%s, %llu frames", device->description().c_str(),
+                       static_cast<unsigned long long>(device->frames_written()));
+  else
+    ImGui::TextWrapped("a v4l2loopback device, which other programs open as a camera");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace rf::gui

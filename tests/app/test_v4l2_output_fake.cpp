@@ -1,0 +1,364 @@
+// The camera output against a simulated V4L2 output device (detail::V4l2Io), the way the camera
+// source is tested: format negotiation (YUYV, else RGB24), frames written through write() or mmap
+// streaming buffers, a size change, and the one-line errors for a missing, busy or wrong device.
+#include <doctest/doctest.h>
+#include <linux/videodev2.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <random>
+
+#include "app/sources/output_frame.h"
+#include "app/sources/source.h"
+#include "app/sources/v4l2_io.h"
+#include "app/sources/v4l2_output.h"
+#include "filters/core/errors.h"
+
+using namespace rf;
+using namespace rf::app;
+
+namespace {
+
+// A v4l2loopback-like output node in memory: it takes a format, then frames by write() (when
+// `readwrite`) or through mmap buffers queued for output, and keeps every frame it was given.
+class FakeOutput final : public detail::V4l2Io {
+ public:
+  static constexpr int kFd = 17;
+  static constexpr std::size_t kOffsetStep = 1 << 24;
+
+  std::string path = "/dev/video10";
+  std::uint32_t device_caps = V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_READWRITE | V4L2_CAP_STREAMING;
+  std::vector<std::uint32_t> formats = {V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_RGB24};
+  std::uint32_t padding = 0;  // extra bytes per row the driver asks for
+  bool busy = false;          // another writer holds it
+  bool not_v4l2 = false;      // a node that answers no V4L2 ioctl
+  std::atomic<bool> unplugged{false};
+  // Sizes the driver refuses once frames flow (a reader holds the format).
+  bool fixed_size_after_start = false;
+
+  struct Written {
+    std::uint32_t fourcc;
+    int width, height;
+    std::uint32_t bytesperline;
+    std::vector<std::uint8_t> bytes;
+  };
+  std::vector<Written> frames() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return written_;
+  }
+  std::atomic<int> opens{0}, closes{0}, unmaps{0};
+
+  int open(const std::string& p) override {
+    if (p != path) {
+      errno = ENOENT;
+      return -1;
+    }
+    ++opens;
+    return kFd;
+  }
+  int close(int) override {
+    ++closes;
+    return 0;
+  }
+  void* mmap(int, std::size_t length, off_t offset) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::size_t i = std::size_t(offset) / kOffsetStep;
+    if (i >= buffers_.size() || length != buffers_[i].size()) {
+      errno = EINVAL;
+      return MAP_FAILED;
+    }
+    return buffers_[i].data();
+  }
+  int munmap(void*, std::size_t) override {
+    ++unmaps;
+    return 0;
+  }
+  int poll(pollfd* fds, nfds_t, int) override {
+    fds[0].revents = POLLOUT;
+    return 1;
+  }
+  std::vector<std::string> nodes() override { return {path}; }
+
+  ssize_t write(int fd, const void* data, std::size_t bytes) override {
+    if (fd != kFd) return fail(EBADF);
+    if (unplugged) return fail(ENODEV);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!(device_caps & V4L2_CAP_READWRITE) || format_.width == 0) return fail(EINVAL);
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    keep(std::vector<std::uint8_t>(p, p + std::min<std::size_t>(bytes, format_.sizeimage)));
+    started_ = true;
+    return ssize_t(bytes);
+  }
+
+  int ioctl(int fd, unsigned long request, void* arg) override {
+    if (fd != kFd) return fail(EBADF);
+    if (not_v4l2) return fail(ENOTTY);
+    if (unplugged) return fail(ENODEV);
+    std::lock_guard<std::mutex> lock(mutex_);
+    switch (request) {
+      case VIDIOC_QUERYCAP: {
+        auto* cap = static_cast<v4l2_capability*>(arg);
+        *cap = {};
+        std::strcpy(reinterpret_cast<char*>(cap->driver), "v4l2 loopback");
+        std::strcpy(reinterpret_cast<char*>(cap->card), "Fake Loopback");
+        cap->capabilities = device_caps | V4L2_CAP_DEVICE_CAPS;
+        cap->device_caps = device_caps;
+        return 0;
+      }
+      case VIDIOC_ENUM_FMT: {
+        auto* d = static_cast<v4l2_fmtdesc*>(arg);
+        if (d->type != V4L2_BUF_TYPE_VIDEO_OUTPUT || d->index >= formats.size())
+          return fail(EINVAL);
+        d->pixelformat = formats[d->index];
+        return 0;
+      }
+      case VIDIOC_S_FMT: {
+        auto* f = static_cast<v4l2_format*>(arg);
+        if (f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT) return fail(EINVAL);
+        if (busy || streaming_) return fail(EBUSY);
+        v4l2_pix_format& want = f->fmt.pix;
+        if (fixed_size_after_start && started_ &&
+            (want.width != format_.width || want.height != format_.height))
+          return fail(EBUSY);
+        // Like a driver: an unknown format becomes the first one it takes.
+        if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
+          want.pixelformat = formats.front();
+        const std::uint32_t bpp = want.pixelformat == V4L2_PIX_FMT_YUYV ? 2 : 3;
+        want.bytesperline =
+            (want.pixelformat == V4L2_PIX_FMT_YUYV ? (want.width + 1) / 2 * 4 : want.width * bpp) +
+            padding;
+        want.sizeimage = want.bytesperline * want.height;
+        format_ = want;
+        return 0;
+      }
+      case VIDIOC_S_PARM:
+        return 0;
+      case VIDIOC_REQBUFS: {
+        auto* req = static_cast<v4l2_requestbuffers*>(arg);
+        if (req->type != V4L2_BUF_TYPE_VIDEO_OUTPUT || req->memory != V4L2_MEMORY_MMAP)
+          return fail(EINVAL);
+        if (streaming_) return fail(EBUSY);
+        req->count = std::min<std::uint32_t>(req->count, 4);
+        buffers_.assign(req->count, std::vector<std::uint8_t>(format_.sizeimage));
+        queued_.assign(req->count, false);
+        done_.clear();
+        return 0;
+      }
+      case VIDIOC_QUERYBUF: {
+        auto* b = static_cast<v4l2_buffer*>(arg);
+        if (b->index >= buffers_.size()) return fail(EINVAL);
+        b->length = std::uint32_t(buffers_[b->index].size());
+        b->m.offset = std::uint32_t(b->index * kOffsetStep);
+        return 0;
+      }
+      case VIDIOC_QBUF: {
+        auto* b = static_cast<v4l2_buffer*>(arg);
+        if (b->index >= buffers_.size() || queued_[b->index]) return fail(EINVAL);
+        // The "reader" takes the frame at once; the buffer comes back on the next DQBUF.
+        const auto& mem = buffers_[b->index];
+        keep(std::vector<std::uint8_t>(mem.begin(), mem.begin() + b->bytesused));
+        queued_[b->index] = true;
+        done_.push_back(b->index);
+        return 0;
+      }
+      case VIDIOC_DQBUF: {
+        if (done_.empty()) return fail(EAGAIN);
+        auto* b = static_cast<v4l2_buffer*>(arg);
+        b->index = done_.front();
+        done_.pop_front();
+        queued_[b->index] = false;
+        return 0;
+      }
+      case VIDIOC_STREAMON:
+        streaming_ = true;
+        started_ = true;
+        return 0;
+      case VIDIOC_STREAMOFF:
+        streaming_ = false;
+        std::fill(queued_.begin(), queued_.end(), false);
+        done_.clear();
+        return 0;
+      default:
+        return fail(ENOTTY);
+    }
+  }
+
+ private:
+  static int fail(int err) {
+    errno = err;
+    return -1;
+  }
+  void keep(std::vector<std::uint8_t> bytes) {
+    written_.push_back({format_.pixelformat, int(format_.width), int(format_.height),
+                        format_.bytesperline, std::move(bytes)});
+  }
+
+  std::mutex mutex_;
+  v4l2_pix_format format_{};
+  std::vector<std::vector<std::uint8_t>> buffers_;
+  std::vector<bool> queued_;
+  std::deque<std::uint32_t> done_;
+  bool streaming_ = false;
+  bool started_ = false;
+  std::vector<Written> written_;
+};
+
+// A seeded random RGBA frame from a pool (the pipeline's kind of frame).
+std::shared_ptr<OutputFrame> random_frame(OutputFramePool& pool, int w, int h, unsigned seed) {
+  auto f = pool.acquire(w, h);
+  REQUIRE(bool(f));
+  std::mt19937 rng(seed);
+  for (std::size_t i = 0; i < f->bytes(); ++i) f->data[i] = std::uint8_t(rng());
+  f->fps = 30.0;
+  return f;
+}
+
+std::string open_error(std::shared_ptr<FakeOutput> dev, const std::string& path = "") {
+  try {
+    V4l2Output out(dev, path.empty() ? dev->path : path, 64, 48);
+  } catch (const IoError& e) {
+    return e.what();
+  }
+  return "(opened)";
+}
+
+}  // namespace
+
+TEST_CASE("camera out negotiates YUYV and writes each frame converted") {
+  auto dev = std::make_shared<FakeOutput>();
+  dev->padding = 8;
+  OutputFramePool pool(4);
+  {
+    V4l2Output out(dev, dev->path, 37, 21);  // odd width: the last YUYV group repeats its pixel
+    CHECK(out.description() == "/dev/video10 YUYV 37x21 (write)");
+    for (unsigned k = 0; k < 3; ++k) {
+      auto f = random_frame(pool, 37, 21, k);
+      out.push(f);
+      out.flush();
+      const auto written = dev->frames();
+      REQUIRE(written.size() == k + 1);
+      const auto& w = written.back();
+      CHECK(w.fourcc == V4L2_PIX_FMT_YUYV);
+      CHECK(w.bytesperline == 19 * 4 + 8);
+      std::vector<std::uint8_t> expected(w.bytes.size(), 0);
+      rgba_to_yuyv(f->data, 37, 21, expected.data(), w.bytesperline);
+      // Padding bytes are the driver's; the rows must match.
+      int wrong = 0;
+      for (int y = 0; y < 21; ++y)
+        wrong += std::memcmp(&w.bytes[std::size_t(y) * w.bytesperline],
+                             &expected[std::size_t(y) * w.bytesperline], 19 * 4) != 0;
+      CHECK(wrong == 0);
+    }
+    CHECK(out.frames_written() == 3);
+    CHECK(out.status().empty());
+  }
+  CHECK(dev->opens == 1);
+  CHECK(dev->closes == 1);
+}
+
+TEST_CASE("camera out takes RGB24 when the device does not offer YUYV, over mmap streaming") {
+  auto dev = std::make_shared<FakeOutput>();
+  dev->formats = {V4L2_PIX_FMT_RGB24};
+  dev->device_caps = V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING;
+  OutputFramePool pool(8);
+  {
+    V4l2Output out(dev, dev->path, 16, 9);
+    CHECK(out.description() == "/dev/video10 RGB3 16x9 (streaming)");
+    // More frames than buffers: the output reuses the ones the driver gives back.
+    std::vector<std::shared_ptr<OutputFrame>> sent;
+    for (unsigned k = 0; k < 7; ++k) {
+      sent.push_back(random_frame(pool, 16, 9, 100 + k));
+      out.push(sent.back());
+      out.flush();
+    }
+    const auto written = dev->frames();
+    REQUIRE(written.size() == 7);
+    for (std::size_t k = 0; k < 7; ++k) {
+      const auto& w = written[k];
+      CHECK(w.fourcc == V4L2_PIX_FMT_RGB24);
+      int wrong = 0;
+      for (int i = 0; i < 16 * 9; ++i)
+        for (int c = 0; c < 3; ++c)
+          wrong += w.bytes[std::size_t(i) * 3 + c] != sent[k]->data[i * 4 + c];
+      CHECK(wrong == 0);
+    }
+  }
+  CHECK(dev->unmaps > 0);
+  CHECK(dev->closes == 1);
+}
+
+TEST_CASE("camera out follows a size change, or stops with a message when the device refuses") {
+  OutputFramePool pool(4);
+  auto dev = std::make_shared<FakeOutput>();
+  {
+    V4l2Output out(dev, dev->path, 32, 24);
+    out.push(random_frame(pool, 32, 24, 1));
+    out.flush();
+    out.push(random_frame(pool, 40, 30, 2));
+    out.flush();
+    CHECK(out.description() == "/dev/video10 YUYV 40x30 (write)");
+    const auto written = dev->frames();
+    REQUIRE(written.size() == 2);
+    CHECK(written[1].width == 40);
+    CHECK(out.status().empty());
+  }
+  auto held = std::make_shared<FakeOutput>();
+  held->fixed_size_after_start = true;
+  V4l2Output out(held, held->path, 32, 24);
+  out.push(random_frame(pool, 32, 24, 3));
+  out.flush();
+  out.push(random_frame(pool, 40, 30, 4));
+  out.flush();
+  CHECK(out.stopped());
+  CHECK(out.status() ==
+        "output device /dev/video10 is busy and keeps 32x24; the source is now 40x30: camera "
+        "out stopped");
+  out.push(random_frame(pool, 32, 24, 5));  // refused quietly once stopped
+  out.flush();
+  CHECK(held->frames().size() == 1);
+}
+
+TEST_CASE("camera out says when the device goes away, and keeps the application running") {
+  OutputFramePool pool(4);
+  auto dev = std::make_shared<FakeOutput>();
+  V4l2Output out(dev, dev->path, 16, 16);
+  out.push(random_frame(pool, 16, 16, 1));
+  out.flush();
+  dev->unplugged = true;
+  out.push(random_frame(pool, 16, 16, 2));
+  out.flush();
+  CHECK(out.stopped());
+  CHECK(out.status() == "output device /dev/video10 disconnected: camera out stopped");
+}
+
+TEST_CASE("a missing, busy or unsuitable output device is one line naming it") {
+  CHECK(open_error(std::make_shared<FakeOutput>(), "/dev/video11") ==
+        "output device /dev/video11: no such device (load v4l2loopback: sudo modprobe "
+        "v4l2loopback)");
+
+  auto busy = std::make_shared<FakeOutput>();
+  busy->busy = true;
+  CHECK(open_error(busy) == "output device /dev/video10 is busy: another program is using it");
+  CHECK(busy->closes == busy->opens);
+
+  auto camera = std::make_shared<FakeOutput>();
+  camera->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
+  CHECK(open_error(camera) ==
+        "output device /dev/video10 (Fake Loopback) is not a video output but a camera; camera "
+        "out needs a v4l2loopback device");
+
+  auto other = std::make_shared<FakeOutput>();
+  other->not_v4l2 = true;
+  CHECK(open_error(other) == "output device /dev/video10 is not a V4L2 video device");
+
+  auto gray = std::make_shared<FakeOutput>();
+  gray->formats = {V4L2_PIX_FMT_GREY};
+  CHECK(open_error(gray) ==
+        "output device /dev/video10 takes none of YUYV, RGB24 and BGR24 at 64x48 (it offers: "
+        "GREY)");
+  CHECK(gray->closes == gray->opens);
+}
