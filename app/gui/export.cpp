@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "app/io/atomic_file.h"
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
 
@@ -42,9 +43,12 @@ void write_result(const std::string& path, const Image& rgba) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  f << text << "\n";
-  if (!f) throw IoError(path + ": cannot write");
+  io::write_atomically(path, [&](const std::string& temp) {
+    std::ofstream f(temp);
+    f << text << "\n";
+    f.close();
+    if (!f) throw IoError(path + ": cannot write");
+  });
 }
 
 }  // namespace rf::gui

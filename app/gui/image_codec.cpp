@@ -13,9 +13,14 @@
 #include <stb_image_write.h>
 #pragma GCC diagnostic pop
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 
+#include "app/io/atomic_file.h"
 #include "filters/core/errors.h"
 
 namespace rf::gui {
@@ -46,8 +51,24 @@ Rgba8Image read_png(const std::string& path) {
 }
 
 void write_png(const std::string& path, const Rgba8Image& img) {
-  if (!stbi_write_png(path.c_str(), img.width, img.height, 4, img.pixels.data(), img.width * 4))
-    throw IoError(path + ": cannot write the PNG");
+  io::write_atomically(path, [&](const std::string& temp) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(temp.c_str(), "wb"), std::fclose);
+    if (!f) throw IoError(path + ": cannot write the PNG (" + std::strerror(errno) + ")");
+    // Through a callback, so that a short write (a full disk) is seen: stb_image_write ignores
+    // fwrite's result when it writes to a file by name.
+    struct Sink {
+      std::FILE* f;
+      bool failed = false;
+    } sink{f.get()};
+    const auto put = [](void* context, void* data, int size) {
+      Sink* s = static_cast<Sink*>(context);
+      s->failed = s->failed || std::fwrite(data, 1, std::size_t(size), s->f) != std::size_t(size);
+    };
+    const bool ok = stbi_write_png_to_func(put, &sink, img.width, img.height, 4, img.pixels.data(),
+                                           img.width * 4) != 0;
+    if (!ok || sink.failed || std::fclose(f.release()) != 0)
+      throw IoError(path + ": cannot write the PNG");
+  });
 }
 
 }  // namespace rf::gui

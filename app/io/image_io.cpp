@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "app/io/atomic_file.h"
 #include "filters/core/errors.h"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -143,12 +144,16 @@ Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
   return img;
 }
 
-void write_pfm(const std::string& path, const Image& img) {
-  if (img.channels == 2) fail(path, "PFM stores 1 or 3 channels, not 2");
+// Errors of the writers below name the destination, not the temporary file they fill.
+[[noreturn]] void write_failed(const std::string& path, int err) {
+  fail(path,
+       std::string("write error (") + (err ? std::strerror(err) : "the encoder failed") + ")");
+}
+
+void write_pfm(std::FILE* f, const std::string& path, const Image& img) {
   const int out_c = img.channels == 1 ? 1 : 3;
-  File f(std::fopen(path.c_str(), "wb"));
-  if (!f) fail(path, std::string("cannot write (") + std::strerror(errno) + ")");
-  std::fprintf(f.get(), "%s\n%d %d\n-1.0\n", out_c == 1 ? "Pf" : "PF", img.width, img.height);
+  if (std::fprintf(f, "%s\n%d %d\n-1.0\n", out_c == 1 ? "Pf" : "PF", img.width, img.height) < 0)
+    write_failed(path, errno);
   std::vector<std::uint8_t> row(std::size_t(img.width) * out_c * 4);
   for (int fy = 0; fy < img.height; ++fy) {
     const int y = img.height - 1 - fy;
@@ -160,11 +165,8 @@ void write_pfm(const std::string& path, const Image& img) {
         std::memcpy(&u, &v, 4);
         for (int byte = 0; byte < 4; ++byte) row[k++] = std::uint8_t(u >> (8 * byte));
       }
-    if (std::fwrite(row.data(), 1, row.size(), f.get()) != row.size())
-      fail(path, std::string("write error (") + std::strerror(errno) + ")");
+    if (std::fwrite(row.data(), 1, row.size(), f) != row.size()) write_failed(path, errno);
   }
-  if (std::fclose(f.release()) != 0)
-    fail(path, std::string("write error (") + std::strerror(errno) + ")");
 }
 
 // ---- stb_image -------------------------------------------------------------------------------
@@ -237,8 +239,12 @@ std::vector<std::uint8_t> quantise(const Image& img) {
 }  // namespace
 
 Image read_image(const std::string& path) {
-  const std::vector<std::uint8_t> bytes = read_file(path);
-  return is_pfm(bytes) ? read_pfm(path, bytes) : read_stb(path, bytes);
+  return decode_image(read_file(path), path);
+}
+
+Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+  if (bytes.empty()) fail(name, "empty file");
+  return is_pfm(bytes) ? read_pfm(name, bytes) : read_stb(name, bytes);
 }
 
 void write_image(const std::string& path, const Image& img) {
@@ -246,29 +252,48 @@ void write_image(const std::string& path, const Image& img) {
       img.pixels.size() != std::size_t(img.width) * img.height * img.channels)
     fail(path, "nothing to write: the image is empty or malformed");
   const std::string ext = lower_extension(path);
-  if (ext == ".pfm") return write_pfm(path, img);
-  int ok = 0;
-  errno = 0;
-  const int w = img.width, h = img.height, c = img.channels;
-  if (ext == ".hdr") {
-    ok = stbi_write_hdr(path.c_str(), w, h, c, img.pixels.data());
-  } else if (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".tga") {
-    const std::vector<std::uint8_t> q = quantise(img);
-    if (ext == ".png")
-      ok = stbi_write_png(path.c_str(), w, h, c, q.data(), w * c);
-    else if (ext == ".bmp")
-      ok = stbi_write_bmp(path.c_str(), w, h, c, q.data());
-    else if (ext == ".tga")
-      ok = stbi_write_tga(path.c_str(), w, h, c, q.data());
-    else
-      ok = stbi_write_jpg(path.c_str(), w, h, c, q.data(), 95);
-  } else {
+  const bool eight_bit =
+      ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".tga";
+  if (!eight_bit && ext != ".hdr" && ext != ".pfm")
     fail(path,
          "unsupported output format '" + ext + "' (use .png, .jpg, .bmp, .tga, .hdr or .pfm)");
-  }
-  if (!ok)
-    fail(path, std::string("cannot write (") +
-                   (errno ? std::strerror(errno) : "the encoder failed") + ")");
+  if (ext == ".pfm" && img.channels == 2) fail(path, "PFM stores 1 or 3 channels, not 2");
+  const std::vector<std::uint8_t> q = eight_bit ? quantise(img) : std::vector<std::uint8_t>();
+
+  write_atomically(path, [&](const std::string& temp) {
+    errno = 0;
+    File f(std::fopen(temp.c_str(), "wb"));
+    if (!f) fail(path, std::string("cannot write (") + std::strerror(errno) + ")");
+    if (ext == ".pfm") {
+      write_pfm(f.get(), path, img);
+    } else {
+      // stb_image_write ignores fwrite's result when it writes to a file by name, so a full disk
+      // would pass unnoticed; through a callback every short write is seen.
+      struct Sink {
+        std::FILE* f;
+        int err = 0;
+      } sink{f.get()};
+      const auto put = [](void* context, void* data, int size) {
+        Sink* s = static_cast<Sink*>(context);
+        if (!s->err && std::fwrite(data, 1, std::size_t(size), s->f) != std::size_t(size))
+          s->err = errno ? errno : EIO;
+      };
+      const int w = img.width, h = img.height, c = img.channels;
+      int ok = 0;
+      if (ext == ".hdr")
+        ok = stbi_write_hdr_to_func(put, &sink, w, h, c, img.pixels.data());
+      else if (ext == ".png")
+        ok = stbi_write_png_to_func(put, &sink, w, h, c, q.data(), w * c);
+      else if (ext == ".bmp")
+        ok = stbi_write_bmp_to_func(put, &sink, w, h, c, q.data());
+      else if (ext == ".tga")
+        ok = stbi_write_tga_to_func(put, &sink, w, h, c, q.data());
+      else
+        ok = stbi_write_jpg_to_func(put, &sink, w, h, c, q.data(), 95);
+      if (sink.err || !ok) write_failed(path, sink.err);
+    }
+    if (std::fclose(f.release()) != 0) write_failed(path, errno);
+  });
 }
 
 }  // namespace rf::io

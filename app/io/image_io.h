@@ -17,9 +17,13 @@
 // Writing, by the file extension (case-insensitive): .png .jpg/.jpeg .bmp .tga quantise to 8 bits
 // (clamped to [0, 1], rounded to nearest, NaN as 0); .hdr writes Radiance RGBE; .pfm writes
 // little-endian float32 (1 channel as "Pf", 3 or 4 as "PF": PFM has no alpha, so alpha is dropped).
+// The file is written whole or not at all (app/io/atomic_file.h): a failed write leaves an
+// existing file at the path untouched and no partial file behind.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "filters/core/image.h"
 
@@ -29,6 +33,9 @@ inline constexpr int kMaxSide = 32768;
 
 // Throws IoError naming the file and the problem.
 Image read_image(const std::string& path);
+// The decoder behind read_image(): the bytes of a file in any of the formats above, `name`
+// naming it in errors.
+Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& name);
 void write_image(const std::string& path, const Image& img);
 
 }  // namespace rf::io
