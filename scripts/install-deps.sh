@@ -2,6 +2,8 @@
 # Installs every build and test dependency of Recursive Filter Studio from Debian 12's packages.
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing.
 # The CUDA toolkit is optional and expected at /usr/local/cuda (a CPU-only build happens without it).
+# `install-deps.sh fuzz` adds clang 14 with its sanitizer and libFuzzer runtimes and its OpenMP
+# (scripts/fuzz.sh); the main build and CI do not need them.
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,12 @@ packages=(
   xvfb xauth ffmpeg python3
   pybind11-dev python3-dev python3-numpy
 )
+for extra in "$@"; do
+  case "$extra" in
+    fuzz) packages+=(clang-14 libclang-rt-14-dev libomp-14-dev) ;;
+    *) echo "install-deps: unknown package set '$extra' (fuzz)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

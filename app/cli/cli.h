@@ -27,6 +27,16 @@ void add_filter_options(CLI::App& cmd, FilterArgs& args, bool with_backend);
 // time as the engine measures it.
 Image run_engine(Engine& engine, const FilterSpec& spec, const Image& in, double* filter_ms);
 
+// Parses the command line and runs the subcommand; returns the exit status (0, or 2 after one
+// line on stderr naming the problem).
+int run(int argc, const char* const* argv);
+
+// Checking command lines without running them: when set, each subcommand returns once its options
+// are checked, before it reads or writes a file or starts a measurement. The option-parsing fuzz
+// target sets it; rfcli itself never does.
+void set_check_only(bool enabled);
+bool check_only();
+
 void add_filter_command(CLI::App& app);
 void add_truth_command(CLI::App& app);
 void add_coeffs_command(CLI::App& app);

@@ -538,6 +538,8 @@ void add_bench_command(CLI::App& app) {
     if (args->append && args->json.empty()) throw UsageError("--append: needs --json FILE");
     const nlohmann::json prior = args->append ? read_record(args->json) : nlohmann::json();
 
+    if (check_only()) return;
+
     std::string why;
     const bool cuda = *backend != Backend::Cpu && cuda_available(&why);
     if (*backend == Backend::Cuda && !cuda)

@@ -80,6 +80,7 @@ void add_diff_command(CLI::App& app) {
         throw UsageError("--sigma: must be a positive number");
       border = int(std::ceil(3.0 * *args->sigma));
     }
+    if (check_only()) return;
     const Image a = io::read_image(args->a);
     const Image b = io::read_image(args->b);
     if (a.width != b.width || a.height != b.height || a.channels != b.channels)

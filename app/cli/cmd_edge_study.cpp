@@ -209,6 +209,7 @@ void add_edge_study_command(CLI::App& app) {
     if (args->timing_size < 0) throw UsageError("--timing: must be a positive size");
     if (args->timing_size > 0) {
       if (args->repeats < 1) throw UsageError("--repeats: must be >= 1");
+      if (check_only()) return;
       run_timing(io::read_image(args->images.front()), args->timing_size, args->repeats);
       return;
     }
@@ -224,6 +225,7 @@ void add_edge_study_command(CLI::App& app) {
     for (int i = 0; i * args->kappa_step <= args->kappa_max + 1e-9; ++i)
       kappas.push_back(i * args->kappa_step);
 
+    if (check_only()) return;
     // Every image is read before anything is printed, so that a bad file fails cleanly.
     std::vector<Image> images;
     for (const std::string& path : args->images) images.push_back(rgb_of(io::read_image(path)));

@@ -19,6 +19,7 @@ void add_filter_command(CLI::App& app) {
   add_filter_options(*cmd, args->filter, true);
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
+    if (check_only()) return;
     const Image in = io::read_image(args->in);
     std::string note;
     auto engine = make_engine(spec.backend, &note);

@@ -164,6 +164,7 @@ void add_table_command(CLI::App& app) {
       throw UsageError("--images: give one image or three (SD, HD, Full HD)");
     if (args->backend != "cpu" && args->backend != "cuda")
       throw UsageError("--backend: cpu or cuda (got '" + args->backend + "')");
+    if (check_only()) return;
     const bool on_cuda = args->backend == "cuda";
     std::printf(
         "| image | size | source | window N | sigma | one-way vs two-way | FIR vs one-way | FIR "
@@ -258,6 +259,7 @@ void add_bench_lee_command(CLI::App& app) {
     if (args->channels != 1 && args->channels != 4) throw UsageError("--channels: 1 or 4");
     std::vector<Size> sizes;
     for (const auto& s : args->sizes) sizes.push_back(parse_size(s));
+    if (check_only()) return;
     int sms = 0;
     const std::string device = lee2014::cuda::device_summary(&sms);
     const double sigma = lee2014::sigma_from_window(args->window);

@@ -24,6 +24,7 @@ void add_truth_command(CLI::App& app) {
   add_filter_options(*cmd, args->filter, false);
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
+    if (check_only()) return;
     const Image in = io::read_image(args->in);
     const auto t0 = std::chrono::steady_clock::now();
     const Image out = ref::ground_truth(spec, in);

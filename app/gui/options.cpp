@@ -21,6 +21,13 @@ std::map<std::string, E> names_of(std::initializer_list<E> values) {
 }  // namespace
 
 std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
+  // An empty argument sends CLI11 2.1 (Debian 12's) into an endless loop when the app has option
+  // groups, as this one has; none of rfstudio's options has a use for one.
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] == '\0') {
+      std::fprintf(stderr, "rfstudio: argument %d is empty\n", i);
+      return 2;
+    }
   // The preset first: options bound below are written only when given, so they override it.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];

@@ -1,7 +1,12 @@
 #include "app/gui/presets.h"
 
+#include <cmath>
 #include <fstream>
+#include <iterator>
+#include <limits>
+#include <type_traits>
 
+#include "app/io/atomic_file.h"
 #include "filters/core/errors.h"
 
 namespace rf::gui {
@@ -9,14 +14,43 @@ namespace {
 
 using nlohmann::json;
 
+// A JSON value as T, strictly: nlohmann::json converts any number to any arithmetic type with a
+// plain cast, which is undefined behaviour for a value out of the type's range (an order of
+// 3e59), and it reads true as 1. Here a number must fit, an integer key takes integers (3.0
+// included), and a flag takes true or false.
+template <class T>
+T convert(const json& v, const char* key) {
+  const auto wrong_type = [&] {
+    return InvalidParameter(std::string("preset key '") + key + "' has the wrong type");
+  };
+  const auto out_of_range = [&] {
+    return InvalidParameter(std::string("preset key '") + key + "' is out of range");
+  };
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) throw wrong_type();
+    return v.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!v.is_number()) throw wrong_type();
+    const double d = v.get<double>();
+    if (d != std::floor(d)) throw wrong_type();
+    if (!(d >= double(std::numeric_limits<T>::min()) && d <= double(std::numeric_limits<T>::max())))
+      throw out_of_range();
+    return v.is_number_float() ? T(d) : v.get<T>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!v.is_number()) throw wrong_type();
+    const double d = v.get<double>();
+    if (!(std::abs(d) <= double(std::numeric_limits<T>::max()))) throw out_of_range();
+    return T(d);
+  } else {
+    static_assert(std::is_same_v<T, std::string>);
+    if (!v.is_string()) throw wrong_type();
+    return v.get<std::string>();
+  }
+}
+
 template <class T>
 void read(const json& j, const char* key, T* value) {
-  if (!j.contains(key)) return;
-  try {
-    *value = j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw InvalidParameter(std::string("preset key '") + key + "' has the wrong type");
-  }
+  if (j.contains(key)) *value = convert<T>(j.at(key), key);
 }
 
 template <class E, class Parse>
@@ -137,10 +171,11 @@ Preset preset_from_json(const json& j, const Preset& base) {
     read(v, "profile_vertical", &p.view.profile_vertical);
     read(v, "profile_line", &p.view.profile_line);
     if (v.contains("probe")) {
-      std::array<int, 2> probe{};
-      read(v, "probe", &probe);
-      p.view.probe_x = probe[0];
-      p.view.probe_y = probe[1];
+      const json& probe = v.at("probe");
+      if (!probe.is_array() || probe.size() != 2)
+        throw InvalidParameter("preset key 'probe' has the wrong type");
+      p.view.probe_x = convert<int>(probe[0], "probe");
+      p.view.probe_y = convert<int>(probe[1], "probe");
     }
   }
   if (j.contains("diff")) {
@@ -167,27 +202,36 @@ Preset preset_from_json(const json& j, const Preset& base) {
   return p;
 }
 
-Preset load_preset_file(const std::string& path, const Preset& base) {
-  std::ifstream f(path);
-  if (!f) throw IoError(path + ": cannot open the preset");
+Preset parse_preset(std::string_view text, const std::string& name, const Preset& base) {
   json j;
   try {
-    j = json::parse(f);
-  } catch (const json::parse_error& e) {
-    throw IoError(path + ": not valid JSON (" + e.what() + ")");
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    // parse_error for bad syntax; out_of_range for a number beyond double (1e999).
+    throw IoError(name + ": not valid JSON (" + e.what() + ")");
   }
   try {
     return preset_from_json(j, base);
   } catch (const InvalidParameter& e) {
-    throw InvalidParameter(path + ": " + e.what());
+    throw InvalidParameter(name + ": " + e.what());
   }
 }
 
+Preset load_preset_file(const std::string& path, const Preset& base) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw IoError(path + ": cannot open the preset");
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (f.bad()) throw IoError(path + ": cannot read the preset");
+  return parse_preset(text, path, base);
+}
+
 void save_preset_file(const std::string& path, const Preset& preset) {
-  std::ofstream f(path);
-  if (!f) throw IoError(path + ": cannot write the preset");
-  f << to_json(preset).dump(2) << "\n";
-  if (!f) throw IoError(path + ": cannot write the preset");
+  io::write_atomically(path, [&](const std::string& temp) {
+    std::ofstream f(temp);
+    f << to_json(preset).dump(2) << "\n";
+    f.close();
+    if (!f) throw IoError(path + ": cannot write the preset");
+  });
 }
 
 void apply_preset(const Preset& p, StudioOptions* o) {

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +42,9 @@ nlohmann::json to_json(const Preset& preset);
 // InvalidParameter naming the key for an unknown name or a value of the wrong type.
 Preset preset_from_json(const nlohmann::json& j, const Preset& base);
 
+// A preset file's text (`name` names it in errors): throws IoError for text that is not JSON,
+// InvalidParameter for content that is not a preset.
+Preset parse_preset(std::string_view text, const std::string& name, const Preset& base = {});
 // Throws IoError (file) or InvalidParameter (content), naming the file.
 Preset load_preset_file(const std::string& path, const Preset& base = {});
 void save_preset_file(const std::string& path, const Preset& preset);

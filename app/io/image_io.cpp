@@ -185,8 +185,65 @@ bool jpeg_is_truncated(const std::vector<std::uint8_t>& b) {
   return true;
 }
 
+// stb_image 2.27 (Debian 12's) builds a Huffman table of up to 256 codes from the 16 counts of a
+// DHT segment without checking that they sum to at most 256, and writes past its arrays when
+// they do. A table like that is corrupt (the codes would not fit in 16 bits either), so every DHT
+// segment is checked here first, including those between the scans of a progressive JPEG.
+bool jpeg_huffman_tables_valid(const std::vector<std::uint8_t>& b) {
+  std::size_t i = 2;  // after SOI
+  while (i + 1 < b.size()) {
+    if (b[i] != 0xFF) {  // entropy-coded data: skip to the next marker
+      ++i;
+      continue;
+    }
+    const std::uint8_t marker = b[i + 1];
+    // Fill bytes, stuffed zeros inside scans, and the markers without a length field.
+    if (marker == 0xFF || marker == 0x00 || (marker >= 0xD0 && marker <= 0xD8) || marker == 0x01) {
+      i += marker == 0xFF ? 1 : 2;
+      continue;
+    }
+    if (marker == 0xD9 || i + 3 >= b.size()) return true;  // EOI, or the end of the data
+    const std::size_t length = std::size_t(b[i + 2]) << 8 | b[i + 3];
+    if (length < 2) return false;
+    const std::size_t end = std::min(b.size(), i + 2 + length);
+    if (marker == 0xC4) {
+      for (std::size_t t = i + 4; t < end;) {
+        if (t + 17 > end) return false;
+        std::size_t codes = 0;
+        for (int k = 1; k <= 16; ++k) codes += b[t + k];
+        if (codes > 256) return false;
+        t += 17 + codes;
+        // A table running past its segment would make stb_image read on into what this loop
+        // takes for the next marker; such a segment is corrupt anyway.
+        if (t > end) return false;
+      }
+    }
+    i += 2 + length;
+  }
+  return true;
+}
+
 bool is_jpeg(const std::vector<std::uint8_t>& b) {
   return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
+}
+
+bool is_png(const std::vector<std::uint8_t>& b) {
+  static const std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  return b.size() >= 8 && std::equal(kSignature, kSignature + 8, b.begin());
+}
+
+// The most pixels a well-formed file of each format can hold per byte of the file. stb_image
+// decodes a BMP, TGA, HDR or JPEG that ends early as if zeros followed, so a few bytes that
+// claim 17737 x 17486 pixels would cost gigabytes and seconds of decoding nothing; a file below
+// its format's densest possible coding is truncated or corrupt. The densest codings: BMP 1 bit
+// per pixel (8 pixels a byte); TGA run-length packets of 128 8-bit pixels in 2 bytes (64); HDR
+// runs of 127 in 2 bytes for each of 4 components (16); JPEG at least one bit per 8x8 block
+// (512). PNG is exempt: stb_image refuses a PNG whose data stops short.
+double max_pixels_per_byte(const std::vector<std::uint8_t>& b) {
+  if (is_png(b)) return HUGE_VAL;
+  if (is_jpeg(b)) return 512.0;
+  if (b.size() >= 2 && b[0] == 'B' && b[1] == 'M') return 8.0;
+  return 64.0;  // TGA and HDR
 }
 
 std::string stb_reason() {
@@ -198,36 +255,44 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
   if (b.size() > std::size_t(INT32_MAX)) fail(path, "file too large");
   const auto* data = b.data();
   const int len = int(b.size());
+  // Before stb_image parses anything: even stbi_info reads the Huffman tables.
+  if (is_jpeg(b) && !jpeg_huffman_tables_valid(b))
+    fail(path, "corrupt JPEG (a Huffman table with more than 256 codes)");
   int w = 0, h = 0, comp = 0;
   if (!stbi_info_from_memory(data, len, &w, &h, &comp))
     fail(path, "unsupported or corrupt image (" + stb_reason() +
                    "); readable formats: PNG, JPEG, BMP, TGA, HDR, PFM");
   check_size(path, w, h);
   if (comp < 1 || comp > 4) fail(path, "unsupported channel count " + std::to_string(comp));
+  if (double(w) * double(h) > max_pixels_per_byte(b) * double(b.size()))
+    fail(path, "truncated or corrupt: " + std::to_string(w) + "x" + std::to_string(h) +
+                   " pixels cannot come from " + std::to_string(b.size()) + " bytes");
   if (is_jpeg(b) && jpeg_is_truncated(b))
     fail(path, "truncated JPEG (no end-of-image marker after the last scan)");
 
-  Image img(w, h, comp);
-  const std::size_t n = img.pixels.size();
+  // The float image is allocated once the decoder has succeeded: a header that claims a huge
+  // size over a few bytes of data costs nothing but the decoder's refusal.
   int rw = 0, rh = 0, rc = 0;
+  auto convert = [&](const auto* px, auto to_float) {
+    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
+    if (rw != w || rh != h) fail(path, "decoded size differs from the header");
+    Image img(w, h, comp);
+    for (std::size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = to_float(px[i]);
+    return img;
+  };
   if (stbi_is_hdr_from_memory(data, len)) {
     std::unique_ptr<float, void (*)(void*)> px(
         stbi_loadf_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
-    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
-    std::copy(px.get(), px.get() + n, img.pixels.begin());
-  } else if (stbi_is_16_bit_from_memory(data, len)) {
+    return convert(px.get(), [](float v) { return v; });
+  }
+  if (stbi_is_16_bit_from_memory(data, len)) {
     std::unique_ptr<stbi_us, void (*)(void*)> px(
         stbi_load_16_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
-    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
-    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = px.get()[i] / 65535.0f;
-  } else {
-    std::unique_ptr<stbi_uc, void (*)(void*)> px(
-        stbi_load_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
-    if (!px) fail(path, "cannot decode (" + stb_reason() + ")");
-    for (std::size_t i = 0; i < n; ++i) img.pixels[i] = from_unorm8(px.get()[i]);
+    return convert(px.get(), [](stbi_us v) { return v / 65535.0f; });
   }
-  if (rw != w || rh != h) fail(path, "decoded size differs from the header");
-  return img;
+  std::unique_ptr<stbi_uc, void (*)(void*)> px(
+      stbi_load_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
+  return convert(px.get(), [](stbi_uc v) { return from_unorm8(v); });
 }
 
 std::vector<std::uint8_t> quantise(const Image& img) {

@@ -380,7 +380,7 @@ class CameraSource final : public Source {
     const std::size_t used = std::min<std::size_t>(b.bytesused, buffers_[b.index].length);
     if (!is_raw()) {
       try {
-        decode_mjpeg(data, used, out);
+        decode_mjpeg(data, used, out, int(format_.width), int(format_.height));
       } catch (const IoError& e) {
         set_transient_status("camera " + device_ + ": skipped a damaged frame (" + e.what() + ")");
         return false;

@@ -182,7 +182,8 @@ void to_rgba(const Frame& in, Frame& out) {
     nv12_to_rgba(in.bytes.data(), in.width, in.height, in.stride, out.bytes.data());
 }
 
-void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out) {
+void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out, int max_width,
+                  int max_height) {
   thread_local Decompressor tj;
   if (!tj.get()) throw IoError(std::string("MJPEG: cannot start libturbojpeg: ") + tjGetErrorStr());
   if (size == 0 || size > 0xffffffffu) throw IoError("MJPEG frame: empty or too large");
@@ -193,6 +194,10 @@ void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out) {
                           &subsampling, &colorspace) != 0)
     throw IoError(std::string("MJPEG frame: ") + tjGetErrorStr2(tj.get()));
   if (width <= 0 || height <= 0) throw IoError("MJPEG frame: no image size in the header");
+  if (width > max_width || height > max_height)
+    throw IoError("MJPEG frame: " + std::to_string(width) + "x" + std::to_string(height) +
+                  " is larger than the stream's " + std::to_string(max_width) + "x" +
+                  std::to_string(max_height));
   out.width = width;
   out.height = height;
   out.format = PixelFormat::RGBA8;

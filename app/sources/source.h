@@ -116,7 +116,10 @@ std::size_t yuv_min_stride(Encoding e, int width);
 // `in` with RGBA pixels: Yuyv and Nv12 frames are converted to RGBA8, Rgba frames copied.
 void to_rgba(const Frame& in, Frame& out);
 // Decodes an MJPEG frame (Huffman tables may be missing: the standard ones are assumed) to RGBA8.
-// Throws IoError on corrupt data.
-void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out);
+// Throws IoError on corrupt data, and for a header larger than max_width x max_height (the size
+// the camera negotiated): a damaged header must not make the capture thread allocate and decode
+// gigabytes.
+void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out, int max_width = 16384,
+                  int max_height = 16384);
 
 }  // namespace rf::app

@@ -1,0 +1,86 @@
+// Every input the fuzz targets (fuzz/) found crashing, hanging or exhausting memory, kept in
+// fuzz/regressions/TARGET/ and replayed here against what the reader must do with it. Built with
+// the sanitizers (scripts/sanitize.sh), a memory error in a replay fails the suite as well.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/io/image_io.h"
+#include "app/sources/source.h"
+#include "filters/core/errors.h"
+
+using namespace rf;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRegressions = fs::path(RF_SOURCE_DIR) / "fuzz" / "regressions";
+
+std::vector<std::uint8_t> bytes_of(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+// The files of fuzz/regressions/TARGET/, each with the message its refusal must contain.
+// A file there without an entry here fails the test: every finding gets its expectation.
+void replay(const std::string& target, const std::map<std::string, std::string>& expected,
+            const std::function<std::string(const std::vector<std::uint8_t>&)>& read) {
+  int seen = 0;
+  for (const auto& entry : fs::directory_iterator(kRegressions / target)) {
+    const std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    const auto it = expected.find(name);
+    REQUIRE_MESSAGE(it != expected.end(),
+                    "no expectation for fuzz/regressions/" << target << "/" << name);
+    const std::string message = read(bytes_of(entry.path()));
+    CAPTURE(message);
+    CHECK(message.find(it->second) != std::string::npos);
+    ++seen;
+  }
+  CHECK(seen == int(expected.size()));
+}
+
+}  // namespace
+
+TEST_CASE("fuzz regressions: image reader") {
+  replay("image_reader",
+         {
+             // A DHT segment whose 16 counts sum past 256 codes: stb_image 2.27 wrote past its
+             // Huffman arrays (UBSan: index 257 out of bounds in stbi__build_huffman).
+             {"jpeg-dht-over-256-codes.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+             // 29 bytes of run-length TGA that claim 17737x17486: stb_image decodes past the end
+             // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
+             {"tga-rle-claims-17737x17486.tga",
+              "truncated or corrupt: 17737x17486 pixels cannot come from 29 bytes"},
+         },
+         [](const std::vector<std::uint8_t>& bytes) -> std::string {
+           try {
+             io::decode_image(bytes, "input");
+           } catch (const IoError& e) {
+             return e.what();
+           }
+           return "decoded";
+         });
+}
+
+TEST_CASE("fuzz regressions: camera MJPEG frames") {
+  replay("camera_mjpeg",
+         {
+             // 393 bytes whose SOF claims 60000x60000: the capture thread allocated 14.4 GB.
+             {"header-claims-60000x60000.jpg", "60000x60000 is larger than the stream's 1280x720"},
+         },
+         [](const std::vector<std::uint8_t>& bytes) -> std::string {
+           app::Frame f;
+           try {
+             app::decode_mjpeg(bytes.data(), bytes.size(), f, 1280, 720);
+           } catch (const IoError& e) {
+             return e.what();
+           }
+           return "decoded";
+         });
+}
