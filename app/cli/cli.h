@@ -24,8 +24,8 @@ struct UsageError : std::runtime_error {
 void add_filter_options(CLI::App& cmd, FilterArgs& args, bool with_backend);
 
 // Filters a host image of any channel count 1..4 with `engine`; `filter_ms` gets the filter's
-// time as the engine measures it.
-Image run_engine(Engine& engine, const FilterSpec& spec, const Image& in, double* filter_ms);
+// time as the engine measures it. Pass the image with std::move and it is filtered in place.
+Image run_engine(Engine& engine, const FilterSpec& spec, Image in, double* filter_ms);
 
 // Parses the command line and runs the subcommand; returns the exit status (0, or 2 after one
 // line on stderr naming the problem).

@@ -20,14 +20,16 @@ void add_filter_command(CLI::App& app) {
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
     if (check_only()) return;
-    const Image in = io::read_image(args->in);
+    Image img = io::read_image(args->in);
+    const int width = img.width, height = img.height, channels = img.channels;
     std::string note;
     auto engine = make_engine(spec.backend, &note);
     double ms = 0.0;
-    const Image out = run_engine(*engine, spec, in, &ms);
-    io::write_image(args->out, out);
-    std::printf("%s: %dx%d, %d channel%s, %s on %s in %.2f ms -> %s\n", args->in.c_str(), in.width,
-                in.height, in.channels, in.channels == 1 ? "" : "s", describe(spec).c_str(),
+    // In place: the peak memory is the float image once, plus the output file's encoding.
+    img = run_engine(*engine, spec, std::move(img), &ms);
+    io::write_image(args->out, img);
+    std::printf("%s: %dx%d, %d channel%s, %s on %s in %.2f ms -> %s\n", args->in.c_str(), width,
+                height, channels, channels == 1 ? "" : "s", describe(spec).c_str(),
                 engine->description().c_str(), ms, args->out.c_str());
     // Said after the work, so that an error stays the only line on stderr.
     if (!note.empty()) std::printf("note: %s\n", note.c_str());

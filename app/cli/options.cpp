@@ -26,9 +26,9 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
     cmd.add_option("--backend", a.backend, "auto, cpu or cuda")->capture_default_str();
 }
 
-Image run_engine(Engine& engine, const FilterSpec& spec, const Image& in, double* filter_ms) {
+Image run_engine(Engine& engine, const FilterSpec& spec, Image in, double* filter_ms) {
   engine.set_timing(true);
-  Image out = filter_image(engine, spec, in);
+  Image out = filter_image(engine, spec, std::move(in));
   if (filter_ms) {
     *filter_ms = 0.0;
     for (const StageTime& t : engine.timings()) *filter_ms += t.ms;

@@ -54,24 +54,27 @@ void check_algorithm(Backend backend, const FilterSpec& spec) {
                          " for " + to_string(spec.kind) + " (" + names + ")");
 }
 
-Image filter_image(Engine& engine, const FilterSpec& spec, const Image& in) {
+Image filter_image(Engine& engine, const FilterSpec& spec, Image in) {
   if (in.width < 1 || in.height < 1 || in.channels < 1)
     throw InvalidParameter("image: " + std::to_string(in.width) + "x" + std::to_string(in.height) +
                            "x" + std::to_string(in.channels) + " is empty");
   if (in.channels > 4)
     throw InvalidParameter("image: " + std::to_string(in.channels) +
                            " channels (1 to 4 are supported)");
+  if (in.channels == 1 || in.channels == 4) {
+    FrameView v = in.view();
+    engine.plan(spec, in.width, in.height, v.format);
+    engine.run(v, v);
+    return in;
+  }
   // Channels are filtered independently, so the padding cannot leak into the others.
-  const bool padded = in.channels == 2 || in.channels == 3;
-  Image work = padded ? Image(in.width, in.height, 4) : in;
+  Image work(in.width, in.height, 4);
   const std::size_t pixels = std::size_t(in.width) * in.height;
-  if (padded)
-    for (std::size_t i = 0; i < pixels; ++i)
-      for (int c = 0; c < in.channels; ++c) work.pixels[i * 4 + c] = in.pixels[i * in.channels + c];
+  for (std::size_t i = 0; i < pixels; ++i)
+    for (int c = 0; c < in.channels; ++c) work.pixels[i * 4 + c] = in.pixels[i * in.channels + c];
   FrameView v = work.view();
   engine.plan(spec, in.width, in.height, v.format);
   engine.run(v, v);
-  if (!padded) return work;
   Image out(in.width, in.height, in.channels);
   for (std::size_t i = 0; i < pixels; ++i)
     for (int c = 0; c < in.channels; ++c) out.pixels[i * in.channels + c] = work.pixels[i * 4 + c];

@@ -28,7 +28,8 @@ class Engine {
   // format again does nothing.
   virtual void plan(const FilterSpec& spec, int width, int height, PixelFormat format) = 0;
 
-  // Filters `in` into `out` (same size and format as planned; in == out allowed). No allocation.
+  // Filters `in` into `out` (same size and format as planned; in == out allowed). No allocation,
+  // but for the CPU engine's staging copy on the first run with a pitched float output.
   // `stream` is a cudaStream_t on the CUDA backend (nullptr: the default stream) and ignored on
   // the CPU. The CUDA backend does not synchronise unless timing is enabled.
   virtual void run(const FrameView& in, const FrameView& out, void* stream = nullptr) = 0;
@@ -58,8 +59,9 @@ std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind);
 void check_algorithm(Backend backend, const FilterSpec& spec);
 
 // Filters a host image of 1 to 4 channels with `engine`, planning it for the image first (engines
-// take 1 or 4 channels: 2 or 3 are padded to 4 and the padding dropped again).
-Image filter_image(Engine& engine, const FilterSpec& spec, const Image& in);
+// take 1 or 4 channels: 2 or 3 are padded to 4 and the padding dropped again). 1 and 4 channels
+// are filtered in place: an image passed with std::move is not copied.
+Image filter_image(Engine& engine, const FilterSpec& spec, Image in);
 
 // The same with an engine made for `backend`, for tools and tests that filter one image.
 Image filter_image(const FilterSpec& spec, const Image& in, Backend backend = Backend::Auto);

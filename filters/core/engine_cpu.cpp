@@ -86,9 +86,14 @@ class CpuEngine final : public Engine {
     width_ = width;
     height_ = height;
     format_ = format;
+    // Packed float frames are filtered in place in `out`: the staging copy is allocated only for
+    // RGBA8 and the edge-aware filter here, and for a pitched float output on its first run. An
+    // 8192^2 RGBA float image is 1 GiB; a copy nobody needs would double the engine's memory.
     const std::size_t floats = std::size_t(width) * height * channels;
-    stage_.assign(floats, 0.0f);
-    result_.assign(edge_aware_ || (overlapped_ && channels > 1) ? floats : 0, 0.0f);
+    std::vector<float>().swap(stage_);
+    if (format == PixelFormat::RGBA8 || edge_aware_) stage_.assign(floats, 0.0f);
+    std::vector<float>().swap(result_);
+    if (edge_aware_ || (overlapped_ && channels > 1)) result_.assign(floats, 0.0f);
     planned_ = true;
   }
 
@@ -108,6 +113,7 @@ class CpuEngine final : public Engine {
       work = static_cast<float*>(out.data);
       if (in.data != out.data || in.pitch != out.pitch) copy_in(in, work);
     } else {
+      stage_.resize(std::size_t(width_) * height_ * C);
       work = stage_.data();
       copy_in(in, work);
     }
