@@ -99,7 +99,7 @@ void Processor::ensure_engine(Backend requested) {
   submitted_version_ = ~0ull;
   std::string note;
   try {
-    engine_ = make_engine(requested, &note);
+    engine_ = engine_factory(requested, &note);
   } catch (const std::exception& e) {
     // A CUDA request without a device falls back to the CPU, and the UI says so.
     error_ = e.what();
@@ -114,7 +114,7 @@ void Processor::ensure_engine(Backend requested) {
   backend_line_ = engine_->description();
   if (!note.empty()) backend_line_ += " (" + note + ")";
   if (engine_->backend() == Backend::Cuda) {
-    pipeline_ = make_cuda_gl_pipeline(&interop_why_);
+    pipeline_ = pipeline_factory(&interop_why_);
     path_line_ = pipeline_ ? "CUDA-GL interop, pipelined (" + std::to_string(GpuPipeline::kSlots) +
                                  " frame slots)"
                            : "copy path: " + interop_why_;
@@ -132,7 +132,13 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   if (!changed && !always) return false;
   try {
     if (pipeline_) return process_gpu(spec, new_frame);
-    return process_copy(spec, new_frame);
+    try {
+      return process_copy(spec, new_frame);
+    } catch (const DeviceError& e) {
+      // The CPU filters the same frame at once; the status bar says why.
+      if (!fall_back_to_cpu(e.what())) throw;
+      return process_copy(spec, new_frame);
+    }
   } catch (const InvalidParameter& e) {
     // A parameter the engine refuses: the last result stays, the message says why.
     error_ = e.what();
@@ -146,6 +152,28 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   last_spec_ = spec;
   submitted_version_ = frame_version_;
   return false;
+}
+
+bool Processor::fall_back_to_cpu(const std::string& why) {
+  if (!engine_ || engine_->backend() != Backend::Cuda) return false;
+  engine_.reset();
+  try {
+    engine_ = make_cpu_engine();
+  } catch (const std::exception& e) {
+    backend_line_ = std::string("no filter engine: ") + e.what();
+    return false;
+  }
+  planned_ = false;
+  backend_line_ = engine_->description() + " (CUDA failed: " + why + "; running on CPU)";
+  path_line_ = "copy path (glTexSubImage2D)";
+  notices_.push_back("GPU fault (" + why + "): running on the CPU backend");
+  return true;
+}
+
+std::vector<std::string> Processor::take_notices() {
+  std::vector<std::string> out;
+  out.swap(notices_);
+  return out;
 }
 
 bool Processor::process_gpu(const FilterSpec& spec, bool new_frame) {
@@ -293,6 +321,7 @@ void Processor::drop_pipeline(const std::string& why) {
   }
   failed.reset();
   path_line_ = "copy path: CUDA-GL interop failed (" + why + ")";
+  notices_.push_back("GPU fault on the interop path (" + why + "): using the copy path");
   error_ = why;
   planned_ = false;
   submitted_version_ = ~0ull;

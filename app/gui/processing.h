@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,9 +43,20 @@ class Processor {
 
   // Filters the current frame when the spec or the frame changed, or always when `always` is set
   // (live timing). On the GPU path this queues the work and returns at once. Returns true when
-  // it filtered or queued. Errors (bad parameter, engine failure, GPU out of memory) leave the
-  // last result in place and are reported by error().
+  // it filtered or queued. A fault of the GPU (rf::DeviceError: out of device memory, a kernel
+  // error, a refused registration) is survived: the GPU path gives way to the copy path, and on
+  // the copy path the CUDA engine to the CPU's, each step queued for take_notices(). Other errors
+  // (a bad parameter) leave the last result in place and are reported by error().
   bool process(const FilterSpec& spec, bool always);
+
+  // Messages for the status bar since the last call: the fallbacks taken, and why.
+  std::vector<std::string> take_notices();
+
+  // Where engines and the GPU path come from: rf::make_engine and make_cuda_gl_pipeline. Tests
+  // substitute factories whose products fail on the GPU.
+  std::function<std::unique_ptr<Engine>(Backend, std::string*)> engine_factory = make_engine;
+  std::function<std::unique_ptr<GpuPipeline>(std::string*)> pipeline_factory =
+      make_cuda_gl_pipeline;
 
   // The frames finished since the last call, oldest first; the newest is the one shown.
   std::vector<PipelineFrame> take_finished();
@@ -99,6 +111,9 @@ class Processor {
   bool process_copy(const FilterSpec& spec, bool new_frame);
   void collect();
   void drop_pipeline(const std::string& why);
+  // The CUDA engine gives way to the CPU's after a GPU fault on the copy path; false when there
+  // is no CUDA engine to replace.
+  bool fall_back_to_cpu(const std::string& why);
 
   std::unique_ptr<Engine> engine_;
   Backend requested_backend_ = Backend::Auto;
@@ -127,6 +142,7 @@ class Processor {
   app::OutputFramePool host_outputs_{6};
   FrameTiming timing_;
   std::string backend_line_, path_line_, error_;
+  std::vector<std::string> notices_;
 };
 
 }  // namespace rf::gui

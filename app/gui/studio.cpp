@@ -737,6 +737,7 @@ void Studio::frame() {
   source.set_raw_yuv(processor.converts_yuv());
   take_new_frame();
   processor.process(spec, filter_every_frame);
+  for (std::string& notice : processor.take_notices()) post(std::move(notice), true);
   consume_finished();
   if (!pending_device_.empty() && processor.has_frame()) {
     const std::string device = pending_device_;

@@ -7,6 +7,7 @@
 #include "filters/baselines/fir_cuda.h"
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
+#include "filters/core/errors.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/reference.h"
 
@@ -122,9 +123,15 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
       // The CPU engine, so the comparison isolates the extension from the backend.
       out.truth = filter_image(s, r.input, Backend::Cpu);
     } else if (r.mode == TruthMode::Fir && is_gaussian(s.kind) && cuda_available()) {
-      // The same FIR Gaussian in double on the GPU: live truth even for large sigma.
-      out.truth = cuda::fir_gaussian(r.input, s.sigma, s.ext, cuda::FirPrecision::Double);
-      out.label += " on the GPU";
+      // The same FIR Gaussian in double on the GPU: live truth even for large sigma. A GPU
+      // fault (out of memory) costs speed, not the truth: the CPU computes it instead.
+      try {
+        out.truth = cuda::fir_gaussian(r.input, s.sigma, s.ext, cuda::FirPrecision::Double);
+        out.label += " on the GPU";
+      } catch (const DeviceError& e) {
+        out.truth = reference_truth(s, r.input, progress, cancel);
+        out.label += std::string(" on the CPU (the GPU failed: ") + e.what() + ")";
+      }
     } else if (r.mode == TruthMode::Padded && s.kind != FilterKind::EdgeAware) {
       out.truth = padded_truth(s, r.input, progress, cancel);
     } else {

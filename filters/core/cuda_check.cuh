@@ -3,16 +3,21 @@
 
 #include <cuda_runtime.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "filters/core/errors.h"
 
 namespace rf::cuda {
 
+// The runtime also keeps a failed call's error as the "last error" (until read), where the next
+// launch check would find it and blame an innocent kernel; it is read here and so cleared. A
+// sticky error (a kernel fault) stays: every later call reports it.
 [[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file,
                                           int line) {
-  throw std::runtime_error(std::string("CUDA error ") + cudaGetErrorName(err) + " (" +
-                           cudaGetErrorString(err) + ") in " + call + " at " + file + ":" +
-                           std::to_string(line));
+  cudaGetLastError();
+  throw DeviceError(std::string("CUDA error ") + cudaGetErrorName(err) + " (" +
+                    cudaGetErrorString(err) + ") in " + call + " at " + file + ":" +
+                    std::to_string(line));
 }
 
 }  // namespace rf::cuda
