@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The CPU library, rfcli, rfstudio and the CPU and GUI test suites built with AddressSanitizer
+# and UBSan (gcc, no CUDA) in their own build directory, then the tests run under them: a heap
+# error, undefined behaviour or a leak in any test, or in the rfcli and rfstudio processes the
+# tests start, fails the run.
+#
+#   scripts/sanitize.sh                  build, then run the cpu and gui tests
+#   scripts/sanitize.sh --build TARGET.. build these targets only (scripts/soak.sh does)
+#
+# Variables: ASAN_BUILD (default build-asan), JOBS (default all cores).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${ASAN_BUILD:-$root/build-asan}
+jobs=${JOBS:-$(nproc)}
+targets=(rfcli rfstudio rf_tests rf_gui_tests)
+run_tests=1
+if [ "${1:-}" = "--build" ]; then
+  shift
+  targets=("$@")
+  run_tests=0
+fi
+
+"$root/scripts/install-deps.sh"
+# -O1 keeps the sanitized suites fast enough for CI; frame pointers give whole stacks. gcc's
+# -Wmaybe-uninitialized misfires on std::regex and std::function under ASan's instrumentation.
+flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+flags="$flags -Wno-maybe-uninitialized"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DRF_WITH_CUDA=OFF \
+  "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+[ "$run_tests" -eq 1 ] || exit 0
+
+# shellcheck source=tests/sanitizers/env.sh
+source "$root/tests/sanitizers/env.sh"
+cd "$build" && ctest -L 'cpu|gui' --output-on-failure -j "$jobs"
