@@ -48,6 +48,10 @@ class Platform {
   // Paths dropped on the window since the last call.
   virtual std::vector<std::string> take_dropped_paths() { return {}; }
 
+  // Resizes the offscreen framebuffer, as a person resizes a window (the soak test does);
+  // false where the size belongs to the window system.
+  virtual bool resize(int /*width*/, int /*height*/) { return false; }
+
   virtual void set_title(const std::string&) {}
 };
 

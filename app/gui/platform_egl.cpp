@@ -144,6 +144,15 @@ class EglPlatform final : public Platform {
   int framebuffer_height() const override { return height_; }
   float content_scale() const override { return 1.0f; }
 
+  bool resize(int width, int height) override {
+    if (width < 1 || height < 1) return false;
+    width_ = width;
+    height_ = height;
+    glBindRenderbuffer(GL_RENDERBUFFER, color_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
+    return true;
+  }
+
  private:
   bool try_display(const DisplayChoice& c, std::string& log) {
     EGLint major = 0, minor = 0;

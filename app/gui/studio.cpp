@@ -564,7 +564,11 @@ void Studio::handle_canvas_mouse() {
 }
 
 void Studio::update_truth() {
-  if (!truth_enabled || !processor.has_frame()) return;
+  if (!truth_enabled || !processor.has_frame()) {
+    // The kept truth may be of another frame, even of another size, by the time it is read.
+    truth_current = false;
+    return;
+  }
   // The same spec on the same frame gives the same result: live re-filtering asks for nothing.
   std::uint64_t key = hash_combine(hash_spec(spec), processor.frame_version());
   key = hash_combine(key, std::uint64_t(diff.truth) << 8 | std::uint64_t(diff.truth_ext));
