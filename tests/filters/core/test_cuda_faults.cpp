@@ -114,9 +114,11 @@ TEST_CASE("CUDA faults: rfcli out of device memory says so in one line, exit 2, 
   int raw = 0;
   {
     DeviceMemoryHog hog(std::size_t(512) << 20);
-    const std::string cmd = "cd '" + dir.string() + "' && '" + RF_BINARY_DIR +
-                            "/bin/rfcli' filter in.pfm out.pfm --backend cuda >stdout.txt "
-                            "2>stderr.txt";
+    // rfcli sits beside this test binary (bin/), wherever the build directory was copied to.
+    const fs::path rfcli = fs::read_symlink("/proc/self/exe").parent_path() / "rfcli";
+    REQUIRE(fs::exists(rfcli));
+    const std::string cmd = "cd '" + dir.string() + "' && '" + rfcli.string() +
+                            "' filter in.pfm out.pfm --backend cuda >stdout.txt 2>stderr.txt";
     raw = std::system(cmd.c_str());
   }
   REQUIRE(WIFEXITED(raw));
