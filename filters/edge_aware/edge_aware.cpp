@@ -4,6 +4,7 @@
 
 #include <omp.h>
 #include <sys/mman.h>
+#include <xmmintrin.h>
 
 #include <algorithm>
 #include <cassert>
@@ -218,6 +219,12 @@ struct Method {
   const PolesF* poles;
 };
 
+// Segments per line of the exact variant. On the CPU the lanes of a batch are separate lines, so
+// segments add no parallelism, only their composites' extra pass: three is the fewest in which a
+// carry passes through a composite (the first segment starts from the steady state, the last
+// one's composite is never needed).
+constexpr int kExactSegments = 3;
+
 // Per-thread scratch, sized by the plan for 8 lanes so that run() does not allocate: one batch
 // of lines in lane-major order (samples, outputs, spacings, edge weights) and the segment
 // composites of the exact variant.
@@ -235,6 +242,15 @@ struct Kernels {
 
   [[gnu::always_inline]] static V splat(float s) { return V{} + s; }
   [[gnu::always_inline]] static VI splat_i(std::int32_t s) { return VI{} + s; }
+
+  // Whether any lane of a comparison's mask is set.
+  [[gnu::always_inline]] static bool any(const VI& mask) {
+    std::uint64_t words[L / 2];
+    std::memcpy(words, &mask, sizeof mask);
+    std::uint64_t bits = 0;
+    for (int i = 0; i < L / 2; ++i) bits |= words[i];
+    return bits != 0;
+  }
 
   // x rounded to the nearest integer, ties to even, as std::nearbyint does, for |x| < 2^22:
   // adding 1.5 * 2^23 leaves no bits for a fraction.
@@ -270,6 +286,16 @@ struct Kernels {
   // clamped: there the edge's e^x is 0 (rho / theta > 0.86 for both poles), so its sine no longer
   // matters.
   [[gnu::always_inline]] static void sincos(const V& arg, V* s, V* c) {
+    // Angles below pi/4 in every lane (nearly every edge but strong ones): k = 0 and r = x, so
+    // the polynomials alone give the same values.
+    if (!any(arg > splat(0.78f))) {
+      const V r2 = arg * arg;
+      *s = arg + arg * r2 * (-1.6666654611e-1f + r2 * (8.3321608736e-3f + r2 * -1.9515295891e-4f));
+      *c = 1.0f - 0.5f * r2 +
+           r2 * r2 *
+               (4.166664568298827e-2f + r2 * (-1.388731625493765e-3f + r2 * 2.443315711809948e-5f));
+      return;
+    }
     const V x = arg > splat(1e5f) ? splat(1e5f) : arg;
     const V k = round_nearest(x * 0.636619772f);
     const V r = ((x - k * 1.5703125f) - k * 4.83751297e-4f) - k * 7.54978995e-8f;
@@ -435,7 +461,7 @@ struct Kernels {
             causal_step(k, st);
             write(k, st);
           }
-        } else {
+        } else if (j < segments - 1) {  // the last segment's map carries into nothing
           st = State<C>{};
           for (int k = s; k < e; ++k) {
             causal_step(k, st);
@@ -443,7 +469,7 @@ struct Kernels {
           }
         }
       }
-      for (int j = 1; j < segments; ++j) compose(comp[j], comp[j - 1].u);
+      for (int j = 1; j < segments - 1; ++j) compose(comp[j], comp[j - 1].u);
       for (int j = 1; j < segments; ++j) {
         const int s = j * seg, e = std::min(n_, s + seg);
         State<C> st = comp[j - 1].u;
@@ -467,7 +493,7 @@ struct Kernels {
             anticausal_step(k, st);
             add(k, st);
           }
-        } else {
+        } else if (j > 0) {  // the first segment's map carries into nothing
           st = State<C>{};
           for (int k = e - 1; k >= s; --k) {
             anticausal_step(k, st);
@@ -475,7 +501,7 @@ struct Kernels {
           }
         }
       }
-      for (int j = segments - 2; j >= 0; --j) compose(comp[j], comp[j + 1].u);
+      for (int j = segments - 2; j >= 1; --j) compose(comp[j], comp[j + 1].u);
       for (int j = segments - 2; j >= 0; --j) {
         const int s = j * seg, e = std::min(n_, s + seg);
         State<C> st = comp[j + 1].u;
@@ -853,7 +879,7 @@ struct Kernels {
         lanes.run_approximate(edge::kBlockD, m.warmup);
         break;
       default:
-        lanes.run_exact_segments(edge::kSegmentExact,
+        lanes.run_exact_segments((job.n + kExactSegments - 1) / kExactSegments,
                                  reinterpret_cast<Composite<C>*>(s.composites.data()));
         break;
     }
@@ -935,6 +961,51 @@ struct HugePageAllocator {
   }
 };
 
+// Eq. (2) for row y of the guide: dt_rows[y][x] between x-1 and x, dt_cols[y][x] between rows y-1
+// and y. Four pixels at a time in SSE registers, each product and sum rounded on its own as in
+// edge::domain_step() (no fused multiply-adds: the CUDA backend computes the same floats, so both
+// backends' Algorithm B walks stop at the same samples).
+template <int C>
+void domain_steps_row(const float* guide, int y, float scale2, int width, float* dt_rows,
+                      float* dt_cols) {
+  using K = Kernels<4>;
+  using V = K::V;
+  constexpr int colours = C == 1 ? 1 : 3;
+  const float* row = guide + std::ptrdiff_t(y) * width * C;
+  const float* up = row - std::ptrdiff_t(width) * C;
+  float* dr = dt_rows + std::ptrdiff_t(y) * width;
+  float* dc = dt_cols + std::ptrdiff_t(y) * width;
+  auto step = [&](const V* prev, const V* cur) {
+    V sum = V{};
+    for (int c = 0; c < colours; ++c) {
+      const V d = cur[c] - prev[c];
+      sum = sum + d * d;
+    }
+    return V(_mm_sqrt_ps(__m128(K::splat(1.0f) + scale2 * sum)));
+  };
+  dr[0] = 1.0f;
+  int x = 1;
+  for (; x + 4 <= width; x += 4) {
+    V cur[C], left[C];
+    K::deinterleave<C>(row + x * C, cur);
+    K::deinterleave<C>(row + (x - 1) * C, left);
+    K::store_unaligned(dr + x, step(left, cur));
+  }
+  for (; x < width; ++x)
+    dr[x] = edge::domain_step<float, colours>(row + (x - 1) * C, row + x * C, scale2);
+  if (y == 0) {
+    for (x = 0; x < width; ++x) dc[x] = 1.0f;
+    return;
+  }
+  for (x = 0; x + 4 <= width; x += 4) {
+    V cur[C], above[C];
+    K::deinterleave<C>(row + x * C, cur);
+    K::deinterleave<C>(up + x * C, above);
+    K::store_unaligned(dc + x, step(above, cur));
+  }
+  for (; x < width; ++x) dc[x] = edge::domain_step<float, colours>(up + x * C, row + x * C, scale2);
+}
+
 // Images of fewer pixels are filtered on one thread (a fraction of a millisecond of work).
 constexpr std::size_t kParallelPixels = std::size_t(1) << 14;
 
@@ -964,17 +1035,9 @@ struct EdgeAwarePlan::Impl {
   // Eq. (2) from the guide, along rows (dt_rows[y][x]: between x-1 and x) and along columns.
   template <int C>
   void domain_steps(const float* guide) const {
-    constexpr int colours = C == 1 ? 1 : 3;
 #pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
     for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x) {
-        const float* cur = guide + (std::ptrdiff_t(y) * width + x) * C;
-        const std::size_t i = std::size_t(y) * width + x;
-        dt_rows[i] = x > 0 ? edge::domain_step<float, colours>(cur - C, cur, scale2) : 1.0f;
-        dt_cols[i] =
-            y > 0 ? edge::domain_step<float, colours>(cur - std::ptrdiff_t(width) * C, cur, scale2)
-                  : 1.0f;
-      }
+      domain_steps_row<C>(guide, y, scale2, width, dt_rows.data(), dt_cols.data());
   }
 
   // Rows then columns per iteration; the passes alternate between tmp and out so that the last
@@ -1033,7 +1096,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.tmp.resize(pixels * channels);
   m.scratch.resize(std::size_t(m.threads));
   const std::size_t n = std::size_t(std::max(width, height));
-  const std::size_t segments = (n + edge::kSegmentExact - 1) / edge::kSegmentExact;
+  const std::size_t segments = kExactSegments;
   for (Scratch& s : m.scratch) {
     s.f.resize(n * channels);
     s.y.resize(n * channels);
