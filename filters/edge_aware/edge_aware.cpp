@@ -1025,35 +1025,36 @@ struct EdgeAwarePlan::Impl {
 
   // Batches of lines are handed out dynamically: on a shared machine a thread can lose its
   // core for a while, and a static split would leave the other waiting at the barrier.
-  void pass(const PassJob& job, int iteration) const {
+  // With a guide (the first row pass), each batch first computes eq. (2) for its rows: along the
+  // rows for itself, along the columns for the column pass after the barrier. This saves a pass
+  // over the image and a barrier.
+  template <int C>
+  void pass(const PassJob& job, int iteration, const float* guide = nullptr) const {
     const Method m{algo, warmups[std::size_t(iteration)], &poles[std::size_t(iteration)]};
     const int lanes = batch.lanes, batches = (job.lines + lanes - 1) / lanes;
 #pragma omp parallel for schedule(dynamic) num_threads(threads) if (parallel)
-    for (int b = 0; b < batches; ++b) batch.fn(job, m, b * lanes, scratch[omp_get_thread_num()]);
-  }
-
-  // Eq. (2) from the guide, along rows (dt_rows[y][x]: between x-1 and x) and along columns.
-  template <int C>
-  void domain_steps(const float* guide) const {
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
-    for (int y = 0; y < height; ++y)
-      domain_steps_row<C>(guide, y, scale2, width, dt_rows.data(), dt_cols.data());
+    for (int b = 0; b < batches; ++b) {
+      if (guide)
+        for (int y = b * lanes; y < std::min(job.lines, (b + 1) * lanes); ++y)
+          domain_steps_row<C>(guide, y, scale2, width, dt_rows.data(), dt_cols.data());
+      batch.fn(job, m, b * lanes, scratch[omp_get_thread_num()]);
+    }
   }
 
   // Rows then columns per iteration; the passes alternate between tmp and out so that the last
   // lands in out (in == out is allowed: the guide is read completely before out is written).
   template <int C>
   void run(const float* in, float* out) const {
-    domain_steps<C>(in);
     const std::ptrdiff_t row = std::ptrdiff_t(width) * C;
     const float* src = in;
     float* bufs[2] = {tmp.data(), out};
     int next = 0;
     for (int it = 0; it < int(poles.size()); ++it) {
-      pass({src, bufs[next], dt_rows.data(), C, row, 1, width, width, height}, it);
+      pass<C>({src, bufs[next], dt_rows.data(), C, row, 1, width, width, height}, it,
+              it == 0 ? in : nullptr);
       src = bufs[next];
       next ^= 1;
-      pass({src, bufs[next], dt_cols.data(), row, C, width, 1, height, width}, it);
+      pass<C>({src, bufs[next], dt_cols.data(), row, C, width, 1, height, width}, it);
       src = bufs[next];
       next ^= 1;
     }
