@@ -27,9 +27,9 @@
 // transformed distance). The recursion is affine, so its state differs from the exact one G by the
 // difference at p carried forward: g_C(k) = G(k) + W(p, k] (steady(f[p]) - G(p)) for k >= p, with
 // W(p, k] the product of the w over p+1..k. So C and D are the exact scan plus one more carry per
-// segment: the thread holding p publishes steady(f[p]) - G(p) and the product of its w after p, the
-// segment's first thread multiplies in the whole products of the threads between, and each thread
-// of the segment adds the result, carried to its first sample, to its exact carry. Anticausal
+// segment: the thread holding p publishes steady(f[p]) - G(p) and the product of its w after p, a
+// thread per segment multiplies in the whole products of the threads between, and each thread of
+// the segment adds the result, carried to its first sample, to its exact carry. Anticausal
 // alike, with the walk forward from e - 1. The walks add the spacings in the CPU backend's order,
 // so both stop at the same samples. With kappa = 0 there is no walk: each segment starts from the
 // steady states at its own ends, as lines do.
