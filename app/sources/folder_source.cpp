@@ -103,7 +103,7 @@ class FolderSource final : public Source {
   bool animated() const override { return true; }
   double fps() const override {
     std::lock_guard<std::mutex> lock(mutex_);
-    return clock_.fps();
+    return pacer_.clock.fps();
   }
 
  private:

@@ -84,9 +84,20 @@ bool is_float_buffer(IoKind k) {
   return k == IoKind::F32 || k == IoKind::F32x4;
 }
 
+bool is_surface(IoKind k) {
+  return k == IoKind::SurfF32 || k == IoKind::SurfF32x4 || k == IoKind::SurfU8x4;
+}
+
+// The edge-aware plan reads and writes pitched buffers of each format itself.
+EdgeFormat edge_format(IoKind k) {
+  return k == IoKind::F32    ? EdgeFormat::Gray32F
+         : k == IoKind::U8x4 ? EdgeFormat::Rgba8
+                             : EdgeFormat::Rgba32F;
+}
+
 // Copies a frame between storage kinds (RGBA8, surfaces, float buffers), for the filters that
-// read and write plain float buffers only (the edge-aware filter, Lee et al. 2014): the GUI hands
-// them RGBA8 frames and GL textures mapped as surfaces.
+// read and write plain buffers only (the edge-aware filter: surfaces; Lee et al. 2014: anything
+// but float buffers): the GUI hands them RGBA8 frames and GL textures mapped as surfaces.
 template <int C>
 __global__ void convert_frame_kernel(Io src, Io dst, int width, int height) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -391,14 +402,19 @@ class CudaEngine final : public Engine {
     return Io{float_kind(channels_), static_cast<char*>(b.ptr), b.pitch, 0};
   }
 
-  // Float buffers for the float-only filters when a frame is RGBA8 or a surface; allocated on
-  // first need, outside any graph capture, and kept until the next plan.
+  // Float buffers for the filters that read plain buffers only: Lee et al. when a frame is RGBA8
+  // or a surface, the edge-aware filter when it is a surface (it takes RGBA8 buffers itself).
+  // Allocated on first need, outside any graph capture, and kept until the next plan.
   void ensure_float_buffers(const Io& src, const Io& dst) {
     const std::size_t row_bytes = std::size_t(width_) * channels_ * sizeof(float);
-    if (!is_float_buffer(src.kind) && !float_in_.ptr)
+    auto staged = [&](IoKind k) { return edge_ ? is_surface(k) : !is_float_buffer(k); };
+    if (staged(src.kind) && !float_in_.ptr)
       float_in_.allocate_pitched(row_bytes, std::size_t(height_));
-    if (!is_float_buffer(dst.kind) && !float_out_.ptr)
+    if (staged(dst.kind) && !float_out_.ptr)
       float_out_.allocate_pitched(row_bytes, std::size_t(height_));
+    if (edge_)
+      edge_->prepare(edge_format(staged(src.kind) ? float_kind(channels_) : src.kind),
+                     edge_format(staged(dst.kind) ? float_kind(channels_) : dst.kind));
   }
 
   Io scratch_io() const {
@@ -408,24 +424,29 @@ class CudaEngine final : public Engine {
   // Columns (src -> transposed scratch), then rows (scratch -> dst), with events between them
   // when timing.
   void launch_passes(const Io& src, const Io& dst, cudaStream_t stream, bool timed) {
-    if (edge_ || lee_) {
+    if (edge_) {
+      const Io fsrc = is_surface(src.kind) ? float_io(float_in_) : src;
+      const Io fdst = is_surface(dst.kind) ? float_io(float_out_) : dst;
+      if (is_surface(src.kind)) convert_frame(src, fsrc, width_, height_, channels_, stream);
+      edge_->enqueue(EdgeImage{fsrc.ptr, fsrc.pitch, edge_format(fsrc.kind)},
+                     EdgeOutput{fdst.ptr, fdst.pitch, edge_format(fdst.kind)}, stream);
+      if (is_surface(dst.kind)) convert_frame(fdst, dst, width_, height_, channels_, stream);
+      if (timed) {
+        CUDA_CHECK(cudaEventRecord(events_[2], stream));  // one stage: the filter
+        CUDA_CHECK(cudaEventRecord(events_[3], stream));
+      }
+      return;
+    }
+    if (lee_) {
       const Io fsrc = is_float_buffer(src.kind) ? src : float_io(float_in_);
       const Io fdst = is_float_buffer(dst.kind) ? dst : float_io(float_out_);
       if (!is_float_buffer(src.kind)) convert_frame(src, fsrc, width_, height_, channels_, stream);
-      if (edge_) {
-        edge_->enqueue(reinterpret_cast<const float*>(fsrc.ptr), fsrc.pitch,
-                       reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
-      } else {
-        lee_->run_rows(reinterpret_cast<const float*>(fsrc.ptr), fsrc.pitch,
-                       reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
-        if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
-        lee_->run_columns(reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
-      }
+      lee_->run_rows(reinterpret_cast<const float*>(fsrc.ptr), fsrc.pitch,
+                     reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
+      if (timed) CUDA_CHECK(cudaEventRecord(events_[2], stream));
+      lee_->run_columns(reinterpret_cast<float*>(fdst.ptr), fdst.pitch, stream);
       if (!is_float_buffer(dst.kind)) convert_frame(fdst, dst, width_, height_, channels_, stream);
-      if (timed) {
-        if (edge_) CUDA_CHECK(cudaEventRecord(events_[2], stream));  // one stage: the filter
-        CUDA_CHECK(cudaEventRecord(events_[3], stream));
-      }
+      if (timed) CUDA_CHECK(cudaEventRecord(events_[3], stream));
       return;
     }
     if (full_) {

@@ -168,11 +168,23 @@ void EdgeAwarePlan::run(const float*, std::size_t, float*, std::size_t, void*) {
 void EdgeAwarePlan::enqueue(const float*, std::size_t, float*, std::size_t, void*) {
   unavailable();
 }
+void EdgeAwarePlan::run(const EdgeImage&, const EdgeOutput&, void*) {
+  unavailable();
+}
+void EdgeAwarePlan::prepare(EdgeFormat, EdgeFormat) {
+  unavailable();
+}
+void EdgeAwarePlan::enqueue(const EdgeImage&, const EdgeOutput&, void*) {
+  unavailable();
+}
 int EdgeAwarePlan::channels() const {
   unavailable();
 }
 
 Image edge_aware_filter(const FilterSpec&, const Image&) {
+  unavailable();
+}
+Image edge_aware_filter(const FilterSpec&, const Image&, EdgeFormat) {
   unavailable();
 }
 EdgeAwareTiming time_edge_aware(const FilterSpec&, const Image&, int) {

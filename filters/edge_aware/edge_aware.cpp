@@ -3,6 +3,8 @@
 #include "filters/edge_aware/edge_aware.h"
 
 #include <omp.h>
+#include <sys/mman.h>
+#include <xmmintrin.h>
 
 #include <algorithm>
 #include <cassert>
@@ -10,6 +12,10 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -163,29 +169,105 @@ namespace cpu {
 
 namespace {
 
-using edge::Cx;
-using Weight = edge::EdgeWeight<float>;
 using PolesF = edge::Poles<float>;
 
-// Float e^x, e^x - 1 and sincos in straight-line code that the compiler vectorises across a
-// line's edges (the C library's are calls, one edge at a time), within about one float ulp of the
-// library's for the arguments edge_weight() passes (x <= 0, angle >= 0). No float comparisons:
-// without -fno-trapping-math they would keep the loop scalar.
-struct VectorMath {
-  // |v| limited to `limit` through the bit pattern (an integer min, which vectorises).
-  static float clamp_magnitude(float v, float limit) {
-    const std::int32_t bits = __builtin_bit_cast(std::int32_t, v);
-    const std::int32_t mag = std::min(bits & 0x7fffffff, __builtin_bit_cast(std::int32_t, limit));
-    return __builtin_bit_cast(float, (bits & std::int32_t(0x80000000u)) | mag);
+// Every function taking or returning the vectors below is inlined, so no call passes them across
+// the ABI that GCC warns about (-Wpsabi) when AVX is not enabled.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// The CPU kernels for lines filtered L at a time, one per SIMD lane: 8 in an AVX register, 4 in an
+// SSE register on the x86-64-v2 baseline of the build (both are compiled; batch_kernel() picks one
+// at run time). The recursion of a line is a chain of dependent steps; its neighbours' chains fill
+// the vector instead (the Gaussian's CPU path does the same with rows and columns). GCC's vector
+// extensions state the lanes explicitly. The vector types are may_alias because the batches are
+// filled and drained through float pointers, and 8 lanes state their alignment because the
+// baseline would give them 16 bytes where the AVX kernels use aligned moves.
+template <int L>
+struct Simd;
+
+template <>
+struct Simd<4> {
+  typedef float V __attribute__((vector_size(16), may_alias));
+  typedef std::int32_t VI __attribute__((vector_size(16)));
+};
+
+template <>
+struct Simd<8> {
+  typedef float V __attribute__((vector_size(32), aligned(32), may_alias));
+  typedef std::int32_t VI __attribute__((vector_size(32), aligned(32)));
+};
+
+// Storage for vectors of either width (std::vector drops a typedef's attributes).
+struct alignas(32) VectorStorage {
+  float lanes[8];
+};
+
+// One pass over `lines` lines of n samples of C interleaved floats: sample k of line l at
+// src[k * fk + l * fl] (dst alike), its spacing at dt[k * dk + l * dl].
+struct PassJob {
+  const float* src;
+  float* dst;
+  const float* dt;
+  std::ptrdiff_t fk, fl, dk, dl;
+  int n, lines;
+};
+
+// The algorithm of a pass and its parameters.
+struct Method {
+  Algorithm algo;
+  float warmup;  // kappa * sigma_i (C, D)
+  const PolesF* poles;
+};
+
+// Segments per line of the exact variant. On the CPU the lanes of a batch are separate lines, so
+// segments add no parallelism, only their composites' extra pass: three is the fewest in which a
+// carry passes through a composite (the first segment starts from the steady state, the last
+// one's composite is never needed).
+constexpr int kExactSegments = 3;
+
+// Per-thread scratch, sized by the plan for 8 lanes so that run() does not allocate: one batch
+// of lines in lane-major order (samples, outputs, spacings, edge weights) and the segment
+// composites of the exact variant.
+struct Scratch {
+  std::vector<VectorStorage> f, y, dt, w, composites;
+};
+
+// Samples fetched ahead along columns.
+constexpr int kPrefetchRows = 16;
+
+template <int L>
+struct Kernels {
+  using V = typename Simd<L>::V;
+  using VI = typename Simd<L>::VI;
+
+  [[gnu::always_inline]] static V splat(float s) { return V{} + s; }
+  [[gnu::always_inline]] static VI splat_i(std::int32_t s) { return VI{} + s; }
+
+  // Whether any lane of a comparison's mask is set.
+  [[gnu::always_inline]] static bool any(const VI& mask) {
+    std::uint64_t words[L / 2];
+    std::memcpy(words, &mask, sizeof mask);
+    std::uint64_t bits = 0;
+    for (int i = 0; i < L / 2; ++i) bits |= words[i];
+    return bits != 0;
   }
-  static void exp_expm1(float x, float* e, float* em1) {
-    // e^x = 2^n (1 + q), n = round(x / ln 2), |r| <= ln 2 / 2 (Cody-Waite split of ln 2) and
-    // q = e^r - 1 by its Taylor polynomial (first omitted term below 6e-9 relative). Below
-    // x = -87 e^x is 0 in float; the clamp keeps 2^n a normal number.
-    x = clamp_magnitude(x, 87.0f);
-    const float n = std::nearbyint(x * 1.44269504f);
-    const float r = (x - n * 0.693145752f) - n * 1.42860677e-6f;
-    float q = 1.0f / 5040.0f;
+
+  // x rounded to the nearest integer, ties to even, as std::nearbyint does, for |x| < 2^22:
+  // adding 1.5 * 2^23 leaves no bits for a fraction.
+  [[gnu::always_inline]] static V round_nearest(const V& x) {
+    const float magic = 12582912.0f;
+    return (x + magic) - magic;
+  }
+
+  // e^x and e^x - 1 for x <= 0. e^x = 2^n (1 + q), n = round(x / ln 2), |r| <= ln 2 / 2 (Cody-Waite
+  // split of ln 2) and q = e^r - 1 by its Taylor polynomial (first omitted term below 6e-9
+  // relative). Below x = -87 e^x is 0 in float; the clamp keeps 2^n a normal number. The C
+  // library's expf and expm1f are calls, one lane at a time.
+  [[gnu::always_inline]] static void exp_expm1(const V& arg, V* e, V* em1) {
+    const V x = arg < splat(-87.0f) ? splat(-87.0f) : arg;
+    const V n = round_nearest(x * 1.44269504f);
+    const V r = (x - n * 0.693145752f) - n * 1.42860677e-6f;
+    V q = splat(1.0f / 5040.0f);
     q = q * r + 1.0f / 720.0f;
     q = q * r + 1.0f / 120.0f;
     q = q * r + 1.0f / 24.0f;
@@ -193,491 +275,786 @@ struct VectorMath {
     q = q * r + 0.5f;
     q = q * r + 1.0f;
     q = q * r;
-    const float scale = __builtin_bit_cast(float, (std::int32_t(n) + 127) << 23);  // 2^n
+    const V scale = (V)((__builtin_convertvector(n, VI) + 127) << 23);  // 2^n
     // e^x - 1 = 2^n q + (2^n - 1): exact q where n = 0, no cancellation where n < 0.
     *em1 = scale * q + (scale - 1.0f);
     *e = scale * q + scale;
   }
-  static void sincos(float x, float* s, float* c) {
-    // x = k pi/2 + r, |r| <= pi/4 (pi/2 split in three), then the minimax polynomials of Cephes'
-    // sinf and cosf and the quadrant's signs and swap. Past 1e5 the angle is clamped: there the
-    // edge's e^x is 0 (rho / theta > 0.86 for both poles), so its sine no longer matters.
-    x = clamp_magnitude(x, 1e5f);
-    const float k = std::nearbyint(x * 0.636619772f);
-    const float r = ((x - k * 1.5703125f) - k * 4.83751297e-4f) - k * 7.54978995e-8f;
-    const float r2 = r * r;
-    const float sr =
+
+  // sin and cos of x >= 0: x = k pi/2 + r, |r| <= pi/4 (pi/2 split in three), then the minimax
+  // polynomials of Cephes' sinf and cosf and the quadrant's signs and swap. Past 1e5 the angle is
+  // clamped: there the edge's e^x is 0 (rho / theta > 0.86 for both poles), so its sine no longer
+  // matters.
+  [[gnu::always_inline]] static void sincos(const V& arg, V* s, V* c) {
+    // Angles below pi/4 in every lane (nearly every edge but strong ones): k = 0 and r = x, so
+    // the polynomials alone give the same values.
+    if (!any(arg > splat(0.78f))) {
+      const V r2 = arg * arg;
+      *s = arg + arg * r2 * (-1.6666654611e-1f + r2 * (8.3321608736e-3f + r2 * -1.9515295891e-4f));
+      *c = 1.0f - 0.5f * r2 +
+           r2 * r2 *
+               (4.166664568298827e-2f + r2 * (-1.388731625493765e-3f + r2 * 2.443315711809948e-5f));
+      return;
+    }
+    const V x = arg > splat(1e5f) ? splat(1e5f) : arg;
+    const V k = round_nearest(x * 0.636619772f);
+    const V r = ((x - k * 1.5703125f) - k * 4.83751297e-4f) - k * 7.54978995e-8f;
+    const V r2 = r * r;
+    const V sr =
         r + r * r2 * (-1.6666654611e-1f + r2 * (8.3321608736e-3f + r2 * -1.9515295891e-4f));
-    const float cr =
+    const V cr =
         1.0f - 0.5f * r2 +
         r2 * r2 *
             (4.166664568298827e-2f + r2 * (-1.388731625493765e-3f + r2 * 2.443315711809948e-5f));
-    const int quadrant = int(k) & 3;
-    const float sa = (quadrant & 1) ? cr : sr;
-    const float ca = (quadrant & 1) ? sr : cr;
-    *s = (quadrant & 2) ? -sa : sa;
-    *c = ((quadrant + 1) & 2) ? -ca : ca;
+    const VI quadrant = __builtin_convertvector(k, VI) & 3;
+    const VI odd = (quadrant & 1) != 0;
+    const V sa = odd ? cr : sr;
+    const V ca = odd ? sr : cr;
+    *s = (quadrant & 2) != 0 ? -sa : sa;
+    *c = ((quadrant + 1) & 2) != 0 ? -ca : ca;
+  }
+
+  // edge::edge_weight() for every lane: w = b^delta and c = (b^delta - 1) / (r0 delta) of one
+  // pole (section IV-C), with the functions above and 1 / delta computed once for both poles.
+  struct Weight {
+    V wr, wi, cr, ci;
+  };
+
+  [[gnu::always_inline]] static Weight edge_weight(const edge::Pole<float>& p, const V& delta,
+                                                   const V& inv_delta) {
+    V e, em1, sh, ch;
+    exp_expm1(-p.rho * delta, &e, &em1);
+    sincos(0.5f * p.theta * delta, &sh, &ch);
+    const V sin_full = 2.0f * sh * ch;
+    const V one_minus_cos = 2.0f * sh * sh;
+    const V br = em1 - e * one_minus_cos, bi = -e * sin_full;
+    Weight w;
+    w.wr = e - e * one_minus_cos;
+    w.wi = -e * sin_full;
+    w.cr = (br * p.inv_r0.re - bi * p.inv_r0.im) * inv_delta;
+    w.ci = (br * p.inv_r0.im + bi * p.inv_r0.re) * inv_delta;
+    return w;
+  }
+
+  // The complex states of both poles for every channel and lane.
+  template <int C>
+  struct State {
+    V re[2][C], im[2][C];
+  };
+
+  // The affine map g -> W g + U of one segment of the exact variant (W per pole, U per pole and
+  // channel), for every lane.
+  template <int C>
+  struct Composite {
+    V wr[2], wi[2];
+    State<C> u;
+  };
+
+  // L lines of n samples in lane-major order: channel c of sample k of every line is the vector
+  // f[k * C + c], the spacing between samples k-1 and k (eq. 2) the vector dt[k], the output y is
+  // laid out like f, and w[k * 2 + pole] holds the weights of eq. (4) for the edge dt[k]. The
+  // recursions are edge_aware_math.h's CausalStep and AnticausalStep, written out for vectors.
+  template <int C>
+  class Lanes {
+   public:
+    Lanes(const V* f, V* y, const V* dt, Weight* w, int n, const PolesF& poles)
+        : f_(f), y_(y), dt_(dt), w_(w), n_(n), poles_(poles) {}
+
+    // The weights of every edge, once for both directions.
+    [[gnu::always_inline]] void edge_weights() const {
+      for (int k = 1; k < n_; ++k) {
+        const V delta = dt_[k];
+        const V inv_delta = 1.0f / delta;
+        for (int p = 0; p < 2; ++p) w_[k * 2 + p] = edge_weight(poles_.p[p], delta, inv_delta);
+      }
+    }
+
+    // Algorithm A: the whole line, causal then anticausal, from the steady states of a constant
+    // extension at both ends.
+    [[gnu::always_inline]] void run_sequential() const {
+      State<C> s;
+      steady_causal(0, s);
+      write(0, s);
+      for (int k = 1; k < n_; ++k) {
+        causal_step(k, s);
+        write(k, s);
+      }
+      steady_anticausal(n_ - 1, s);
+      add(n_ - 1, s);
+      for (int j = n_ - 2; j >= 0; --j) {
+        anticausal_step(j, s);
+        add(j, s);
+      }
+    }
+
+    // Algorithms C and D: each segment of `seg` samples starts from initial conditions estimated
+    // by Algorithm B. Walking back from the segment's first sample s until the transformed
+    // distance d(t_p, t_s) reaches `warmup` = kappa sigma_i, the recursion starts at p from the
+    // steady state of a constant input f[p] and runs up to s. At the image ends the walk stops
+    // early, and there the steady state is the exact constant extension, as in Algorithm A. Each
+    // lane has its own p: the lanes run from the smallest, and a lane is held at the steady state
+    // of its current sample until its own p is passed, which is the same arithmetic as starting
+    // it there.
+    [[gnu::always_inline]] void run_approximate(int seg, float warmup) const {
+      // Every spacing is at least 1, so a walk takes at most ceil(warmup) steps.
+      const int steps = warmup < float(n_) ? int(std::ceil(warmup)) : n_;
+      for (int s = 0; s < n_; s += seg) {
+        const int e = std::min(n_, s + seg);
+        State<C> st;
+        const VI p = walk_back(s, warmup, steps);
+        int lo = s, hi = 0;
+        for (int l = 0; l < L; ++l) {
+          lo = std::min(lo, int(p[l]));
+          hi = std::max(hi, int(p[l]));
+        }
+        steady_causal(lo, st);
+        for (int k = lo + 1; k <= s; ++k) {
+          causal_step(k, st);
+          if (k <= hi) hold_steady_causal(k, splat_i(k) <= p, st);
+        }
+        write(s, st);
+        for (int k = s + 1; k < e; ++k) {
+          causal_step(k, st);
+          write(k, st);
+        }
+        const VI q = walk_forward(e - 1, warmup, steps);
+        lo = n_ - 1;
+        hi = e - 1;
+        for (int l = 0; l < L; ++l) {
+          lo = std::min(lo, int(q[l]));
+          hi = std::max(hi, int(q[l]));
+        }
+        steady_anticausal(hi, st);
+        for (int j = hi - 1; j >= e - 1; --j) {
+          anticausal_step(j, st);
+          if (j >= lo) hold_steady_anticausal(j, splat_i(j) >= q, st);
+        }
+        add(e - 1, st);
+        for (int j = e - 2; j >= s; --j) {
+          anticausal_step(j, st);
+          add(j, st);
+        }
+      }
+    }
+
+    // The exact block-parallel variant. Each segment's recursion is the composition of its
+    // per-sample affine maps g -> w_k g + u_k, itself an affine map g -> W g + U with W the
+    // product of the w_k (shared by the channels) and U the segment's response from a zero state.
+    //   1. per segment, independently: W and U;
+    //   2. carries: the state entering each segment, a scan of the composites;
+    //   3. per segment, independently: the recursion from its carry, writing the output.
+    // The result equals Algorithm A up to float rounding. (Adding Re(W_k carry) to a zero-state
+    // output written in step 1 costs the same here and doubles the rounding against A.)
+    [[gnu::always_inline]] void run_exact_segments(int seg, Composite<C>* comp) const {
+      const int segments = (n_ + seg - 1) / seg;
+      // Causal. Segment 0 starts from the steady state at sample 0: its U is g+ at its end and it
+      // needs no carry.
+      for (int j = 0; j < segments; ++j) {
+        const int s = j * seg, e = std::min(n_, s + seg);
+        Composite<C>& m = comp[j];
+        set_identity(m);
+        State<C>& st = m.u;
+        if (j == 0) {
+          steady_causal(0, st);
+          write(0, st);
+          for (int k = 1; k < e; ++k) {
+            causal_step(k, st);
+            write(k, st);
+          }
+        } else if (j < segments - 1) {  // the last segment's map carries into nothing
+          st = State<C>{};
+          for (int k = s; k < e; ++k) {
+            causal_step(k, st);
+            accumulate_weight(k, m.wr, m.wi);
+          }
+        }
+      }
+      for (int j = 1; j < segments - 1; ++j) compose(comp[j], comp[j - 1].u);
+      for (int j = 1; j < segments; ++j) {
+        const int s = j * seg, e = std::min(n_, s + seg);
+        State<C> st = comp[j - 1].u;
+        for (int k = s; k < e; ++k) {
+          causal_step(k, st);
+          write(k, st);
+        }
+      }
+
+      // Anticausal, mirrored: the last segment starts from the steady state at sample n-1;
+      // segment j maps g-[e_j] (the first sample of the next segment) to g-[s_j].
+      for (int j = segments - 1; j >= 0; --j) {
+        const int s = j * seg, e = std::min(n_, s + seg);
+        Composite<C>& m = comp[j];
+        set_identity(m);
+        State<C>& st = m.u;
+        if (j == segments - 1) {
+          steady_anticausal(n_ - 1, st);
+          add(n_ - 1, st);
+          for (int k = n_ - 2; k >= s; --k) {
+            anticausal_step(k, st);
+            add(k, st);
+          }
+        } else if (j > 0) {  // the first segment's map carries into nothing
+          st = State<C>{};
+          for (int k = e - 1; k >= s; --k) {
+            anticausal_step(k, st);
+            accumulate_weight(k + 1, m.wr, m.wi);
+          }
+        }
+      }
+      for (int j = segments - 2; j >= 1; --j) compose(comp[j], comp[j + 1].u);
+      for (int j = segments - 2; j >= 0; --j) {
+        const int s = j * seg, e = std::min(n_, s + seg);
+        State<C> st = comp[j + 1].u;
+        for (int k = e - 1; k >= s; --k) {
+          anticausal_step(k, st);
+          add(k, st);
+        }
+      }
+    }
+
+   private:
+    [[gnu::always_inline]] void steady_causal(int k, State<C>& s) const {
+      for (int p = 0; p < 2; ++p)
+        for (int c = 0; c < C; ++c) {
+          s.re[p][c] = poles_.p[p].steady_causal.re * f_[k * C + c];
+          s.im[p][c] = poles_.p[p].steady_causal.im * f_[k * C + c];
+        }
+    }
+    [[gnu::always_inline]] void steady_anticausal(int k, State<C>& s) const {
+      for (int p = 0; p < 2; ++p)
+        for (int c = 0; c < C; ++c) {
+          s.re[p][c] = poles_.p[p].steady_anticausal.re * f_[k * C + c];
+          s.im[p][c] = poles_.p[p].steady_anticausal.im * f_[k * C + c];
+        }
+    }
+    // The lanes of `mask` restart from the steady state at sample k.
+    [[gnu::always_inline]] void hold_steady_causal(int k, const VI& mask, State<C>& s) const {
+      State<C> t;
+      steady_causal(k, t);
+      select(mask, t, s);
+    }
+    [[gnu::always_inline]] void hold_steady_anticausal(int k, const VI& mask, State<C>& s) const {
+      State<C> t;
+      steady_anticausal(k, t);
+      select(mask, t, s);
+    }
+    [[gnu::always_inline]] static void select(const VI& mask, const State<C>& t, State<C>& s) {
+      for (int p = 0; p < 2; ++p)
+        for (int c = 0; c < C; ++c) {
+          s.re[p][c] = mask ? t.re[p][c] : s.re[p][c];
+          s.im[p][c] = mask ? t.im[p][c] : s.im[p][c];
+        }
+    }
+
+    [[gnu::always_inline]] void write(int k, const State<C>& s) const {
+      for (int c = 0; c < C; ++c) y_[k * C + c] = s.re[0][c] + s.re[1][c];
+    }
+    [[gnu::always_inline]] void add(int k, const State<C>& s) const {
+      for (int c = 0; c < C; ++c) y_[k * C + c] += s.re[0][c] + s.re[1][c];
+    }
+
+    // g+[k] = w g+[k-1] + P f[k] + Q f[k-1] (eq. 4) for the edge dt[k].
+    [[gnu::always_inline]] void causal_step(int k, State<C>& s) const {
+      const V* fk = f_ + k * C;
+      const V* fp = fk - C;
+      for (int p = 0; p < 2; ++p) {
+        const edge::Pole<float>& pole = poles_.p[p];
+        const Weight& w = w_[k * 2 + p];
+        const V sr = w.cr + pole.minus_r1b.re, si = w.ci + pole.minus_r1b.im;
+        const V pr = pole.a.re + sr, pi = pole.a.im + si;
+        const V qr = (pole.r1.re * w.wr - pole.r1.im * w.wi) - w.cr;
+        const V qi = (pole.r1.re * w.wi + pole.r1.im * w.wr) - w.ci;
+        for (int c = 0; c < C; ++c) {
+          const V gr = s.re[p][c], gi = s.im[p][c];
+          s.re[p][c] = ((w.wr * gr - w.wi * gi) + pr * fk[c]) + qr * fp[c];
+          s.im[p][c] = ((w.wr * gi + w.wi * gr) + pi * fk[c]) + qi * fp[c];
+        }
+      }
+    }
+
+    // g-[j] = w g-[j+1] + R f[j+1] + S f[j] (eq. 4) for the edge dt[j+1].
+    [[gnu::always_inline]] void anticausal_step(int j, State<C>& s) const {
+      const V* fn = f_ + (j + 1) * C;
+      const V* fj = f_ + j * C;
+      for (int p = 0; p < 2; ++p) {
+        const edge::Pole<float>& pole = poles_.p[p];
+        const Weight& w = w_[(j + 1) * 2 + p];
+        const V qr = (pole.r1.re * w.wr - pole.r1.im * w.wi) - w.cr;
+        const V qi = (pole.r1.re * w.wi + pole.r1.im * w.wr) - w.ci;
+        const V rr = (pole.a.re * w.wr - pole.a.im * w.wi) + qr;
+        const V ri = (pole.a.re * w.wi + pole.a.im * w.wr) + qi;
+        const V sr = w.cr + pole.minus_r1b.re, si = w.ci + pole.minus_r1b.im;
+        for (int c = 0; c < C; ++c) {
+          const V gr = s.re[p][c], gi = s.im[p][c];
+          s.re[p][c] = ((w.wr * gr - w.wi * gi) + rr * fn[c]) + sr * fj[c];
+          s.im[p][c] = ((w.wr * gi + w.wi * gr) + ri * fn[c]) + si * fj[c];
+        }
+      }
+    }
+
+    // Algorithm B's walk back from sample s, every lane at once: while d < warmup and p > 0,
+    // d += dt[p] and p moves back (the CPU and CUDA backends sum the spacings in this order, so
+    // both stop at the same sample). `steps` bounds the walk.
+    [[gnu::always_inline]] VI walk_back(int s, float warmup, int steps) const {
+      VI p = splat_i(s);
+      V d = V{};
+      for (int k = s; k > 0 && k > s - steps; --k) {
+        const VI active = d < splat(warmup);
+        d = active ? d + dt_[k] : d;
+        p = active ? splat_i(k - 1) : p;
+      }
+      return p;
+    }
+
+    // The same walk forward from sample q, up to sample n - 1.
+    [[gnu::always_inline]] VI walk_forward(int q, float warmup, int steps) const {
+      VI r = splat_i(q);
+      V d = V{};
+      for (int k = q; k < n_ - 1 && k < q + steps; ++k) {
+        const VI active = d < splat(warmup);
+        d = active ? d + dt_[k + 1] : d;
+        r = active ? splat_i(k + 1) : r;
+      }
+      return r;
+    }
+
+    [[gnu::always_inline]] static void set_identity(Composite<C>& m) {
+      for (int p = 0; p < 2; ++p) {
+        m.wr[p] = splat(1.0f);
+        m.wi[p] = V{};
+      }
+    }
+
+    // W <- w_k W for both poles.
+    [[gnu::always_inline]] void accumulate_weight(int k, V* wr, V* wi) const {
+      for (int p = 0; p < 2; ++p) {
+        const Weight& w = w_[k * 2 + p];
+        const V r = w.wr * wr[p] - w.wi * wi[p];
+        const V i = w.wr * wi[p] + w.wi * wr[p];
+        wr[p] = r;
+        wi[p] = i;
+      }
+    }
+
+    // U <- W carry + U: the state leaving a segment from the state entering it.
+    [[gnu::always_inline]] static void compose(Composite<C>& m, const State<C>& carry) {
+      for (int p = 0; p < 2; ++p)
+        for (int c = 0; c < C; ++c) {
+          const V r = m.wr[p] * carry.re[p][c] - m.wi[p] * carry.im[p][c];
+          const V i = m.wr[p] * carry.im[p][c] + m.wi[p] * carry.re[p][c];
+          m.u.re[p][c] = r + m.u.re[p][c];
+          m.u.im[p][c] = i + m.u.im[p][c];
+        }
+    }
+
+    const V* f_;
+    V* y_;
+    const V* dt_;
+    Weight* w_;
+    int n_;
+    const PolesF& poles_;
+  };
+
+  // Unaligned vector loads and stores (image rows and columns start anywhere).
+  [[gnu::always_inline]] static V load_unaligned(const float* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  [[gnu::always_inline]] static void store_unaligned(float* p, const V& v) {
+    std::memcpy(p, &v, sizeof v);
+  }
+  [[gnu::always_inline]] static V shuffle(const V& a, const V& b, const VI& index) {
+    return __builtin_shuffle(a, b, index);
+  }
+
+  // m[j][i] <- m[i][j]. For 8 lanes: unpack pairs, then 2x2 blocks, then the 128-bit halves (the
+  // shuffles GCC turns into vunpcklps, vshufps and vperm2f128); for 4 the first two steps.
+  [[gnu::always_inline]] static void transpose(V (&m)[L]) {
+    if constexpr (L == 4) {
+      const V t0 = shuffle(m[0], m[1], VI{0, 4, 1, 5}), t1 = shuffle(m[0], m[1], VI{2, 6, 3, 7});
+      const V t2 = shuffle(m[2], m[3], VI{0, 4, 1, 5}), t3 = shuffle(m[2], m[3], VI{2, 6, 3, 7});
+      m[0] = shuffle(t0, t2, VI{0, 1, 4, 5});
+      m[1] = shuffle(t0, t2, VI{2, 3, 6, 7});
+      m[2] = shuffle(t1, t3, VI{0, 1, 4, 5});
+      m[3] = shuffle(t1, t3, VI{2, 3, 6, 7});
+    } else {
+      V t[8], u[8];
+      for (int i = 0; i < 8; i += 2) {
+        t[i] = shuffle(m[i], m[i + 1], VI{0, 8, 1, 9, 4, 12, 5, 13});
+        t[i + 1] = shuffle(m[i], m[i + 1], VI{2, 10, 3, 11, 6, 14, 7, 15});
+      }
+      for (int i = 0; i < 8; i += 4)
+        for (int h = 0; h < 2; ++h) {
+          u[i + 2 * h] = shuffle(t[i + h], t[i + 2 + h], VI{0, 1, 8, 9, 4, 5, 12, 13});
+          u[i + 2 * h + 1] = shuffle(t[i + h], t[i + 2 + h], VI{2, 3, 10, 11, 6, 7, 14, 15});
+        }
+      for (int i = 0; i < 4; ++i) {
+        m[i] = shuffle(u[i], u[i + 4], VI{0, 1, 2, 3, 8, 9, 10, 11});
+        m[i + 4] = shuffle(u[i], u[i + 4], VI{4, 5, 6, 7, 12, 13, 14, 15});
+      }
+    }
+  }
+
+  // L pixels of C interleaved channels (p[l * C + c]) to and from one vector per channel.
+  template <int C>
+  [[gnu::always_inline]] static void deinterleave(const float* p, V* out) {
+    if constexpr (C == 1) {
+      out[0] = load_unaligned(p);
+    } else if constexpr (C == 4) {
+      V m[L];
+      if constexpr (L == 4) {
+        for (int i = 0; i < 4; ++i) m[i] = load_unaligned(p + 4 * i);
+        transpose(m);
+        for (int i = 0; i < 4; ++i) out[i] = m[i];
+      } else {
+        V t[4];
+        for (int i = 0; i < 4; ++i) m[i] = load_unaligned(p + 8 * i);
+        for (int i = 0; i < 4; i += 2) {
+          t[i] = shuffle(m[i], m[i + 1], VI{0, 4, 8, 12, 1, 5, 9, 13});
+          t[i + 1] = shuffle(m[i], m[i + 1], VI{2, 6, 10, 14, 3, 7, 11, 15});
+        }
+        for (int i = 0; i < 2; ++i) {
+          out[2 * i] = shuffle(t[i], t[i + 2], VI{0, 1, 2, 3, 8, 9, 10, 11});
+          out[2 * i + 1] = shuffle(t[i], t[i + 2], VI{4, 5, 6, 7, 12, 13, 14, 15});
+        }
+      }
+    } else {
+      const V a = load_unaligned(p), b = load_unaligned(p + L), c = load_unaligned(p + 2 * L);
+      if constexpr (L == 4) {
+        out[0] = shuffle(shuffle(a, b, VI{0, 3, 6, 0}), c, VI{0, 1, 2, 5});
+        out[1] = shuffle(shuffle(a, b, VI{1, 4, 7, 0}), c, VI{0, 1, 2, 6});
+        out[2] = shuffle(shuffle(a, b, VI{2, 5, 0, 0}), c, VI{0, 1, 4, 7});
+      } else {
+        out[0] =
+            shuffle(shuffle(a, b, VI{0, 3, 6, 9, 12, 15, 0, 0}), c, VI{0, 1, 2, 3, 4, 5, 10, 13});
+        out[1] =
+            shuffle(shuffle(a, b, VI{1, 4, 7, 10, 13, 0, 0, 0}), c, VI{0, 1, 2, 3, 4, 8, 11, 14});
+        out[2] =
+            shuffle(shuffle(a, b, VI{2, 5, 8, 11, 14, 0, 0, 0}), c, VI{0, 1, 2, 3, 4, 9, 12, 15});
+      }
+    }
+  }
+
+  template <int C>
+  [[gnu::always_inline]] static void interleave(const V* in, float* p) {
+    if constexpr (C == 1) {
+      store_unaligned(p, in[0]);
+    } else if constexpr (C == 4) {
+      if constexpr (L == 4) {
+        V m[4] = {in[0], in[1], in[2], in[3]};
+        transpose(m);
+        for (int i = 0; i < 4; ++i) store_unaligned(p + 4 * i, m[i]);
+      } else {
+        // t = {R0-3 G0-3}, {B0-3 A0-3}, {R4-7 G4-7}, {B4-7 A4-7}
+        V t[4];
+        for (int i = 0; i < 2; ++i) {
+          t[i] = shuffle(in[2 * i], in[2 * i + 1], VI{0, 1, 2, 3, 8, 9, 10, 11});
+          t[i + 2] = shuffle(in[2 * i], in[2 * i + 1], VI{4, 5, 6, 7, 12, 13, 14, 15});
+        }
+        for (int i = 0; i < 2; ++i) {
+          store_unaligned(p + 16 * i,
+                          shuffle(t[2 * i], t[2 * i + 1], VI{0, 4, 8, 12, 1, 5, 9, 13}));
+          store_unaligned(p + 16 * i + 8,
+                          shuffle(t[2 * i], t[2 * i + 1], VI{2, 6, 10, 14, 3, 7, 11, 15}));
+        }
+      }
+    } else {
+      const V &r = in[0], &g = in[1], &b = in[2];
+      if constexpr (L == 4) {
+        store_unaligned(p, shuffle(shuffle(r, g, VI{0, 4, 0, 1}), b, VI{0, 1, 4, 3}));
+        store_unaligned(p + 4, shuffle(shuffle(r, g, VI{5, 0, 2, 6}), b, VI{0, 5, 2, 3}));
+        store_unaligned(p + 8, shuffle(shuffle(r, g, VI{0, 3, 7, 0}), b, VI{6, 1, 2, 7}));
+      } else {
+        store_unaligned(
+            p, shuffle(shuffle(r, g, VI{0, 8, 0, 1, 9, 0, 2, 10}), b, VI{0, 1, 8, 3, 4, 9, 6, 7}));
+        store_unaligned(p + 8, shuffle(shuffle(r, g, VI{0, 3, 11, 0, 4, 12, 0, 5}), b,
+                                       VI{10, 1, 2, 11, 4, 5, 12, 7}));
+        store_unaligned(p + 16, shuffle(shuffle(r, g, VI{13, 0, 6, 14, 0, 7, 15, 0}), b,
+                                        VI{0, 13, 2, 3, 14, 5, 6, 15}));
+      }
+    }
+  }
+
+  // Lines [first, first + count) of a pass into lane-major order (lanes past the last line
+  // repeat it, so that every lane computes finite values), and back. Lines of contiguous samples
+  // (rows) move through L x L transposes, full batches of adjacent lines (columns) a sample at a
+  // time through per-channel shuffles; what remains (the last columns of an image) goes element
+  // by element.
+  template <int C>
+  [[gnu::always_inline]] static void gather(const PassJob& job, int first, int count, V* f, V* dt) {
+    const int n = job.n;
+    auto line = [&](int l) { return std::ptrdiff_t(first + std::min(l, count - 1)); };
+    if (job.fk == C && job.dk == 1) {
+      const float* rows[L];
+      const float* steps[L];
+      for (int l = 0; l < L; ++l) {
+        rows[l] = job.src + line(l) * job.fl;
+        steps[l] = job.dt + line(l) * job.dl;
+      }
+      auto transpose_in = [](const float* const* src, int total, V* out) {
+        int i = 0;
+        for (; i + L <= total; i += L) {
+          V m[L];
+          for (int l = 0; l < L; ++l) m[l] = load_unaligned(src[l] + i);
+          transpose(m);
+          for (int j = 0; j < L; ++j) out[i + j] = m[j];
+        }
+        for (; i < total; ++i)
+          for (int l = 0; l < L; ++l) out[i][l] = src[l][i];
+      };
+      transpose_in(rows, n * C, f);
+      transpose_in(steps, n, dt);
+    } else if (count == L && job.fl == C && job.dl == 1) {
+      for (int k = 0; k < n; ++k) {
+        // Each sample is on another page, where the hardware prefetchers stop: fetch ahead.
+        if (k + kPrefetchRows < n) {
+          const float* ahead = job.src + (k + kPrefetchRows) * job.fk + first * C;
+          for (int b = 0; b < C * L; b += 16) __builtin_prefetch(ahead + b);
+          __builtin_prefetch(ahead + C * L - 1);
+          __builtin_prefetch(job.dt + (k + kPrefetchRows) * job.dk + first);
+        }
+        deinterleave<C>(job.src + k * job.fk + first * C, f + k * C);
+        dt[k] = load_unaligned(job.dt + k * job.dk + first);
+      }
+    } else {
+      for (int k = 0; k < n; ++k)
+        for (int l = 0; l < L; ++l) {
+          for (int c = 0; c < C; ++c) f[k * C + c][l] = job.src[k * job.fk + line(l) * job.fl + c];
+          dt[k][l] = job.dt[k * job.dk + line(l) * job.dl];
+        }
+    }
+  }
+
+  template <int C>
+  [[gnu::always_inline]] static void scatter(const PassJob& job, int first, int count, const V* y) {
+    const int n = job.n;
+    if (job.fk == C) {
+      const int total = n * C;
+      int i = 0;
+      for (; i + L <= total; i += L) {
+        V m[L];
+        for (int j = 0; j < L; ++j) m[j] = y[i + j];
+        transpose(m);
+        for (int l = 0; l < count; ++l) store_unaligned(job.dst + (first + l) * job.fl + i, m[l]);
+      }
+      for (; i < total; ++i)
+        for (int l = 0; l < count; ++l) job.dst[(first + l) * job.fl + i] = y[i][l];
+    } else if (count == L && job.fl == C) {
+      for (int k = 0; k < n; ++k) {
+        if (k + kPrefetchRows < n) {
+          float* ahead = job.dst + (k + kPrefetchRows) * job.fk + first * C;
+          for (int b = 0; b < C * L; b += 16) __builtin_prefetch(ahead + b, 1);
+          __builtin_prefetch(ahead + C * L - 1, 1);
+        }
+        interleave<C>(y + k * C, job.dst + k * job.fk + first * C);
+      }
+    } else {
+      for (int k = 0; k < n; ++k)
+        for (int l = 0; l < count; ++l)
+          for (int c = 0; c < C; ++c)
+            job.dst[k * job.fk + (first + l) * job.fl + c] = y[k * C + c][l];
+    }
+  }
+
+  // Lines [first, first + L) of a pass: gathered, filtered, scattered back.
+  template <int C>
+  [[gnu::always_inline]] static void filter_batch(const PassJob& job, const Method& m, int first,
+                                                  Scratch& s) {
+    const int count = std::min(L, job.lines - first);
+    V* f = reinterpret_cast<V*>(s.f.data());
+    V* y = reinterpret_cast<V*>(s.y.data());
+    V* dt = reinterpret_cast<V*>(s.dt.data());
+    gather<C>(job, first, count, f, dt);
+    const Lanes<C> lanes(f, y, dt, reinterpret_cast<Weight*>(s.w.data()), job.n, *m.poles);
+    lanes.edge_weights();
+    switch (m.algo) {
+      case Algorithm::EdgeA:
+        lanes.run_sequential();
+        break;
+      case Algorithm::EdgeC:
+        lanes.run_approximate(edge::kSegmentC, m.warmup);
+        break;
+      case Algorithm::EdgeD:
+        lanes.run_approximate(edge::kBlockD, m.warmup);
+        break;
+      default:
+        lanes.run_exact_segments((job.n + kExactSegments - 1) / kExactSegments,
+                                 reinterpret_cast<Composite<C>*>(s.composites.data()));
+        break;
+    }
+    scatter<C>(job, first, count, y);
   }
 };
 
-// Adjacent columns filtered together by one thread: every row of the strip is contiguous.
-constexpr int kColumnLanes = 8;
+// The batch kernels: 4 lanes for the x86-64-v2 baseline, 8 with AVX2 and FMA.
+using BatchFn = void (*)(const PassJob&, const Method&, int, Scratch&);
 
 template <int C>
-struct State {
-  Cx<float> g[2][C];
+void filter_batch_sse(const PassJob& job, const Method& m, int first, Scratch& s) {
+  Kernels<4>::filter_batch<C>(job, m, first, s);
+}
+template <int C>
+[[gnu::target("avx2,fma")]] void filter_batch_avx2(const PassJob& job, const Method& m, int first,
+                                                   Scratch& s) {
+  Kernels<8>::filter_batch<C>(job, m, first, s);
+}
+
+struct BatchKernel {
+  BatchFn fn;
+  int lanes;
 };
 
-// A batch of parallel lines (lanes) of n samples. Sample k of lane l, channel c, sits at
-// f[k * fk + l * fl + c] (the same offsets in y); its spacing dt[k] at dt[k * dk + l * dl].
-struct Batch {
-  const float* f;
-  float* y;
-  const float* dt;
-  std::ptrdiff_t fk, fl, dk, dl;
-  int n;
+BatchKernel batch_kernel(int channels) {
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    switch (channels) {
+      case 1:
+        return {filter_batch_avx2<1>, 8};
+      case 3:
+        return {filter_batch_avx2<3>, 8};
+      default:
+        return {filter_batch_avx2<4>, 8};
+    }
+  }
+  switch (channels) {
+    case 1:
+      return {filter_batch_sse<1>, 4};
+    case 3:
+      return {filter_batch_sse<3>, 4};
+    default:
+      return {filter_batch_sse<4>, 4};
+  }
+}
+
+// An allocator that asks Linux for 2 MiB pages (transparent huge pages) for large arrays: the
+// column passes move to another row, i.e. another 4 KiB page, with every sample, which takes a TLB
+// walk per sample and stops the hardware prefetchers at each page.
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr std::size_t kHugePage = std::size_t(1) << 21;
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kHugePage) return std::allocator<T>().allocate(n);
+    const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    void* p = std::aligned_alloc(kHugePage, rounded);
+    if (!p) throw std::bad_alloc();
+    madvise(p, rounded, MADV_HUGEPAGE);
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n * sizeof(T) < kHugePage)
+      std::allocator<T>().deallocate(p, n);
+    else
+      std::free(p);
+  }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const HugePageAllocator<U>&) const {
+    return false;
+  }
 };
 
-// Per-thread scratch: the edge weights of a batch and the segment composites of the exact variant,
-// sized by the plan so that run() does not allocate.
-struct Scratch {
-  std::vector<Weight> weights;  // [k][pole][lane]
-  std::vector<Cx<float>> composite_storage;
-
-  // The largest composite holds 2 + 2 * 4 complex values (W per pole, U per pole and channel).
-  static constexpr std::size_t kCompositeSize = 10;
-  template <class Composite>
-  Composite* composites(std::size_t count) {
-    static_assert(sizeof(Composite) <= kCompositeSize * sizeof(Cx<float>), "composite too large");
-    assert(count * kCompositeSize <= composite_storage.size());
-    (void)count;
-    return reinterpret_cast<Composite*>(composite_storage.data());
-  }
-};
-
-template <int C, int L>
-class LinePass {
- public:
-  LinePass(const Batch& b, const PolesF& poles, const Weight* weights)
-      : b_(b), poles_(poles), wts_(weights) {
-    assert(L == 1 || b.fl == C);
-  }
-
-  const float* f(int k, int l) const { return b_.f + k * b_.fk + l * b_.fl; }
-  float* y(int k, int l) const { return b_.y + k * b_.fk + l * b_.fl; }
-  float dt(int k, int l) const { return b_.dt[k * b_.dk + l * b_.dl]; }
-  const Weight& weight(int k, int pole, int l) const {
-    return wts_[(std::size_t(k) * 2 + pole) * L + l];
-  }
-
-  void steady_causal(int k, int l, State<C>& s) const {
-    for (int p = 0; p < 2; ++p)
-      for (int c = 0; c < C; ++c) s.g[p][c] = poles_.p[p].steady_causal * f(k, l)[c];
-  }
-  void steady_anticausal(int k, int l, State<C>& s) const {
-    for (int p = 0; p < 2; ++p)
-      for (int c = 0; c < C; ++c) s.g[p][c] = poles_.p[p].steady_anticausal * f(k, l)[c];
-  }
-  void emit_causal(int k, int l, const State<C>& s) const {
-    float* out = y(k, l);
-    for (int c = 0; c < C; ++c) out[c] = s.g[0][c].re + s.g[1][c].re;
-  }
-  void emit_anticausal(int k, int l, const State<C>& s) const {
-    float* out = y(k, l);
-    for (int c = 0; c < C; ++c) out[c] += s.g[0][c].re + s.g[1][c].re;
-  }
-
-  // Causal recursion over samples [k0, k1) of lanes [l0, l1); st[l] holds g+[k0-1] on entry and
-  // g+[k1-1] on exit. With Write, y[k] = Re g+[k]. The states are copied to a local array so that
-  // the compiler knows the output stores do not touch them.
-  template <bool Write>
-  void causal(int k0, int k1, int l0, int l1, State<C>* st) const {
-    if (l0 == 0 && l1 == L) return causal_all_lanes<Write>(k0, k1, st);
-    State<C> s[L];
-    for (int l = l0; l < l1; ++l) s[l] = st[l];
-    for (int k = k0; k < k1; ++k)
-      for (int l = l0; l < l1; ++l) {
-        const float* fk = f(k, l);
-        const float* fp = fk - b_.fk;
-        for (int p = 0; p < 2; ++p) {
-          const edge::CausalStep<float> step = edge::causal_step(poles_.p[p], weight(k, p, l));
-          for (int c = 0; c < C; ++c) s[l].g[p][c] = step(s[l].g[p][c], fk[c], fp[c]);
-        }
-        if (Write) emit_causal(k, l, s[l]);
-      }
-    for (int l = l0; l < l1; ++l) st[l] = s[l];
-  }
-
-  // Anticausal recursion producing g-[j] for j = k1-1 down to k0 in lanes [l0, l1); st[l] holds
-  // g-[k1] on entry and g-[k0] on exit. With Write, y[j] += Re g-[j].
-  template <bool Write>
-  void anticausal(int k0, int k1, int l0, int l1, State<C>* st) const {
-    if (l0 == 0 && l1 == L) return anticausal_all_lanes<Write>(k0, k1, st);
-    State<C> s[L];
-    for (int l = l0; l < l1; ++l) s[l] = st[l];
-    for (int j = k1 - 1; j >= k0; --j)
-      for (int l = l0; l < l1; ++l) {
-        const float* fk = f(j + 1, l);
-        const float* fp = f(j, l);
-        for (int p = 0; p < 2; ++p) {
-          const edge::AnticausalStep<float> step =
-              edge::anticausal_step(poles_.p[p], weight(j + 1, p, l));
-          for (int c = 0; c < C; ++c) s[l].g[p][c] = step(s[l].g[p][c], fk[c], fp[c]);
-        }
-        if (Write) emit_anticausal(j, l, s[l]);
-      }
-    for (int l = l0; l < l1; ++l) st[l] = s[l];
-  }
-
-  // The same recursions on all lanes at once, the lane loop innermost so that it vectorises: the
-  // states live in local structure-of-arrays form, lanes are adjacent columns (f(k, l) =
-  // f(k, 0) + l * C).
-  template <bool Write>
-  void causal_all_lanes(int k0, int k1, State<C>* st) const {
-    float gr[2][C][L], gi[2][C][L];
-    unpack(st, gr, gi);
-    for (int k = k0; k < k1; ++k) {
-      const float* fk = f(k, 0);
-      const float* fp = fk - b_.fk;
-      const Weight* wk = wts_ + std::size_t(k) * 2 * L;
-      float acc[C][L] = {};
-      for (int p = 0; p < 2; ++p) {
-        const edge::Pole<float>& pole = poles_.p[p];
-#pragma omp simd
-        for (int l = 0; l < L; ++l) {
-          const edge::CausalStep<float> step = edge::causal_step(pole, wk[p * L + l]);
-          for (int c = 0; c < C; ++c) {
-            const Cx<float> g = step({gr[p][c][l], gi[p][c][l]}, fk[l * C + c], fp[l * C + c]);
-            gr[p][c][l] = g.re;
-            gi[p][c][l] = g.im;
-            acc[c][l] += g.re;
-          }
-        }
-      }
-      if (Write) {
-        float* yk = y(k, 0);
-        for (int l = 0; l < L; ++l)
-          for (int c = 0; c < C; ++c) yk[l * C + c] = acc[c][l];
-      }
+// Eq. (2) for row y of the guide: dt_rows[y][x] between x-1 and x, dt_cols[y][x] between rows y-1
+// and y. Four pixels at a time in SSE registers, each product and sum rounded on its own as in
+// edge::domain_step() (no fused multiply-adds: the CUDA backend computes the same floats, so both
+// backends' Algorithm B walks stop at the same samples).
+template <int C>
+void domain_steps_row(const float* guide, int y, float scale2, int width, float* dt_rows,
+                      float* dt_cols) {
+  using K = Kernels<4>;
+  using V = K::V;
+  constexpr int colours = C == 1 ? 1 : 3;
+  const float* row = guide + std::ptrdiff_t(y) * width * C;
+  const float* up = row - std::ptrdiff_t(width) * C;
+  float* dr = dt_rows + std::ptrdiff_t(y) * width;
+  float* dc = dt_cols + std::ptrdiff_t(y) * width;
+  auto step = [&](const V* prev, const V* cur) {
+    V sum = V{};
+    for (int c = 0; c < colours; ++c) {
+      const V d = cur[c] - prev[c];
+      sum = sum + d * d;
     }
-    pack(gr, gi, st);
+    return V(_mm_sqrt_ps(__m128(K::splat(1.0f) + scale2 * sum)));
+  };
+  dr[0] = 1.0f;
+  int x = 1;
+  for (; x + 4 <= width; x += 4) {
+    V cur[C], left[C];
+    K::deinterleave<C>(row + x * C, cur);
+    K::deinterleave<C>(row + (x - 1) * C, left);
+    K::store_unaligned(dr + x, step(left, cur));
   }
-
-  template <bool Write>
-  void anticausal_all_lanes(int k0, int k1, State<C>* st) const {
-    float gr[2][C][L], gi[2][C][L];
-    unpack(st, gr, gi);
-    for (int j = k1 - 1; j >= k0; --j) {
-      const float* fk = f(j + 1, 0);
-      const float* fp = f(j, 0);
-      const Weight* wk = wts_ + std::size_t(j + 1) * 2 * L;
-      float acc[C][L] = {};
-      for (int p = 0; p < 2; ++p) {
-        const edge::Pole<float>& pole = poles_.p[p];
-#pragma omp simd
-        for (int l = 0; l < L; ++l) {
-          const edge::AnticausalStep<float> step = edge::anticausal_step(pole, wk[p * L + l]);
-          for (int c = 0; c < C; ++c) {
-            const Cx<float> g = step({gr[p][c][l], gi[p][c][l]}, fk[l * C + c], fp[l * C + c]);
-            gr[p][c][l] = g.re;
-            gi[p][c][l] = g.im;
-            acc[c][l] += g.re;
-          }
-        }
-      }
-      if (Write) {
-        float* yj = y(j, 0);
-        for (int l = 0; l < L; ++l)
-          for (int c = 0; c < C; ++c) yj[l * C + c] += acc[c][l];
-      }
-    }
-    pack(gr, gi, st);
+  for (; x < width; ++x)
+    dr[x] = edge::domain_step<float, colours>(row + (x - 1) * C, row + x * C, scale2);
+  if (y == 0) {
+    for (x = 0; x < width; ++x) dc[x] = 1.0f;
+    return;
   }
-
-  static void unpack(const State<C>* st, float (&gr)[2][C][L], float (&gi)[2][C][L]) {
-    for (int p = 0; p < 2; ++p)
-      for (int c = 0; c < C; ++c)
-        for (int l = 0; l < L; ++l) {
-          gr[p][c][l] = st[l].g[p][c].re;
-          gi[p][c][l] = st[l].g[p][c].im;
-        }
+  for (x = 0; x + 4 <= width; x += 4) {
+    V cur[C], above[C];
+    K::deinterleave<C>(row + x * C, cur);
+    K::deinterleave<C>(up + x * C, above);
+    K::store_unaligned(dc + x, step(above, cur));
   }
-  static void pack(const float (&gr)[2][C][L], const float (&gi)[2][C][L], State<C>* st) {
-    for (int p = 0; p < 2; ++p)
-      for (int c = 0; c < C; ++c)
-        for (int l = 0; l < L; ++l) st[l].g[p][c] = {gr[p][c][l], gi[p][c][l]};
-  }
+  for (; x < width; ++x) dc[x] = edge::domain_step<float, colours>(up + x * C, row + x * C, scale2);
+}
 
-  // Algorithm A on every lane: the whole line, sequentially.
-  void run_exact_sequential(State<C>* st) const {
-    const int n = b_.n, lanes = L;
-    for (int l = 0; l < lanes; ++l) {
-      steady_causal(0, l, st[l]);
-      emit_causal(0, l, st[l]);
-    }
-    causal<true>(1, n, 0, lanes, st);
-    for (int l = 0; l < lanes; ++l) {
-      steady_anticausal(n - 1, l, st[l]);
-      emit_anticausal(n - 1, l, st[l]);
-    }
-    anticausal<true>(0, n - 1, 0, lanes, st);
-  }
-
-  // Algorithms C and D: each segment of `seg` samples starts from initial conditions estimated by
-  // Algorithm B. Walking back from the segment's first sample s until the transformed distance
-  // d(t_p, t_s) reaches `warmup` = kappa sigma_i, the recursion starts at p from the steady state
-  // of a constant input f[p] and runs up to s. At the image ends the walk stops early, and there
-  // the steady state is the exact constant extension, as in Algorithm A.
-  void run_approximate(int seg, float warmup, State<C>* st) const {
-    const int n = b_.n, lanes = L;
-    for (int s = 0; s < n; s += seg) {
-      const int e = std::min(n, s + seg);
-      for (int l = 0; l < lanes; ++l) {
-        int p = s;
-        for (float d = 0.0f; p > 0 && d < warmup; --p) d += dt(p, l);
-        steady_causal(p, l, st[l]);
-        causal<false>(p + 1, s + 1, l, l + 1, st);
-        emit_causal(s, l, st[l]);
-      }
-      causal<true>(s + 1, e, 0, lanes, st);
-      for (int l = 0; l < lanes; ++l) {
-        int q = e - 1;
-        for (float d = 0.0f; q < n - 1 && d < warmup; ++q) d += dt(q + 1, l);
-        steady_anticausal(q, l, st[l]);
-        anticausal<false>(e - 1, q, l, l + 1, st);
-        emit_anticausal(e - 1, l, st[l]);
-      }
-      anticausal<true>(s, e - 1, 0, lanes, st);
-    }
-  }
-
-  // The exact block-parallel variant. Each segment's recursion is the composition of its
-  // per-sample affine maps g -> w_k g + u_k, itself an affine map g -> W g + U with W the product
-  // of the w_k (shared by the channels) and U the segment's response from a zero state.
-  //   1. per segment, independently: W and U;
-  //   2. carries: the state entering each segment, a scan of the composites;
-  //   3. per segment, independently: the recursion from its carry, writing the output.
-  // The result equals Algorithm A up to float rounding.
-  void run_exact_segments(int seg, State<C>* st, Scratch& scratch) const {
-    const int n = b_.n, lanes = L;
-    const int segments = (n + seg - 1) / seg;
-    // Composites per segment and lane: W (one per pole) and U (a State).
-    struct Composite {
-      Cx<float> w[2];
-      State<C> u;
-    };
-    Composite* comp = scratch.composites<Composite>(std::size_t(segments) * lanes);
-    auto at = [&](int j, int l) -> Composite& { return comp[std::size_t(j) * lanes + l]; };
-
-    // Causal. Segment 0 starts from the steady state at sample 0, so its composite's U is g+ at
-    // its last sample and its W is not needed.
-    for (int j = 0; j < segments; ++j) {
-      const int s = j * seg, e = std::min(n, s + seg);
-      for (int l = 0; l < lanes; ++l) {
-        if (j == 0) {
-          steady_causal(0, l, st[l]);
-        } else {
-          st[l] = State<C>{};
-          for (int p = 0; p < 2; ++p) {
-            Cx<float> w = {1.0f, 0.0f};
-            for (int k = s; k < e; ++k) w = weight(k, p, l).w * w;
-            at(j, l).w[p] = w;
-          }
-        }
-      }
-      causal<false>(j == 0 ? 1 : s, e, 0, lanes, st);
-      for (int l = 0; l < lanes; ++l) at(j, l).u = st[l];
-    }
-    for (int j = 1; j < segments; ++j)
-      for (int l = 0; l < lanes; ++l) {
-        Composite& c = at(j, l);
-        const State<C>& carry = at(j - 1, l).u;
-        for (int p = 0; p < 2; ++p)
-          for (int ch = 0; ch < C; ++ch) c.u.g[p][ch] = c.w[p] * carry.g[p][ch] + c.u.g[p][ch];
-      }
-    for (int j = 0; j < segments; ++j) {
-      const int s = j * seg, e = std::min(n, s + seg);
-      for (int l = 0; l < lanes; ++l) {
-        if (j == 0) {
-          steady_causal(0, l, st[l]);
-          emit_causal(0, l, st[l]);
-        } else {
-          st[l] = at(j - 1, l).u;
-        }
-      }
-      causal<true>(j == 0 ? 1 : s, e, 0, lanes, st);
-    }
-
-    // Anticausal, mirrored: the last segment starts from the steady state at sample n-1; segment
-    // j maps g-[e_j] (the first sample of the next segment) to g-[s_j].
-    for (int j = segments - 1; j >= 0; --j) {
-      const int s = j * seg, e = std::min(n, s + seg);
-      const bool last = j == segments - 1;
-      for (int l = 0; l < lanes; ++l) {
-        if (last) {
-          steady_anticausal(n - 1, l, st[l]);
-        } else {
-          st[l] = State<C>{};
-          for (int p = 0; p < 2; ++p) {
-            Cx<float> w = {1.0f, 0.0f};
-            for (int k = s + 1; k <= e; ++k) w = weight(k, p, l).w * w;
-            at(j, l).w[p] = w;
-          }
-        }
-      }
-      anticausal<false>(s, last ? n - 1 : e, 0, lanes, st);
-      for (int l = 0; l < lanes; ++l) at(j, l).u = st[l];
-    }
-    for (int j = segments - 2; j >= 0; --j)
-      for (int l = 0; l < lanes; ++l) {
-        Composite& c = at(j, l);
-        const State<C>& carry = at(j + 1, l).u;
-        for (int p = 0; p < 2; ++p)
-          for (int ch = 0; ch < C; ++ch) c.u.g[p][ch] = c.w[p] * carry.g[p][ch] + c.u.g[p][ch];
-      }
-    for (int j = segments - 1; j >= 0; --j) {
-      const int s = j * seg, e = std::min(n, s + seg);
-      const bool last = j == segments - 1;
-      for (int l = 0; l < lanes; ++l) {
-        if (last) {
-          steady_anticausal(n - 1, l, st[l]);
-          emit_anticausal(n - 1, l, st[l]);
-        } else {
-          st[l] = at(j + 1, l).u;
-        }
-      }
-      anticausal<true>(s, last ? n - 1 : e, 0, lanes, st);
-    }
-  }
-
- private:
-  Batch b_;
-  const PolesF& poles_;
-  const Weight* wts_;
-};
+// Images of fewer pixels are filtered on one thread (a fraction of a millisecond of work).
+constexpr std::size_t kParallelPixels = std::size_t(1) << 14;
 
 }  // namespace
 
 struct EdgeAwarePlan::Impl {
-  FilterSpec spec;
   int width = 0, height = 0, channels = 0;
   Algorithm algo = Algorithm::EdgeExact;
   float scale2 = 0.0f;
   std::vector<PolesF> poles;   // one per iteration
   std::vector<float> warmups;  // kappa * sigma_i per iteration
-  mutable std::vector<float> dt_rows, dt_cols, tmp;
+  BatchKernel batch{};
+  int threads = 1;
+  bool parallel = true;
+  mutable std::vector<float, HugePageAllocator<float>> dt_rows, dt_cols, tmp;
   mutable std::vector<Scratch> scratch;  // one per thread
 
-  // Eq. (4)'s weights of every edge of the batch, computed once for both directions: along the
-  // line for one line, across the strip for a strip of columns, so that the loop vectorises
-  // (flatten inlines edge_weight() and the vector math into it).
-  template <int L>
-  [[gnu::flatten]] static void edge_weights(const Batch& b, const PolesF& pl, Weight* w) {
-    if (L == 1) {
-      for (int p = 0; p < 2; ++p) {
-        const edge::Pole<float>& pole = pl.p[p];
-#pragma omp simd
-        for (int k = 1; k < b.n; ++k)
-          w[std::size_t(k) * 2 + p] = edge::edge_weight<float, VectorMath>(pole, b.dt[k * b.dk]);
-      }
-      return;
-    }
-    for (int k = 1; k < b.n; ++k) {
-      const float* dt = b.dt + k * b.dk;
-      Weight* wk = w + std::size_t(k) * 2 * L;
-      for (int p = 0; p < 2; ++p) {
-        const edge::Pole<float>& pole = pl.p[p];
-#pragma omp simd
-        for (int l = 0; l < L; ++l)
-          wk[p * L + l] = edge::edge_weight<float, VectorMath>(pole, dt[l * b.dl]);
-      }
-    }
-  }
-
-  template <int C, int L>
-  void filter_batch(const Batch& b, int iteration, Scratch& s) const {
-    const PolesF& pl = poles[iteration];
-    Weight* w = s.weights.data();
-    edge_weights<L>(b, pl, w);
-    State<C> st[L];
-    LinePass<C, L> pass(b, pl, w);
-    switch (algo) {
-      case Algorithm::EdgeA:
-        pass.run_exact_sequential(st);
-        break;
-      case Algorithm::EdgeC:
-        pass.run_approximate(edge::kSegmentC, warmups[iteration], st);
-        break;
-      case Algorithm::EdgeD:
-        pass.run_approximate(edge::kBlockD, warmups[iteration], st);
-        break;
-      default:
-        pass.run_exact_segments(edge::kSegmentExact, st, s);
-        break;
-    }
-  }
-
+  // Batches of lines are handed out dynamically: on a shared machine a thread can lose its
+  // core for a while, and a static split would leave the other waiting at the barrier.
+  // With a guide (the first row pass), each batch first computes eq. (2) for its rows: along the
+  // rows for itself, along the columns for the column pass after the barrier. This saves a pass
+  // over the image and a barrier.
   template <int C>
-  void rows(const float* src, float* dst, int iteration) const {
-    const std::ptrdiff_t row = std::ptrdiff_t(width) * C;
-#pragma omp parallel for schedule(static)
-    for (int y = 0; y < height; ++y) {
-      const Batch b{
-          src + y * row, dst + y * row, dt_rows.data() + std::ptrdiff_t(y) * width, C, 0, 1, 0,
-          width};
-      filter_batch<C, 1>(b, iteration, scratch[omp_get_thread_num()]);
+  void pass(const PassJob& job, int iteration, const float* guide = nullptr) const {
+    const Method m{algo, warmups[std::size_t(iteration)], &poles[std::size_t(iteration)]};
+    const int lanes = batch.lanes, batches = (job.lines + lanes - 1) / lanes;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (parallel)
+    for (int b = 0; b < batches; ++b) {
+      if (guide)
+        for (int y = b * lanes; y < std::min(job.lines, (b + 1) * lanes); ++y)
+          domain_steps_row<C>(guide, y, scale2, width, dt_rows.data(), dt_cols.data());
+      batch.fn(job, m, b * lanes, scratch[omp_get_thread_num()]);
     }
-  }
-
-  template <int C>
-  void columns(const float* src, float* dst, int iteration) const {
-    const std::ptrdiff_t row = std::ptrdiff_t(width) * C;
-    const int strips = (width + kColumnLanes - 1) / kColumnLanes;
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < strips; ++i) {
-      const int x0 = i * kColumnLanes;
-      Scratch& s = scratch[omp_get_thread_num()];
-      if (x0 + kColumnLanes <= width) {
-        const Batch b{src + x0 * C, dst + x0 * C, dt_cols.data() + x0, row, C, width, 1, height};
-        filter_batch<C, kColumnLanes>(b, iteration, s);
-      } else {
-        for (int x = x0; x < width; ++x) {
-          const Batch b{src + x * C, dst + x * C, dt_cols.data() + x, row, 0, width, 0, height};
-          filter_batch<C, 1>(b, iteration, s);
-        }
-      }
-    }
-  }
-
-  // Eq. (2) from the guide, along rows (dt_rows[y][x]: between x-1 and x) and along columns.
-  template <int C>
-  void domain_steps(const float* guide) const {
-    constexpr int colours = C == 1 ? 1 : 3;
-#pragma omp parallel for schedule(static)
-    for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x) {
-        const float* cur = guide + (std::ptrdiff_t(y) * width + x) * C;
-        const std::size_t i = std::size_t(y) * width + x;
-        dt_rows[i] = x > 0 ? edge::domain_step<float, colours>(cur - C, cur, scale2) : 1.0f;
-        dt_cols[i] =
-            y > 0 ? edge::domain_step<float, colours>(cur - std::ptrdiff_t(width) * C, cur, scale2)
-                  : 1.0f;
-      }
   }
 
   // Rows then columns per iteration; the passes alternate between tmp and out so that the last
   // lands in out (in == out is allowed: the guide is read completely before out is written).
   template <int C>
   void run(const float* in, float* out) const {
-    domain_steps<C>(in);
+    const std::ptrdiff_t row = std::ptrdiff_t(width) * C;
     const float* src = in;
     float* bufs[2] = {tmp.data(), out};
     int next = 0;
     for (int it = 0; it < int(poles.size()); ++it) {
-      rows<C>(src, bufs[next], it);
+      pass<C>({src, bufs[next], dt_rows.data(), C, row, 1, width, width, height}, it,
+              it == 0 ? in : nullptr);
       src = bufs[next];
       next ^= 1;
-      columns<C>(src, bufs[next], it);
+      pass<C>({src, bufs[next], dt_cols.data(), row, C, width, 1, height, width}, it);
       src = bufs[next];
       next ^= 1;
     }
@@ -702,7 +1079,6 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
       throw InvalidParameter(std::string("edge-aware filter: algorithm '") + to_string(spec.algo) +
                              "' does not apply (use edge-a, edge-c, edge-d or edge-exact)");
   }
-  m.spec = spec;
   m.width = width;
   m.height = height;
   m.channels = channels;
@@ -712,18 +1088,22 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.poles.push_back(edge::cast_poles<float>(edge::design_poles(sigma_i)));
     m.warmups.push_back(float(spec.kappa * sigma_i));
   }
+  m.batch = batch_kernel(channels);
+  m.threads = std::max(1, omp_get_max_threads());
+  m.parallel = std::size_t(width) * height >= kParallelPixels;
   const std::size_t pixels = std::size_t(width) * height;
   m.dt_rows.resize(pixels);
   m.dt_cols.resize(pixels);
   m.tmp.resize(pixels * channels);
-  m.scratch.resize(std::size_t(std::max(1, omp_get_max_threads())));
-  const std::size_t weights = std::max(std::size_t(width), std::size_t(height) * kColumnLanes) * 2;
-  const std::size_t composites =
-      std::size_t((std::max(width, height) + edge::kSegmentExact - 1) / edge::kSegmentExact) *
-      kColumnLanes * Scratch::kCompositeSize;
+  m.scratch.resize(std::size_t(m.threads));
+  const std::size_t n = std::size_t(std::max(width, height));
+  const std::size_t segments = kExactSegments;
   for (Scratch& s : m.scratch) {
-    s.weights.resize(weights);
-    s.composite_storage.resize(composites);
+    s.f.resize(n * channels);
+    s.y.resize(n * channels);
+    s.dt.resize(n);
+    s.w.resize(n * 2 * sizeof(Kernels<8>::Weight) / sizeof(VectorStorage));
+    s.composites.resize(segments * sizeof(Kernels<8>::Composite<4>) / sizeof(VectorStorage));
   }
 }
 

@@ -2,25 +2,28 @@
 // per frame from the guide, then per iteration a row pass and a column pass of the complex
 // recursions of eq. (4) (edge_aware_math.h), float intermediates throughout.
 //
+// The kernels that read every frame layout (edge_aware_kernels.cuh) run by default: Algorithm A
+// with four threads per line, and the scan kernel for the exact variant, C and D on lines of up to
+// kScanMaxLine samples. The kernels below them here run longer lines, and every pass when the
+// environment says RF_EDGE_KERNELS=legacy, so that both generations can be timed in one run; they
+// take float frames only (the plan stages others):
+//
 // One thread filters one line (Algorithm A, the paper's stripes) or one segment of a line (C and
 // D). Consecutive threads take consecutive lines: along columns their accesses coalesce; along
 // rows each thread walks its own row and the L1 cache serves the rest of the 128-byte lines it
 // touched. The exact variant runs one kernel per pass that holds whole lines per CTA and scans
 // its segments' composites in shared memory (exact_fused_kernel); lines longer than a CTA holds
-// take three kernels (composites, carries, final) through global memory.
-//
-// The edge weights b^dt and the Phi terms of eq. (4) dominate the arithmetic; they are evaluated
-// with the hardware exponential and reciprocal and short Taylor series where the C library's
-// expm1f and sincosf would cost several times more (fast_edge_weight). Every walk loads its samples
-// and spacings in batches ahead of the recursion (kLineAhead, kFusedAhead): one thread's walk is a
-// chain of dependent steps, so a memory latency per step would otherwise be paid in full.
-//
+// take three kernels (composites, carries, final) through global memory. Every walk loads its
+// samples and spacings in batches ahead of the recursion (kLineAhead, kFusedAhead): one thread's
+// walk is a chain of dependent steps, so a memory latency per step would otherwise be paid in full.
 // RGB is stored as RGBA float but only its three colours are filtered (C = 3).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,7 @@
 #include "filters/core/errors.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
+#include "filters/edge_aware/edge_aware_kernels.cuh"
 #include "filters/edge_aware/edge_aware_math.h"
 
 namespace rf::cuda {
@@ -36,6 +40,7 @@ namespace {
 
 using edge::Cx;
 using PolesF = edge::Poles<float>;
+using namespace edge_kernels;
 
 // Threads per block, all along the lines; segments index the grid's y.
 constexpr int kThreads = 32;
@@ -108,10 +113,13 @@ __device__ __forceinline__ void store(float* p, const Sample<C>& s) {
 // Sample `i` of C packed floats in shared memory (one float4 access for four channels).
 template <int C>
 __device__ __forceinline__ Sample<C> load_shared(const float* base, int i) {
-  if constexpr (C == 4) return load<C>(base + i * C);
-  Sample<C> s;
-  for (int c = 0; c < C; ++c) s.v[c] = base[i * C + c];
-  return s;
+  if constexpr (C == 4) {
+    return load<C>(base + i * C);
+  } else {
+    Sample<C> s;
+    for (int c = 0; c < C; ++c) s.v[c] = base[i * C + c];
+    return s;
+  }
 }
 
 template <int C>
@@ -121,71 +129,6 @@ __device__ __forceinline__ void store_shared(float* base, int i, const Sample<C>
   } else {
     for (int c = 0; c < C; ++c) base[i * C + c] = s.v[c];
   }
-}
-
-// e^x and e^x - 1 for x <= 0 (x = -rho delta of edge::edge_weight()): the hardware exponential
-// (a few ulp) and, where e^x - 1 would cancel, its Taylor series to x^9 (below 3e-10 relative for
-// |x| < 0.5). The C library's expf and expm1f cost several times more and dominate the passes.
-__device__ __forceinline__ void fast_exp_expm1(float x, float* e, float* em1) {
-  *e = __expf(x);
-  if (x > -0.5f) {
-    float p = 1.0f / 362880.0f;
-    p = fmaf(p, x, 1.0f / 40320.0f);
-    p = fmaf(p, x, 1.0f / 5040.0f);
-    p = fmaf(p, x, 1.0f / 720.0f);
-    p = fmaf(p, x, 1.0f / 120.0f);
-    p = fmaf(p, x, 1.0f / 24.0f);
-    p = fmaf(p, x, 1.0f / 6.0f);
-    p = fmaf(p, x, 0.5f);
-    p = fmaf(p, x, 1.0f);
-    *em1 = p * x;
-  } else {
-    *em1 = *e - 1.0f;
-  }
-}
-
-// sin and cos of the half angle h = theta delta / 2 >= 0. Below 0.8 the Taylor series (error below
-// 3e-9) keeps the relative precision of sin h that 1 - cos = 2 sin^2 needs; above, the hardware's
-// absolute error of about 2^-21 moves b^delta by about 1e-6 of its magnitude, and b^delta - 1
-// (at least 1 - e^{-1.38} there: rho / theta >= 0.86 for both poles) by less.
-__device__ __forceinline__ void fast_sincos(float h, float* s, float* c) {
-  if (h < 0.8f) {
-    const float h2 = h * h;
-    float ps = fmaf(h2, 1.0f / 362880.0f, -1.0f / 5040.0f);
-    ps = fmaf(ps, h2, 1.0f / 120.0f);
-    ps = fmaf(ps, h2, -1.0f / 6.0f);
-    *s = fmaf(ps * h2, h, h);
-    float pc = fmaf(h2, -1.0f / 3628800.0f, 1.0f / 40320.0f);
-    pc = fmaf(pc, h2, -1.0f / 720.0f);
-    pc = fmaf(pc, h2, 1.0f / 24.0f);
-    pc = fmaf(pc, h2, -0.5f);
-    *c = fmaf(pc, h2, 1.0f);
-  } else {
-    __sincosf(h, s, c);
-  }
-}
-
-// 1 / x for the spacings of eq. (2) (x >= 1): the hardware reciprocal, within 1 ulp, where the
-// correctly rounded __frcp_rn adds a refinement sequence to every edge.
-__device__ __forceinline__ float fast_rcp(float x) {
-  float r;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-
-// edge::edge_weight() (section IV-C: b^delta in de Moivre's form, c = (b^delta - 1) / (r0 delta))
-// with the functions above and 1 / delta computed once for both poles.
-__device__ __forceinline__ edge::EdgeWeight<float> fast_edge_weight(const edge::Pole<float>& p,
-                                                                    float delta, float inv_delta) {
-  float e, em1, sh, ch;
-  fast_exp_expm1(-p.rho * delta, &e, &em1);
-  fast_sincos(0.5f * p.theta * delta, &sh, &ch);
-  const float sin_full = 2.0f * sh * ch;
-  const float one_minus_cos = 2.0f * sh * sh;
-  edge::EdgeWeight<float> out;
-  out.w = {e - e * one_minus_cos, -e * sin_full};
-  out.c = Cx<float>{em1 - e * one_minus_cos, -e * sin_full} * p.inv_r0 * inv_delta;
-  return out;
 }
 
 // Samples a walk loads in one batch before it runs their recursion steps. The loads do not depend
@@ -326,44 +269,8 @@ struct Line {
   }
 };
 
-// Eq. (2) as edge::domain_step() computes it, with every product and sum rounded on its own (no
-// fused multiply-adds): the spacings then equal the CPU backend's bit for bit, so Algorithm B's
-// walk back stops at the same sample on both backends.
-template <int Colours>
-__device__ __forceinline__ float domain_step_rn(const float* prev, const float* cur, float scale2) {
-  float sum = 0.0f;
-  for (int c = 0; c < Colours; ++c) {
-    const float d = __fsub_rn(cur[c], prev[c]);
-    sum = __fadd_rn(sum, __fmul_rn(d, d));
-  }
-  return __fsqrt_rn(__fadd_rn(1.0f, __fmul_rn(scale2, sum)));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Kernels.
-
-// Eq. (2) from the guide along rows (dt_rows[y][x]: between x-1 and x) and along columns.
-template <int C>
-__global__ void domain_steps_kernel(const float* guide, long long pitch, int width, int height,
-                                    float scale2, float* dt_rows, float* dt_cols) {
-  constexpr int colours = C == 1 ? 1 : 3;
-  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-  if (x >= width) return;
-  const float* row = guide + y * pitch;
-  const Sample<C> cur = load<C>(row + x * kStride<C>);
-  const long long i = (long long)y * width + x;
-  float dr = 1.0f, dc = 1.0f;
-  if (x > 0) {
-    const Sample<C> left = load<C>(row + (x - 1) * kStride<C>);
-    dr = domain_step_rn<colours>(left.v, cur.v, scale2);
-  }
-  if (y > 0) {
-    const Sample<C> up = load<C>(row - pitch + x * kStride<C>);
-    dc = domain_step_rn<colours>(up.v, cur.v, scale2);
-  }
-  dt_rows[i] = dr;
-  dt_cols[i] = dc;
-}
 
 // Algorithm A: each line filtered sequentially, constant extension at both ends.
 template <int C>
@@ -746,7 +653,7 @@ void validate(const FilterSpec& spec, int width, int height, int channels) {
   validate_edge_aware(spec, width, height);
   if (channels != 1 && channels != 3 && channels != 4)
     throw InvalidParameter("edge-aware filter on CUDA: " + std::to_string(channels) +
-                           " channels (1, 3 or 4; RGB is stored as RGBA)");
+                           " channels (1, 3 or 4)");
 }
 
 Algorithm resolve(Algorithm a) {
@@ -764,6 +671,103 @@ Algorithm resolve(Algorithm a) {
   }
 }
 
+Kind kind_of(EdgeFormat f) {
+  switch (f) {
+    case EdgeFormat::Gray32F:
+      return Kind::F32;
+    case EdgeFormat::Rgb32F:
+      return Kind::F32x3;
+    case EdgeFormat::Rgba8:
+      return Kind::U8x4;
+    default:
+      return Kind::F32x4;
+  }
+}
+
+const char* name_of(EdgeFormat f) {
+  switch (f) {
+    case EdgeFormat::Gray32F:
+      return "gray float";
+    case EdgeFormat::Rgb32F:
+      return "RGB float";
+    case EdgeFormat::Rgba8:
+      return "RGBA8";
+    default:
+      return "RGBA float";
+  }
+}
+
+std::size_t bytes_per_pixel(Kind k) {
+  return k == Kind::F32x3 ? 12 : k == Kind::F32x4 ? 16 : 4;
+}
+
+// The layouts the legacy kernels and Algorithm A take: floats, 1 or 4 per pixel.
+Kind float_kind(int channels) {
+  return channels == 1 ? Kind::F32 : Kind::F32x4;
+}
+
+// The layout of the plan's intermediates: packed RGB where only the scan kernel runs.
+Kind intermediate_kind(int channels, bool float_chain) {
+  if (channels == 1) return Kind::F32;
+  return channels == 3 && !float_chain ? Kind::F32x3 : Kind::F32x4;
+}
+
+// "RF_EDGE_KERNELS=legacy" runs the kernels the scan kernel and the four-thread Algorithm A
+// replace, so that both can be timed in one run.
+bool legacy_kernels() {
+  const char* v = std::getenv("RF_EDGE_KERNELS");
+  return v && std::string(v) == "legacy";
+}
+
+// How the scan kernel takes lines of n samples: whole lines per CTA, kScanSamples per thread,
+// a line's threads whole warps; rows one line to a CTA of up to 256 threads, columns as many
+// adjacent ones as 512 threads hold (their pixels then share image rows, for coalescing).
+struct ScanShape {
+  bool use = false;
+  int lines_per_cta = 1, threads_per_line = 32;
+  std::size_t smem = 0;
+};
+
+template <int C>
+ScanShape scan_shape(int n, int lines, bool rows, int seg, std::size_t smem_limit) {
+  ScanShape s;
+  if (n > kScanMaxLine) return s;
+  const int threads = ((n + kScanSamples - 1) / kScanSamples + 31) / 32 * 32;
+  int lb = std::max(1, std::min((rows ? 256 : kScanMaxThreads) / threads, lines));
+  while (lb >= 1) {
+    const std::size_t bytes = ScanLayout<C>(lb, n, threads, seg).bytes;
+    if (bytes <= smem_limit) {
+      s.use = true;
+      s.lines_per_cta = lb;
+      s.threads_per_line = threads;
+      s.smem = bytes;
+      return s;
+    }
+    lb /= 2;
+  }
+  return s;
+}
+
+// Launches of one size.
+dim3 pixel_grid(int width, int height) {
+  return dim3(unsigned((width + 255) / 256), unsigned(height));
+}
+
+void convert(const Frame& src, const Frame& dst, int width, int height, int channels,
+             cudaStream_t stream) {
+  if (channels == 1)
+    convert_kernel<1><<<pixel_grid(width, height), 256, 0, stream>>>(src, dst, width, height);
+  else if (channels == 3)
+    convert_kernel<3><<<pixel_grid(width, height), 256, 0, stream>>>(src, dst, width, height);
+  else
+    convert_kernel<4><<<pixel_grid(width, height), 256, 0, stream>>>(src, dst, width, height);
+  CUDA_CHECK_LAUNCH();
+}
+
+bool same(const Frame& a, const Frame& b) {
+  return a.ptr == b.ptr && a.pitch == b.pitch && a.kind == b.kind;
+}
+
 }  // namespace
 
 struct EdgeAwarePlan::Impl {
@@ -772,12 +776,14 @@ struct EdgeAwarePlan::Impl {
   float scale2 = 0.0f;
   std::vector<PolesF> poles;   // one per iteration
   std::vector<float> warmups;  // kappa * sigma_i per iteration
-  DeviceBuffer dt_rows, dt_cols, tmp, causal, anticausal;
+  bool legacy = false;
+  ScanShape scan_rows, scan_cols;  // the scan kernel per direction (exact, C, D), when it applies
+  bool float_chain = true;         // some pass takes float frames only
+  Kind mid = Kind::F32x4;          // the intermediates' layout
+  DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
   cudaStream_t capture = nullptr;
   cudaGraphExec_t graph = nullptr;
-  const float* graph_in = nullptr;
-  float* graph_out = nullptr;
-  std::size_t graph_in_pitch = 0, graph_out_pitch = 0;
+  Frame graph_in{}, graph_out{};
 
   ~Impl() {
     if (graph) cudaGraphExecDestroy(graph);
@@ -821,8 +827,43 @@ struct EdgeAwarePlan::Impl {
     }
   }
 
+  // The scan kernel's shapes and shared memory, per direction.
   template <int C>
-  void pass(PassArgs a, int iteration, cudaStream_t stream) const {
+  void plan_scan(std::size_t smem_limit) {
+    const int seg = algo == Algorithm::EdgeExact ? 0 : segment_length();
+    scan_rows = scan_shape<C>(width, height, true, seg, smem_limit);
+    scan_cols = scan_shape<C>(height, width, false, seg, smem_limit);
+    const std::size_t bytes =
+        std::max(scan_rows.use ? scan_rows.smem : 0, scan_cols.use ? scan_cols.smem : 0);
+    if (!bytes) return;
+    if (seg)
+      CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<C, true>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    else
+      CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<C, false>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  }
+
+  // One pass of the kernels before the scan (legacy; also lines longer than the scan kernel
+  // holds): float frames.
+  template <int C>
+  void legacy_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
+                   cudaStream_t stream) const {
+    PassArgs a{};
+    const long long w = width, stride = kStride<C>;
+    const long long sp = src.pitch / (long long)sizeof(float);
+    const long long dp = dst.pitch / (long long)sizeof(float);
+    a.src = reinterpret_cast<const float*>(src.ptr);
+    a.dst = reinterpret_cast<float*>(dst.ptr);
+    if (rows) {
+      a.dt = dt_rows.f();
+      a.fk = stride, a.fl = sp, a.yk = stride, a.yl = dp, a.dk = 1, a.dl = w;
+      a.n = width, a.lines = height;
+    } else {  // dt_cols row-major: the scan kernel does not take columns in this plan
+      a.dt = dt_cols.f();
+      a.fk = sp, a.fl = stride, a.yk = dp, a.yl = stride, a.dk = w, a.dl = 1;
+      a.n = height, a.lines = width;
+    }
     a.poles = poles[std::size_t(iteration)];
     a.warmup = warmups[std::size_t(iteration)];
     a.seg = segment_length();
@@ -858,56 +899,148 @@ struct EdgeAwarePlan::Impl {
     CUDA_CHECK_LAUNCH();
   }
 
-  // Rows then columns per iteration; the passes alternate between tmp and out so that the last
-  // lands in out (in == out is allowed: eq. (2) reads the guide before out is first written).
+  // Algorithm A with four threads per line (float frames); the output is zeroed first, since
+  // each direction adds its part.
   template <int C>
-  void enqueue(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
-               cudaStream_t stream) const {
-    const long long w = width, stride = kStride<C>;
-    {
-      const dim3 grid(unsigned((width + 127) / 128), unsigned(height));
-      domain_steps_kernel<C><<<grid, 128, 0, stream>>>(in, (long long)(in_pitch / sizeof(float)),
-                                                       width, height, scale2, dt_rows.f(),
-                                                       dt_cols.f());
-      CUDA_CHECK_LAUNCH();
+  void line_a_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
+                   cudaStream_t stream) const {
+    const long long w = width, stride = C == 1 ? 1 : 4;
+    CUDA_CHECK(cudaMemset2DAsync(dst.ptr, std::size_t(dst.pitch), 0,
+                                 std::size_t(w * stride) * sizeof(float), std::size_t(height),
+                                 stream));
+    LineArgs a{};
+    const long long sp = src.pitch / (long long)sizeof(float);
+    const long long dp = dst.pitch / (long long)sizeof(float);
+    a.src = reinterpret_cast<const float*>(src.ptr);
+    a.dst = reinterpret_cast<float*>(dst.ptr);
+    if (rows) {
+      a.dt = dt_rows.f();
+      a.fk = stride, a.fl = sp, a.yk = stride, a.yl = dp, a.dk = 1, a.dl = w;
+      a.n = width, a.lines = height;
+    } else {
+      a.dt = dt_cols.f();
+      a.fk = sp, a.fl = stride, a.yk = dp, a.yl = stride, a.dk = w, a.dl = 1;
+      a.n = height, a.lines = width;
     }
-    struct Buf {
-      const float* p;
-      long long stride;  // floats between rows
-    };
-    Buf src{in, (long long)(in_pitch / sizeof(float))};
-    const Buf bufs[2] = {{tmp.f(), w * stride}, {out, (long long)(out_pitch / sizeof(float))}};
-    int next = 0;
-    for (int it = 0; it < int(poles.size()); ++it) {
-      for (int dir = 0; dir < 2; ++dir) {
-        const Buf dst = bufs[next];
-        PassArgs a{};
-        a.src = src.p;
-        a.dst = const_cast<float*>(dst.p);
-        if (dir == 0) {  // rows: samples along x
-          a.dt = dt_rows.f();
-          a.fk = stride, a.fl = src.stride, a.yk = stride, a.yl = dst.stride, a.dk = 1, a.dl = w;
-          a.n = width, a.lines = height;
-        } else {  // columns: samples along y, consecutive threads on consecutive columns
-          a.dt = dt_cols.f();
-          a.fk = src.stride, a.fl = stride, a.yk = dst.stride, a.yl = stride, a.dk = w, a.dl = 1;
-          a.n = height, a.lines = width;
-        }
-        pass<C>(a, it, stream);
-        src = dst;
-        next ^= 1;
-      }
-    }
+    a.poles = poles[std::size_t(iteration)];
+    // A frame has few of these threads (four per line): one warp per CTA spreads them over all
+    // SMs, each warp on a scheduler of its own.
+    constexpr int threads = 32;
+    const unsigned blocks = unsigned((4LL * a.lines + threads - 1) / threads);
+    line_a_quad_kernel<C><<<blocks, threads, 0, stream>>>(a);
+    CUDA_CHECK_LAUNCH();
   }
 
-  void enqueue(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
-               cudaStream_t stream) const {
-    if (channels == 1)
-      enqueue<1>(in, in_pitch, out, out_pitch, stream);
-    else if (channels == 3)
-      enqueue<3>(in, in_pitch, out, out_pitch, stream);
+  template <int C>
+  void scan_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
+                 cudaStream_t stream) const {
+    const ScanShape& shape = rows ? scan_rows : scan_cols;
+    ScanArgs a{};
+    a.src = src;
+    a.dst = dst;
+    a.dt = rows ? dt_rows.f() : dt_cols.f();
+    a.dt_line = rows ? width : height;  // dt_cols is stored column after column here
+    a.n = rows ? width : height;
+    a.lines = rows ? height : width;
+    a.rows = rows ? 1 : 0;
+    a.lines_per_cta = shape.lines_per_cta;
+    a.threads_per_line = shape.threads_per_line;
+    a.seg = algo == Algorithm::EdgeExact ? 0 : segment_length();
+    a.warmup = warmups[std::size_t(iteration)];
+    a.poles = poles[std::size_t(iteration)];
+    const unsigned ctas = unsigned((a.lines + a.lines_per_cta - 1) / a.lines_per_cta);
+    const unsigned threads = unsigned(a.lines_per_cta * a.threads_per_line);
+    if (a.seg)
+      scan_kernel<C, true><<<ctas, threads, shape.smem, stream>>>(a);
     else
-      enqueue<4>(in, in_pitch, out, out_pitch, stream);
+      scan_kernel<C, false><<<ctas, threads, shape.smem, stream>>>(a);
+    CUDA_CHECK_LAUNCH();
+  }
+
+  Frame buffer_frame(const DeviceBuffer& b, Kind kind) const {
+    return Frame{static_cast<char*>(b.ptr), (long long)b.pitch, kind};
+  }
+
+  // Eq. (2) from `in`, then rows and columns per iteration. Intermediates alternate between
+  // tmp_a and tmp_b so that the last pass lands in `out` (in == out is allowed: eq. (2) and the
+  // first pass read `in` before anything writes `out`). Frames a float-only pass cannot take go
+  // through stage_in and stage_out.
+  template <int C>
+  void enqueue(const Frame& in, const Frame& out, cudaStream_t stream) const {
+    {
+      const dim3 grid(unsigned((width + kDomainTile - 1) / kDomainTile),
+                      unsigned((height + kDomainTile - 1) / kDomainTile));
+      const std::size_t smem = std::size_t(kDomainTile) * (kDomainTile + 1) * sizeof(float);
+      domain_steps_kernel<C><<<grid, dim3(kDomainTile, 8), smem, stream>>>(
+          in, width, height, scale2, dt_rows.f(), dt_cols.f(), scan_cols.use ? 1 : 0);
+      CUDA_CHECK_LAUNCH();
+    }
+    Frame first = in, last = out;
+    if (float_chain && in.kind != float_kind(C)) {
+      first = buffer_frame(stage_in, float_kind(C));
+      convert(in, first, width, height, C, stream);
+    }
+    if (float_chain && out.kind != float_kind(C)) last = buffer_frame(stage_out, float_kind(C));
+    const int passes = 2 * int(poles.size());
+    Frame src = first;
+    for (int p = 0; p < passes; ++p) {
+      const Frame dst = p == passes - 1             ? last
+                        : (passes - 1 - p) % 2 == 1 ? buffer_frame(tmp_a, mid)
+                                                    : buffer_frame(tmp_b, mid);
+      const bool rows = p % 2 == 0;
+      const int iteration = p / 2;
+      if (algo == Algorithm::EdgeA) {
+        if (legacy)
+          legacy_pass<C>(src, dst, rows, iteration, stream);
+        else
+          line_a_pass<C>(src, dst, rows, iteration, stream);
+      } else if ((rows ? scan_rows : scan_cols).use) {
+        scan_pass<C>(src, dst, rows, iteration, stream);
+      } else {
+        legacy_pass<C>(src, dst, rows, iteration, stream);
+      }
+      src = dst;
+    }
+    if (!same(last, out)) convert(last, out, width, height, C, stream);
+  }
+
+  void enqueue(const Frame& in, const Frame& out, cudaStream_t stream) const {
+    if (channels == 1)
+      enqueue<1>(in, out, stream);
+    else if (channels == 3)
+      enqueue<3>(in, out, stream);
+    else
+      enqueue<4>(in, out, stream);
+  }
+
+  // One line naming the problem when an image does not suit the plan.
+  Frame frame_of(const void* data, std::size_t pitch, EdgeFormat format, const char* what) const {
+    const bool fits = channels == 1   ? format == EdgeFormat::Gray32F
+                      : channels == 4 ? format == EdgeFormat::Rgba32F || format == EdgeFormat::Rgba8
+                                      : format != EdgeFormat::Gray32F;
+    if (!fits)
+      throw InvalidParameter(std::string("edge-aware filter on CUDA: ") + what + " image is " +
+                             name_of(format) + ", which a " + std::to_string(channels) +
+                             "-channel plan does not take");
+    const Kind kind = kind_of(format);
+    const std::size_t align = kind == Kind::F32x4 ? 16 : 4;
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    if (!data || pitch < std::size_t(width) * bytes_per_pixel(kind) || pitch % align ||
+        address % align)
+      throw InvalidParameter(std::string("edge-aware filter on CUDA: ") + what + " image: pitch " +
+                             std::to_string(pitch) + " or address does not suit " +
+                             std::to_string(width) + " " + name_of(format) + " pixels per row");
+    return Frame{static_cast<char*>(const_cast<void*>(data)), (long long)pitch, kind};
+  }
+
+  // Staging for the frames a float-only pass cannot take, allocated outside any capture.
+  void prepare(EdgeFormat in, EdgeFormat out) {
+    const Kind fk = float_kind(channels);
+    const std::size_t row = std::size_t(width) * bytes_per_pixel(fk);
+    if (float_chain && kind_of(in) != fk && !stage_in.ptr)
+      stage_in.allocate_pitched(row, std::size_t(height));
+    if (float_chain && kind_of(out) != fk && !stage_out.ptr)
+      stage_out.allocate_pitched(row, std::size_t(height));
   }
 };
 
@@ -919,6 +1052,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.width = width;
   m.height = height;
   m.channels = channels;
+  m.legacy = legacy_kernels();
   const double q = spec.sigma / spec.sigma_r;
   m.scale2 = float(q * q);
   for (int it = 1; it <= spec.iterations; ++it) {
@@ -926,11 +1060,30 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.poles.push_back(edge::cast_poles<float>(edge::design_poles(sigma_i)));
     m.warmups.push_back(float(spec.kappa * sigma_i));
   }
+  if (!m.legacy && m.algo != Algorithm::EdgeA) {
+    int device = 0, limit = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (channels == 1)
+      m.plan_scan<1>(std::size_t(limit));
+    else if (channels == 3)
+      m.plan_scan<3>(std::size_t(limit));
+    else
+      m.plan_scan<4>(std::size_t(limit));
+  }
+  m.float_chain = !(m.scan_rows.use && m.scan_cols.use);
+  m.mid = intermediate_kind(channels, m.float_chain);
+
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   m.dt_rows.allocate(pixels * sizeof(float));
   m.dt_cols.allocate(pixels * sizeof(float));
-  m.tmp.allocate(pixels * std::size_t(channels == 1 ? 1 : 4) * sizeof(float));
-  if (m.algo == Algorithm::EdgeExact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
+  const std::size_t row = std::size_t(width) * bytes_per_pixel(m.mid);
+  m.tmp_a.allocate_pitched(row, std::size_t(height));
+  if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));
+
+  const bool legacy_exact =
+      m.algo == Algorithm::EdgeExact && (!m.scan_rows.use || !m.scan_cols.use);
+  if (legacy_exact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
     const std::size_t seg = edge::kSegmentExact;
     const std::size_t composites =
         std::max((std::size_t(width) + seg - 1) / seg * std::size_t(height),
@@ -941,7 +1094,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.causal.allocate(bytes);
     m.anticausal.allocate(bytes);
   }
-  if (m.algo == Algorithm::EdgeExact) {
+  if (legacy_exact) {
     if (channels == 1)
       m.prepare_fused<1>();
     else if (channels == 3)
@@ -958,23 +1111,31 @@ int EdgeAwarePlan::channels() const {
   return impl_->channels;
 }
 
-void EdgeAwarePlan::enqueue(const float* in, std::size_t in_pitch, float* out,
-                            std::size_t out_pitch, void* stream) {
-  impl_->enqueue(in, in_pitch, out, out_pitch, static_cast<cudaStream_t>(stream));
+void EdgeAwarePlan::prepare(EdgeFormat in, EdgeFormat out) {
+  impl_->prepare(in, out);
 }
 
-// The launches of one frame as a graph, captured again only when the buffers change.
-void EdgeAwarePlan::run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
-                        void* stream) {
+void EdgeAwarePlan::enqueue(const EdgeImage& in, const EdgeOutput& out, void* stream) {
   Impl& m = *impl_;
-  if (!m.graph || in != m.graph_in || out != m.graph_out || in_pitch != m.graph_in_pitch ||
-      out_pitch != m.graph_out_pitch) {
+  const Frame fi = m.frame_of(in.data, in.pitch, in.format, "input");
+  const Frame fo = m.frame_of(out.data, out.pitch, out.format, "output");
+  m.prepare(in.format, out.format);
+  m.enqueue(fi, fo, static_cast<cudaStream_t>(stream));
+}
+
+// The launches of one frame as a graph, captured again only when the images change.
+void EdgeAwarePlan::run(const EdgeImage& in, const EdgeOutput& out, void* stream) {
+  Impl& m = *impl_;
+  const Frame fi = m.frame_of(in.data, in.pitch, in.format, "input");
+  const Frame fo = m.frame_of(out.data, out.pitch, out.format, "output");
+  if (!m.graph || !same(fi, m.graph_in) || !same(fo, m.graph_out)) {
     if (m.graph) cudaGraphExecDestroy(m.graph);
     m.graph = nullptr;
+    m.prepare(in.format, out.format);
     cudaGraph_t graph = nullptr;
     CUDA_CHECK(cudaStreamBeginCapture(m.capture, cudaStreamCaptureModeThreadLocal));
     try {
-      m.enqueue(in, in_pitch, out, out_pitch, m.capture);
+      m.enqueue(fi, fo, m.capture);
     } catch (...) {
       cudaStreamEndCapture(m.capture, &graph);
       if (graph) cudaGraphDestroy(graph);
@@ -984,75 +1145,130 @@ void EdgeAwarePlan::run(const float* in, std::size_t in_pitch, float* out, std::
     const cudaError_t err = cudaGraphInstantiate(&m.graph, graph, 0);
     cudaGraphDestroy(graph);
     CUDA_CHECK(err);
-    m.graph_in = in;
-    m.graph_out = out;
-    m.graph_in_pitch = in_pitch;
-    m.graph_out_pitch = out_pitch;
+    m.graph_in = fi;
+    m.graph_out = fo;
   }
   CUDA_CHECK(cudaGraphLaunch(m.graph, static_cast<cudaStream_t>(stream)));
 }
 
 namespace {
 
-// The host image as 1 or 4 floats per pixel on the device (RGB gets a zero alpha).
-std::vector<float> device_layout(const Image& in) {
-  if (in.channels != 3) return in.pixels;
-  std::vector<float> out(std::size_t(in.width) * in.height * 4, 0.0f);
-  for (std::size_t i = 0, n = std::size_t(in.width) * in.height; i < n; ++i)
-    for (int c = 0; c < 3; ++c) out[i * 4 + c] = in.pixels[i * 3 + c];
-  return out;
-}
-
-// Floats per pixel on the device; the plan filters only the image's own channels (3 for RGB).
-int device_stride(int channels) {
-  if (channels != 1 && channels != 3 && channels != 4)
-    throw InvalidParameter("edge-aware filter: " + std::to_string(channels) +
-                           " channels (1, 3 or 4 are supported)");
-  return channels == 1 ? 1 : 4;
+EdgeFormat float_format(int channels) {
+  return channels == 1 ? EdgeFormat::Gray32F : EdgeFormat::Rgba32F;
 }
 
 }  // namespace
 
+void EdgeAwarePlan::run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+                        void* stream) {
+  const EdgeFormat f = float_format(impl_->channels);
+  run(EdgeImage{in, in_pitch, f}, EdgeOutput{out, out_pitch, f}, stream);
+}
+
+void EdgeAwarePlan::enqueue(const float* in, std::size_t in_pitch, float* out,
+                            std::size_t out_pitch, void* stream) {
+  const EdgeFormat f = float_format(impl_->channels);
+  enqueue(EdgeImage{in, in_pitch, f}, EdgeOutput{out, out_pitch, f}, stream);
+}
+
 namespace {
 
-// A plan with the image uploaded in the device layout and an output buffer of the same shape,
-// as both entry points below use them.
+int device_channels(int channels) {
+  if (channels != 1 && channels != 3 && channels != 4)
+    throw InvalidParameter("edge-aware filter: " + std::to_string(channels) +
+                           " channels (1, 3 or 4 are supported)");
+  return channels;
+}
+
+// A plan with the image uploaded in `format` (packed rows; RGB padded to four floats only for
+// Rgba32F; Rgba8 quantised) and an output of the same layout, as the entry points below use them.
 struct Staged {
   EdgeAwarePlan plan;
+  EdgeFormat format;
+  int width, height, channels;
   std::size_t pitch = 0;
   DeviceBuffer src, dst;
 
-  Staged(const FilterSpec& spec, const Image& in)
-      : plan(spec, in.width, in.height, in.channels),
-        pitch(std::size_t(in.width) * device_stride(in.channels) * sizeof(float)) {
-    const std::vector<float> host = device_layout(in);
-    const std::size_t bytes = host.size() * sizeof(float);
-    src.allocate(bytes);
-    dst.allocate(bytes);
-    CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
+  Staged(const FilterSpec& spec, const Image& in, EdgeFormat f)
+      : plan(spec, in.width, in.height, device_channels(in.channels)),
+        format(f),
+        width(in.width),
+        height(in.height),
+        channels(in.channels) {
+    const std::size_t pixels = std::size_t(width) * height;
+    const int values = values_per_pixel();
+    pitch = std::size_t(width) * bytes_per_pixel(kind_of(format));
+    src.allocate(pitch * height);
+    dst.allocate(pitch * height);
+    if (format == EdgeFormat::Rgba8) {
+      std::vector<unsigned char> host(pixels * 4, 0);
+      for (std::size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < channels; ++c)
+          host[i * 4 + c] = static_cast<unsigned char>(
+              std::lround(std::clamp(in.pixels[i * channels + c], 0.0f, 1.0f) * 255.0f));
+      CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
+      return;
+    }
+    std::vector<float> host;
+    const std::vector<float>* up = &in.pixels;
+    if (values != channels) {
+      host.assign(pixels * values, 0.0f);
+      for (std::size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < channels; ++c) host[i * values + c] = in.pixels[i * channels + c];
+      up = &host;
+    }
+    CUDA_CHECK(cudaMemcpy(src.ptr, up->data(), up->size() * sizeof(float), cudaMemcpyHostToDevice));
   }
-  void run(cudaStream_t stream = nullptr) { plan.run(src.f(), pitch, dst.f(), pitch, stream); }
+  int values_per_pixel() const {
+    return format == EdgeFormat::Gray32F ? 1 : format == EdgeFormat::Rgb32F ? 3 : 4;
+  }
+  void run(cudaStream_t stream = nullptr) {
+    plan.run(EdgeImage{src.ptr, pitch, format}, EdgeOutput{dst.ptr, pitch, format}, stream);
+  }
+  Image download() const {
+    const std::size_t pixels = std::size_t(width) * height;
+    const int values = values_per_pixel();
+    Image out(width, height, channels);
+    if (format == EdgeFormat::Rgba8) {
+      std::vector<unsigned char> host(pixels * 4);
+      CUDA_CHECK(cudaMemcpy(host.data(), dst.ptr, host.size(), cudaMemcpyDeviceToHost));
+      for (std::size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < channels; ++c) out.pixels[i * channels + c] = host[i * 4 + c] / 255.0f;
+      return out;
+    }
+    std::vector<float> result(pixels * values);
+    CUDA_CHECK(
+        cudaMemcpy(result.data(), dst.ptr, result.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    if (values == channels) {
+      out.pixels = std::move(result);
+    } else {
+      for (std::size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < channels; ++c) out.pixels[i * channels + c] = result[i * values + c];
+    }
+    return out;
+  }
 };
+
+EdgeFormat own_format(int channels) {
+  return channels == 1   ? EdgeFormat::Gray32F
+         : channels == 3 ? EdgeFormat::Rgb32F
+                         : EdgeFormat::Rgba32F;
+}
 
 }  // namespace
 
 Image edge_aware_filter(const FilterSpec& spec, const Image& in) {
-  Staged staged(spec, in);
+  return edge_aware_filter(spec, in, own_format(device_channels(in.channels)));
+}
+
+Image edge_aware_filter(const FilterSpec& spec, const Image& in, EdgeFormat format) {
+  Staged staged(spec, in, format);
   staged.run();
-  std::vector<float> result(staged.dst.bytes / sizeof(float));
-  CUDA_CHECK(cudaMemcpy(result.data(), staged.dst.ptr, staged.dst.bytes, cudaMemcpyDeviceToHost));
-  Image out(in.width, in.height, in.channels);
-  if (in.channels != 3) {
-    out.pixels = std::move(result);
-  } else {
-    for (std::size_t i = 0, n = std::size_t(in.width) * in.height; i < n; ++i)
-      for (int c = 0; c < 3; ++c) out.pixels[i * 3 + c] = result[i * 4 + c];
-  }
-  return out;
+  return staged.download();
 }
 
 EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs) {
-  Staged staged(spec, in);
+  Staged staged(spec, in, float_format(device_channels(in.channels)));
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

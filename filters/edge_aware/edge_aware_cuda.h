@@ -11,11 +11,29 @@
 
 namespace rf::cuda {
 
-// A plan on the device for frames of one size with 1, 3 or 4 channels of interleaved floats. RGB
-// lives on the device as RGBA float: with channels 3 only the colours are filtered and alpha is
-// written as 0; with 4 alpha is filtered like a colour. Alpha never enters eq. (2). It holds the
-// spacings of eq. (2) along rows and columns, a float intermediate and the segment composites of
-// the exact variant, and captures one frame's launches in a CUDA graph per pair of buffers.
+// Layouts of the device images a plan reads and writes, rows `pitch` bytes apart: one float per
+// pixel (1 channel), three (RGB), four (RGBA; pitch and data 16-byte aligned) or four bytes (RGBA8,
+// read as c / 255, written clamped and rounded).
+enum class EdgeFormat { Gray32F, Rgb32F, Rgba32F, Rgba8 };
+
+struct EdgeImage {
+  const void* data = nullptr;
+  std::size_t pitch = 0;
+  EdgeFormat format = EdgeFormat::Rgba32F;
+};
+
+struct EdgeOutput {
+  void* data = nullptr;
+  std::size_t pitch = 0;
+  EdgeFormat format = EdgeFormat::Rgba32F;
+};
+
+// A plan on the device for frames of one size with 1, 3 or 4 channels. One channel is Gray32F; 3
+// filters the colours of Rgb32F, Rgba32F or Rgba8 (a fourth component is written as 0); 4 filters
+// Rgba32F or Rgba8 with alpha like a colour. Alpha never enters eq. (2). The kernels read and write
+// these layouts directly where they can; the plan holds the spacings of eq. (2) along rows and
+// columns, float intermediates, staging where a kernel takes floats only, and captures one frame's
+// launches in a CUDA graph per pair of images.
 class EdgeAwarePlan {
  public:
   EdgeAwarePlan(const FilterSpec& spec, int width, int height, int channels);
@@ -23,14 +41,18 @@ class EdgeAwarePlan {
   EdgeAwarePlan(const EdgeAwarePlan&) = delete;
   EdgeAwarePlan& operator=(const EdgeAwarePlan&) = delete;
 
-  // Filters device rows of width floats (1 channel) or width float4 (3 or 4), `pitch` bytes apart
-  // (a multiple of 16 for float4 rows; in == out allowed) on `stream` (a cudaStream_t; nullptr: the
+  // Filters `in` into `out` (in == out allowed) on `stream` (a cudaStream_t; nullptr: the
   // default stream). The guide of eq. (2) is `in`.
-  void run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
-           void* stream = nullptr);
+  void run(const EdgeImage& in, const EdgeOutput& out, void* stream = nullptr);
 
   // The same launches issued directly on `stream`, for callers that capture them in a graph of
-  // their own.
+  // their own; prepare() first, outside the capture, allocates what these formats need.
+  void prepare(EdgeFormat in, EdgeFormat out);
+  void enqueue(const EdgeImage& in, const EdgeOutput& out, void* stream = nullptr);
+
+  // Float rows: Gray32F for 1 channel, Rgba32F for 3 or 4.
+  void run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+           void* stream = nullptr);
   void enqueue(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
                void* stream = nullptr);
 
@@ -41,13 +63,17 @@ class EdgeAwarePlan {
   std::unique_ptr<Impl> impl_;
 };
 
-// Host convenience for tools and tests: upload (RGB padded to RGBA), filter the image's own
-// channels, download. 1, 3 or 4 channels.
+// Host convenience for tools and tests: upload (RGB as three floats per pixel), filter the image's
+// own channels, download. 1, 3 or 4 channels.
 Image edge_aware_filter(const FilterSpec& spec, const Image& in);
 
-// Milliseconds of one filter of `in` (RGB padded to RGBA on the device, three channels filtered),
-// by CUDA events around the graph launch only (upload and readback excluded), after warm-up;
-// median and minimum of `runs`.
+// The same with the image on the device in `format` (Rgba8: each value clamped to [0, 1] and
+// rounded to a step of 1/255 on upload, read back as c / 255).
+Image edge_aware_filter(const FilterSpec& spec, const Image& in, EdgeFormat format);
+
+// Milliseconds of one filter of `in` (RGB padded to RGBA float on the device, three channels
+// filtered), by CUDA events around the graph launch only (upload and readback excluded), after
+// warm-up; median and minimum of `runs`.
 struct EdgeAwareTiming {
   double median_ms = 0.0;
   double min_ms = 0.0;

@@ -244,15 +244,14 @@ constexpr int kMaxBatch = 8;
 template <int R>
 constexpr int kXStride = 2 * R* kBlock + 1;
 
-// Per-block layout of Q in memory: [src][a][k], padded to whole float4s.
+// Per-block layout of Q in memory: [src][a][k], each block's Q starting 16-byte aligned.
 __host__ __device__ constexpr int q_stride(int rows_w, int r) {
   return (2 * rows_w * r + 3) / 4 * 4;
 }
 
-template <int R>
-__device__ __forceinline__ int batch_of(int rows_w) {
-  const int b = 32 / rows_w;
-  return b < kMaxBatch ? b : kMaxBatch;
+// Blocks a warp reduces at once: as many as fit a lane per row of W.
+__host__ __device__ constexpr int batch_of(int rows_w) {
+  return 32 / rows_w < kMaxBatch ? 32 / rows_w : kMaxBatch;
 }
 
 // W in shared memory, both block-column kinds, rows padded so that lanes reading different rows
@@ -339,7 +338,7 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
   float* qh = q + runs * R * 32;           // runs x R x 32: raw heads (mirror)
   float* entering = qh + runs * R * 32;    // runs x R x 32: entering states
   float* ends = entering + runs * R * 32;  // R x 32: the anticausal seed
-  const int batch = batch_of<R>(a.k->fix.rows_w);
+  const int batch = batch_of(a.k->fix.rows_w);
   float* const xs_all = ends + R * 32;  // runs x batch blocks of column carries
   float* const xs = xs_all + std::size_t(threadIdx.y) * batch * kXStride<R>;
   // Algorithm 5's Q of this warp's chunk of blocks: runs x kMaxBatch blocks.
@@ -724,7 +723,7 @@ __global__ void __launch_bounds__(kTileThreads)
 // scan the Q of a chunk of blocks per warp.
 template <int R>
 std::size_t scan_shared_bytes(int runs, int rows_w, bool local_q) {
-  const int batch = std::min(kMaxBatch, 32 / rows_w);
+  const int batch = batch_of(rows_w);
   return (std::size_t(3 * runs + 1) * R * 32 + std::size_t(runs) * batch * kXStride<R> +
           (local_q ? std::size_t(runs) * kMaxBatch * q_stride(rows_w, R) : 0)) *
          sizeof(float);

@@ -195,7 +195,8 @@ TEST_CASE("pipeline on the GPU: frames in flight, YUYV and NV12 converted on the
         return;
       }
       // The GPU converts camera formats as the CPU does: the original texture equals the CPU's
-      // conversion of the same frame.
+      // conversion of the same frame to within float rounding (the kernels scale 8-bit samples by
+      // 1/255, the CPU divides: the H100 showed one ulp, 7.5e-9; an 8-bit step is 3.9e-3).
       h.frame();
       h.studio->processor.settle();
       const Image original = read_original(h.studio->processor.original_texture(), 96, 64);
@@ -203,7 +204,7 @@ TEST_CASE("pipeline on the GPU: frames in flight, YUYV and NV12 converted on the
       double worst = 0;
       for (std::size_t k = 0; k < cpu.pixels.size(); ++k)
         worst = std::max(worst, double(std::fabs(cpu.pixels[k] - original.pixels[k])));
-      CHECK(worst == 0.0);
+      CHECK(worst <= 1e-6);
       taken = run_and_check(h, 40, 5e-5);
       h.studio->finish();
       if (record) CHECK(h.studio->video_out.recorded_frames() == taken);

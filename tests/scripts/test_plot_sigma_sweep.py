@@ -115,18 +115,38 @@ def main(argv):
             check("0.01" not in texts, "the later of two rows of a case counts")
             check(any("copy floor" in t for t in texts), "copy floor line")
 
-        # The record of the previous protocol: no sigma or algo per row, sigma 4 throughout.
-        old_svg = os.path.join(out_dir, "h100-old.svg")
-        r = run_plot(script, os.path.join(source, "docs", "bench", "h100.json"), old_svg)
-        check(r.returncode == 0, f"committed record plots (stderr: {r.stderr.strip()})")
+        # A record of the first protocol: no sigma or algo per row, sigma 4 throughout.
+        first = os.path.join(out_dir, "first-protocol.json")
+        with open(first, "w") as f:
+            rows = [row("rfstudio", 4, 90.0, o, e) for o in (1, 3) for e in ("zero", "mirror")]
+            rows.append(row("cufft", 4, 40.0, ext="repeat"))
+            for r_ in rows:
+                del r_["sigma"], r_["algo"]
+            json.dump({"device": "x", "results": rows}, f)
+        first_svg = os.path.join(out_dir, "first-protocol.svg")
+        r = run_plot(script, first, first_svg)
+        check(r.returncode == 0, f"first-protocol record plots (stderr: {r.stderr.strip()})")
         if r.returncode == 0:
-            _, texts, panels = panels_of(old_svg)
+            _, texts, panels = panels_of(first_svg)
             for order in ("1", "3"):
                 series = panels.get(order, {})
                 check(set(series) == {"ours, alg4, mirror", "ours, alg4, zero", "cuFFT (periodic)"},
+                      f"first-protocol record, order {order}: {sorted(series)}")
+                check(all(n == 1 for n in series.values()), "first-protocol record: one sigma")
+            check("4" in texts, "first-protocol record: sigma 4 on the axis")
+
+        # The committed device record: every series of the sweep, each with several sigmas.
+        committed_svg = os.path.join(out_dir, "h100.svg")
+        r = run_plot(script, os.path.join(source, "docs", "bench", "h100.json"), committed_svg)
+        check(r.returncode == 0, f"committed record plots (stderr: {r.stderr.strip()})")
+        if r.returncode == 0:
+            _, texts, panels = panels_of(committed_svg)
+            check(sorted(panels) == ["1", "3"], f"committed record: panels {sorted(panels)}")
+            for order, series in panels.items():
+                check({f"ours, {a}, mirror" for a in ALGOS} <= set(series),
                       f"committed record, order {order}: {sorted(series)}")
-                check(all(n == 1 for n in series.values()), "committed record: one sigma")
-            check("4" in texts, "committed record: sigma 4 on the axis")
+                check(all(n >= 2 for n in series.values()),
+                      f"committed record, order {order}: several sigmas per series: {series}")
 
         # Nothing to draw, or no record: one line on stderr, exit status 2.
         empty = os.path.join(out_dir, "empty.json")

@@ -1,10 +1,15 @@
-// The edge-aware filter on CUDA against the CPU backend: Algorithms A, C and D equal the CPU's
-// within float rounding, the exact variant equals Algorithm A, a constant image is unchanged, and
-// the CUDA engine runs the same plan on device and host frames.
+// The edge-aware filter on CUDA against the CPU backend and the double reference: Algorithms A, C
+// and D equal the CPU's within float rounding, the exact variant equals Algorithm A, on every
+// layout the plan reads (gray, RGB, RGBA float, RGBA8), on lines the scan kernel holds whole and on
+// longer ones; a constant image is unchanged, and the CUDA engine runs the same plan on device and
+// host frames. The kernels the scan kernel replaces (RF_EDGE_KERNELS=legacy) are checked against
+// the new ones.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -43,7 +48,175 @@ struct Size {
 };
 const Size kSizes[] = {{1, 1}, {31, 33}, {257, 131}, {70, 300}};
 
+// Lines of 1 to 4096 samples (the scan kernel holds them whole: one thread's samples, part of a
+// warp, several warps, the most a CTA takes) and longer ones (the kernels before it).
+const Size kLineSizes[] = {{1, 1},    {2, 9},     {9, 2},    {31, 33}, {257, 131},
+                           {70, 300}, {1000, 37}, {4096, 3}, {3, 4100}};
+
+// Selects the kernels the scan kernel replaces for the plans made while it lives.
+struct LegacyKernels {
+  LegacyKernels() { setenv("RF_EDGE_KERNELS", "legacy", 1); }
+  ~LegacyKernels() { unsetenv("RF_EDGE_KERNELS"); }
+};
+
+const char* name(Algorithm a) {
+  return to_string(a);
+}
+
 }  // namespace
+
+TEST_CASE("edge-aware cuda: every algorithm equals the CPU backend on lines of every length") {
+  RF_REQUIRE_CUDA();
+  struct Case {
+    Algorithm algo;
+    double kappa;
+  };
+  const Case cases[] = {{Algorithm::EdgeA, 1.0}, {Algorithm::EdgeExact, 1.0},
+                        {Algorithm::EdgeC, 0.0}, {Algorithm::EdgeC, 0.5},
+                        {Algorithm::EdgeC, 2.0}, {Algorithm::EdgeD, 0.0},
+                        {Algorithm::EdgeD, 1.0}, {Algorithm::EdgeD, 3.0}};
+  for (const Case& k : cases) {
+    double worst = 0.0;
+    for (Size s : kLineSizes)
+      for (int c : {1, 3, 4}) {
+        const FilterSpec spec = edge_spec(25.0, 0.1, k.algo, k.kappa);
+        const Image in = cartoon_image(s.w, s.h, c, unsigned(5 * s.w + s.h + c));
+        // The exact variant against Algorithm A, the others against themselves.
+        const Image want = run_cpu(
+            k.algo == Algorithm::EdgeExact ? edge_spec(25.0, 0.1, Algorithm::EdgeA) : spec, in);
+        const Image got = cuda::edge_aware_filter(spec, in);
+        const double err = max_abs_diff(want, got) / std::max(1e-30, peak(want));
+        worst = std::max(worst, err);
+        CAPTURE(name(k.algo));
+        CAPTURE(k.kappa);
+        CAPTURE(s.w);
+        CAPTURE(s.h);
+        CAPTURE(c);
+        CHECK(err <= (k.algo == Algorithm::EdgeExact ? 1e-6 : 2e-6));
+      }
+    MESSAGE(name(k.algo) << " kappa " << k.kappa
+                         << " CUDA vs CPU, worst relative max error: " << worst);
+  }
+}
+
+// The case on a photograph-sized image: sigma 50, sigma_r 50/255, kappa 2.
+TEST_CASE("edge-aware cuda: A and the exact variant against the double reference") {
+  RF_REQUIRE_CUDA();
+  for (int c : {1, 3}) {
+    const Image in = cartoon_image(311, 257, c, unsigned(40 + c));
+    const Image ref = edge_aware_reference(edge_spec(50.0, 50.0 / 255.0, Algorithm::EdgeA), in);
+    for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeExact}) {
+      const Image got = cuda::edge_aware_filter(edge_spec(50.0, 50.0 / 255.0, a, 2.0), in);
+      const Image cpu = run_cpu(edge_spec(50.0, 50.0 / 255.0, a, 2.0), in);
+      const double err = max_abs_diff(ref, got) / peak(ref);
+      const double cpu_err = max_abs_diff(ref, cpu) / peak(ref);
+      CAPTURE(name(a));
+      CAPTURE(c);
+      CAPTURE(cpu_err);
+      CHECK(err <= 1e-5);
+      MESSAGE(name(a) << ", " << c << " channels: CUDA vs double reference " << err
+                      << " (CPU backend " << cpu_err << ")");
+    }
+  }
+}
+
+// The kernels the scan kernel and the four-thread Algorithm A replace give the same results.
+TEST_CASE("edge-aware cuda: the legacy kernels equal the new ones") {
+  RF_REQUIRE_CUDA();
+  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
+    for (int c : {1, 3, 4}) {
+      const FilterSpec spec = edge_spec(30.0, 0.15, a, 1.5);
+      const Image in = cartoon_image(301, 187, c, unsigned(90 + c));
+      const Image fresh = cuda::edge_aware_filter(spec, in);
+      Image old;
+      {
+        LegacyKernels legacy;
+        old = cuda::edge_aware_filter(spec, in);
+      }
+      CAPTURE(name(a));
+      CAPTURE(c);
+      CHECK(max_abs_diff(fresh, old) <= 2e-6 * peak(old));
+    }
+}
+
+// Every device layout a plan of 3 or 4 channels reads and writes: RGB, RGBA float and RGBA8 (whose
+// input the CPU backend sees quantised the same way, and whose output is within one 8-bit step).
+TEST_CASE("edge-aware cuda: every image layout, every algorithm") {
+  RF_REQUIRE_CUDA();
+  struct Layout {
+    int channels;
+    cuda::EdgeFormat format;
+  };
+  const Layout layouts[] = {{3, cuda::EdgeFormat::Rgb32F}, {3, cuda::EdgeFormat::Rgba32F},
+                            {3, cuda::EdgeFormat::Rgba8},  {4, cuda::EdgeFormat::Rgba32F},
+                            {4, cuda::EdgeFormat::Rgba8},  {1, cuda::EdgeFormat::Gray32F}};
+  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
+    for (const Layout& lay : layouts)
+      for (Size s : {Size{129, 67}, Size{33, 257}}) {
+        const bool bytes = lay.format == cuda::EdgeFormat::Rgba8;
+        Image in = cartoon_image(s.w, s.h, lay.channels, unsigned(s.w + lay.channels));
+        if (bytes)
+          for (float& v : in.pixels)
+            v = float(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)) / 255.0f;
+        const FilterSpec spec = edge_spec(22.0, 0.12, a, 1.0);
+        const Image want = run_cpu(spec, in);
+        const Image got = cuda::edge_aware_filter(spec, in, lay.format);
+        CAPTURE(name(a));
+        CAPTURE(lay.channels);
+        CAPTURE(int(lay.format));
+        CAPTURE(s.w);
+        CAPTURE(s.h);
+        if (bytes) {
+          double worst = 0.0;
+          for (std::size_t i = 0; i < want.pixels.size(); ++i)
+            worst = std::max(worst, std::abs(double(std::clamp(want.pixels[i], 0.0f, 1.0f)) -
+                                             double(got.pixels[i])));
+          CHECK(worst <= 1.0 / 255.0 + 1e-6);
+        } else {
+          CHECK(max_abs_diff(want, got) <= 2e-6 * peak(want));
+        }
+      }
+}
+
+// RGBA8 frames go into the plan as they are (the engine uploads a host frame to a device buffer
+// of the same layout and hands that to the plan): the result equals the CPU engine's on the same
+// frame within one 8-bit step (both read c / 255 and round the float result to a step).
+TEST_CASE("edge-aware cuda: RGBA8 frames are filtered directly, every algorithm") {
+  RF_REQUIRE_CUDA();
+  const int w = 203, h = 117;
+  const Image picture = cartoon_image(w, h, 4, 23);
+  std::vector<std::uint8_t> bytes(std::size_t(w) * h * 4);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = std::uint8_t(std::lround(std::clamp(picture.pixels[i], 0.0f, 1.0f) * 255.0f));
+  auto view = [&](std::uint8_t* data) {
+    FrameView v;
+    v.data = data;
+    v.width = w;
+    v.height = h;
+    v.pitch = std::size_t(w) * 4;
+    v.format = PixelFormat::RGBA8;
+    v.space = MemorySpace::Host;
+    return v;
+  };
+  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact}) {
+    const FilterSpec spec = edge_spec(18.0, 0.2, a, 1.0);
+    std::vector<std::uint8_t> want(bytes.size()), got(bytes.size());
+    std::unique_ptr<Engine> cpu_engine = make_engine(Backend::Cpu);
+    cpu_engine->plan(spec, w, h, PixelFormat::RGBA8);
+    cpu_engine->run(view(bytes.data()), view(want.data()));
+    std::unique_ptr<Engine> engine = make_engine(Backend::Cuda);
+    engine->plan(spec, w, h, PixelFormat::RGBA8);
+    engine->run(view(bytes.data()), view(got.data()));
+    int worst = 0, moved = 0;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      worst = std::max(worst, std::abs(int(got[i]) - int(want[i])));
+      moved = std::max(moved, std::abs(int(got[i]) - int(bytes[i])));
+    }
+    CAPTURE(name(a));
+    CHECK(worst <= 1);
+    CHECK(moved > 8);  // the filter did something
+  }
+}
 
 TEST_CASE("edge-aware cuda: the exact variant equals the CPU's Algorithm A") {
   RF_REQUIRE_CUDA();

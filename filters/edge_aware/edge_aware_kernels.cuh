@@ -1,0 +1,887 @@
+// The CUDA kernels of the edge-aware filter (edge-aware paper, eq. 1-4) that read and write frames
+// of every layout the plan accepts: eq. (2)'s spacings, Algorithm A with four threads per line, and
+// one kernel for the exact variant, C and D that holds whole lines per CTA and stitches them with
+// a parallel scan of affine maps. The host side is edge_aware_cuda.cu.
+//
+// The scan. Along a line each step of eq. (4) is an affine map of the state, for each pole
+//   causal      g+[k]   = w_k g+[k-1]   + u_k,   u_k = P_k f[k]   + Q_k f[k-1]
+//   anticausal  g-[k-1] = w_k g-[k]     + v_k,   v_k = R_k f[k]   + S_k f[k-1]
+// (edge_aware_math.h), with w_k = b^dt[k] shared by the channels. Maps compose associatively:
+// (W2, U2) after (W1, U1) is (W2 W1, W2 U1 + U2). A thread owns kScanSamples consecutive samples:
+//   1. it runs both recursions over its samples from a zero state, adding their real parts to its
+//      outputs, and keeps the composite (W, U) of each direction;
+//   2. the composites are scanned across the line: a warp with shuffles in log2(32) steps, the
+//      warps of a line through shared memory; the line's first thread starts from the steady state
+//      of the constant extension (its W is 0, so the scanned U are the states themselves), and the
+//      anticausal scan runs from the thread holding the line's last sample;
+//   3. with the state entering its samples (the carry g), each thread adds Re(W_k g) at sample k,
+//      W_k the product of the w over its samples up to k: the carry's response. The result is
+//      Algorithm A's up to float rounding.
+// Edge weights are computed once per sample and pole; the poles are filtered one after the other,
+// which halves the registers a thread holds. Lines are loaded whole into shared memory with
+// coalesced accesses (rows along x; columns LB adjacent ones per image row) and written back the
+// same way.
+//
+// Algorithms C and D in the same kernel. Segment [s, e) of C or D starts its causal recursion from
+// the steady state of f[p] at p, the end of Algorithm B's walk back from s (kappa sigma_i of
+// transformed distance). The recursion is affine, so its state differs from the exact one G by the
+// difference at p carried forward: g_C(k) = G(k) + W(p, k] (steady(f[p]) - G(p)) for k >= p, with
+// W(p, k] the product of the w over p+1..k. So C and D are the exact scan plus one more carry per
+// segment: the thread holding p publishes steady(f[p]) - G(p) and the product of its w after p, a
+// thread per segment multiplies in the whole products of the threads between, and each thread of
+// the segment adds the result, carried to its first sample, to its exact carry. Anticausal
+// alike, with the walk forward from e - 1. The walks add the spacings in the CPU backend's order,
+// so both stop at the same samples. With kappa = 0 there is no walk: each segment starts from the
+// steady states at its own ends, as lines do.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "filters/edge_aware/edge_aware_math.h"
+
+namespace rf::cuda::edge_kernels {
+
+using edge::Cx;
+using Cf = Cx<float>;
+using PolesF = edge::Poles<float>;
+
+// ---------------------------------------------------------------------------------------------
+// Elementary functions for the edge weights.
+
+// e^x and e^x - 1 for x <= 0 (x = -rho delta of edge::edge_weight()): the hardware exponential
+// (a few ulp) and, where e^x - 1 would cancel, its Taylor series to x^9 (below 3e-10 relative for
+// |x| < 0.5). The C library's expf and expm1f cost several times more and dominate the passes.
+__device__ __forceinline__ void fast_exp_expm1(float x, float* e, float* em1) {
+  *e = __expf(x);
+  if (x > -0.5f) {
+    float p = 1.0f / 362880.0f;
+    p = fmaf(p, x, 1.0f / 40320.0f);
+    p = fmaf(p, x, 1.0f / 5040.0f);
+    p = fmaf(p, x, 1.0f / 720.0f);
+    p = fmaf(p, x, 1.0f / 120.0f);
+    p = fmaf(p, x, 1.0f / 24.0f);
+    p = fmaf(p, x, 1.0f / 6.0f);
+    p = fmaf(p, x, 0.5f);
+    p = fmaf(p, x, 1.0f);
+    *em1 = p * x;
+  } else {
+    *em1 = *e - 1.0f;
+  }
+}
+
+// sin and cos of the half angle h = theta delta / 2 >= 0. Below 0.8 the Taylor series (error below
+// 3e-9) keeps the relative precision of sin h that 1 - cos = 2 sin^2 needs; above, the hardware's
+// absolute error of about 2^-21 moves b^delta by about 1e-6 of its magnitude, and b^delta - 1
+// (at least 1 - e^{-1.38} there: rho / theta >= 0.86 for both poles) by less.
+__device__ __forceinline__ void fast_sincos(float h, float* s, float* c) {
+  if (h < 0.8f) {
+    const float h2 = h * h;
+    float ps = fmaf(h2, 1.0f / 362880.0f, -1.0f / 5040.0f);
+    ps = fmaf(ps, h2, 1.0f / 120.0f);
+    ps = fmaf(ps, h2, -1.0f / 6.0f);
+    *s = fmaf(ps * h2, h, h);
+    float pc = fmaf(h2, -1.0f / 3628800.0f, 1.0f / 40320.0f);
+    pc = fmaf(pc, h2, -1.0f / 720.0f);
+    pc = fmaf(pc, h2, 1.0f / 24.0f);
+    pc = fmaf(pc, h2, -0.5f);
+    *c = fmaf(pc, h2, 1.0f);
+  } else {
+    __sincosf(h, s, c);
+  }
+}
+
+// 1 / x for the spacings of eq. (2) (x >= 1): the hardware reciprocal (div.approx of 1), within
+// 1 ulp, where the correctly rounded division adds a refinement sequence to every edge.
+__device__ __forceinline__ float fast_rcp(float x) {
+  return __fdividef(1.0f, x);
+}
+
+// edge::edge_weight() (section IV-C: b^delta in de Moivre's form, c = (b^delta - 1) / (r0 delta))
+// with the functions above and 1 / delta computed once for both poles.
+__device__ __forceinline__ edge::EdgeWeight<float> fast_edge_weight(const edge::Pole<float>& p,
+                                                                    float delta, float inv_delta) {
+  float e, em1, sh, ch;
+  fast_exp_expm1(-p.rho * delta, &e, &em1);
+  fast_sincos(0.5f * p.theta * delta, &sh, &ch);
+  const float sin_full = 2.0f * sh * ch;
+  const float one_minus_cos = 2.0f * sh * sh;
+  edge::EdgeWeight<float> out;
+  out.w = {e - e * one_minus_cos, -e * sin_full};
+  out.c = Cf{em1 - e * one_minus_cos, -e * sin_full} * p.inv_r0 * inv_delta;
+  return out;
+}
+
+// Eq. (2) as edge::domain_step() computes it, with every product and sum rounded on its own (no
+// fused multiply-adds): the spacings then equal the CPU backend's bit for bit, so Algorithm B's
+// walk back stops at the same sample on both backends.
+template <int Colours>
+__device__ __forceinline__ float domain_step_rn(const float* prev, const float* cur, float scale2) {
+  float sum = 0.0f;
+  for (int c = 0; c < Colours; ++c) {
+    const float d = __fsub_rn(cur[c], prev[c]);
+    sum = __fadd_rn(sum, __fmul_rn(d, d));
+  }
+  return __fsqrt_rn(__fadd_rn(1.0f, __fmul_rn(scale2, sum)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frames: pitched device images of one float (gray), three floats (RGB), four floats or four
+// bytes (RGBA; bytes are read as c / 255 and written clamped and rounded) per pixel. C channels
+// are filtered: 1, 3 (the colours; a fourth component is written as 0) or 4.
+
+enum class Kind : int { F32, F32x3, F32x4, U8x4 };
+
+struct Frame {
+  char* ptr;
+  long long pitch;  // bytes between rows
+  Kind kind;
+};
+
+template <int C>
+struct Pix {
+  float v[C];
+};
+
+// c / 255 correctly rounded, as the CPU backend converts bytes, so that eq. (2) sees the same
+// floats on both.
+__device__ __forceinline__ float unit_from_u8(unsigned char c) {
+  return __fdiv_rn(float(c), 255.f);
+}
+__device__ __forceinline__ unsigned char u8_from_unit(float v) {
+  return static_cast<unsigned char>(__float2int_rn(fminf(fmaxf(v, 0.f), 1.f) * 255.f));
+}
+
+template <int C>
+__device__ __forceinline__ Pix<C> load_pix(const Frame& f, int x, int y) {
+  const char* row = f.ptr + y * f.pitch;
+  float q[4] = {0.f, 0.f, 0.f, 0.f};
+  switch (f.kind) {
+    case Kind::F32:
+      q[0] = reinterpret_cast<const float*>(row)[x];
+      break;
+    case Kind::F32x3: {
+      const float* p = reinterpret_cast<const float*>(row) + 3 * x;
+      q[0] = p[0];
+      q[1] = p[1];
+      q[2] = p[2];
+      break;
+    }
+    case Kind::F32x4: {
+      const float4 v = reinterpret_cast<const float4*>(row)[x];
+      q[0] = v.x;
+      q[1] = v.y;
+      q[2] = v.z;
+      q[3] = v.w;
+      break;
+    }
+    case Kind::U8x4: {
+      const uchar4 v = reinterpret_cast<const uchar4*>(row)[x];
+      q[0] = unit_from_u8(v.x);
+      q[1] = unit_from_u8(v.y);
+      q[2] = unit_from_u8(v.z);
+      q[3] = unit_from_u8(v.w);
+      break;
+    }
+  }
+  Pix<C> p;
+  for (int c = 0; c < C; ++c) p.v[c] = q[c];
+  return p;
+}
+
+template <int C>
+__device__ __forceinline__ void store_pix(const Frame& f, int x, int y, const Pix<C>& p) {
+  char* row = f.ptr + y * f.pitch;
+  float q[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int c = 0; c < C; ++c) q[c] = p.v[c];
+  switch (f.kind) {
+    case Kind::F32:
+      reinterpret_cast<float*>(row)[x] = q[0];
+      break;
+    case Kind::F32x3: {
+      float* o = reinterpret_cast<float*>(row) + 3 * x;
+      o[0] = q[0];
+      o[1] = q[1];
+      o[2] = q[2];
+      break;
+    }
+    case Kind::F32x4:
+      reinterpret_cast<float4*>(row)[x] = make_float4(q[0], q[1], q[2], q[3]);
+      break;
+    case Kind::U8x4:
+      reinterpret_cast<uchar4*>(row)[x] = make_uchar4(u8_from_unit(q[0]), u8_from_unit(q[1]),
+                                                      u8_from_unit(q[2]), u8_from_unit(q[3]));
+      break;
+  }
+}
+
+// The dynamic shared memory of a launch.
+template <class T>
+__device__ __forceinline__ T* dynamic_smem() {
+  extern __shared__ float4 rf_edge_smem[];
+  return reinterpret_cast<T*>(rf_edge_smem);
+}
+
+// Copies a frame into another layout (the staging of frames for kernels that take float frames).
+template <int C>
+__global__ void convert_kernel(Frame src, Frame dst, int width, int height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < width && y < height) store_pix<C>(dst, x, y, load_pix<C>(src, x, y));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Eq. (2) from the guide along rows (dt_rows[y][x]: between x-1 and x) and along columns (between
+// y-1 and y), the latter stored row-major (dt_cols[y][x]) or, with `cols_by_line`, one column
+// after another (dt_cols[x][y]) for the kernels that load a column's spacings whole. A CTA of
+// 32 x 8 threads covers 32 x 32 pixels; the transposed store goes through shared memory
+// (32 x 33 floats) so that it is coalesced too.
+constexpr int kDomainTile = 32;
+
+template <int C>
+__global__ void domain_steps_kernel(Frame guide, int width, int height, float scale2,
+                                    float* dt_rows, float* dt_cols, int cols_by_line) {
+  constexpr int colours = C == 1 ? 1 : 3;
+  float* tile = dynamic_smem<float>();
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x0 = blockIdx.x * kDomainTile, y0 = blockIdx.y * kDomainTile;
+  const int x = x0 + tx;
+  for (int j = ty; j < kDomainTile; j += blockDim.y) {
+    const int y = y0 + j;
+    if (x < width && y < height) {
+      const Pix<C> cur = load_pix<C>(guide, x, y);
+      float dr = 1.0f, dc = 1.0f;
+      if (x > 0) dr = domain_step_rn<colours>(load_pix<C>(guide, x - 1, y).v, cur.v, scale2);
+      if (y > 0) dc = domain_step_rn<colours>(load_pix<C>(guide, x, y - 1).v, cur.v, scale2);
+      const long long i = (long long)y * width + x;
+      dt_rows[i] = dr;
+      if (cols_by_line)
+        tile[j * (kDomainTile + 1) + tx] = dc;
+      else
+        dt_cols[i] = dc;
+    }
+  }
+  if (!cols_by_line) return;
+  __syncthreads();
+  const int y = y0 + tx;
+  for (int j = ty; j < kDomainTile; j += blockDim.y) {
+    const int xx = x0 + j;
+    if (xx < width && y < height)
+      dt_cols[(long long)xx * height + y] = tile[tx * (kDomainTile + 1) + j];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Algorithm A: each line sequential, four threads to a line: one per pole and direction, so that
+// the four recursions of a line run side by side (eight lines to a warp). In step i the causal
+// threads filter sample i and the anticausal ones sample n-1-i; both use edge e (i, resp. n-i) and
+// the samples e and e-1. The two poles' real parts are summed across the pair of threads, and each
+// direction adds its sum to the output, which the host zeroes first: two additions to zero per
+// sample, in either order, give the same float. Float frames only (the plan stages others).
+
+// One pass over `lines` lines of n samples: sample k of line l, channel c at src[k * fk + l * fl
+// + c] (dst with yk, yl); its spacing dt[k] at dt[k * dk + l * dl].
+struct LineArgs {
+  const float* src;
+  float* dst;
+  const float* dt;
+  long long fk, fl, yk, yl, dk, dl;
+  int n, lines;
+  PolesF poles;
+};
+
+// Samples a thread loads and weighs in one batch before it runs their recursion steps: the loads
+// and the weights do not depend on the recursion, so a batch waits for memory once and its
+// weights are independent work.
+constexpr int kLineBatch = 8;
+
+template <int C>
+__global__ void line_a_quad_kernel(LineArgs a) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  const int quad = gid >> 2, pole = gid & 1, dir = (gid >> 1) & 1;
+  const bool ok = quad < a.lines;
+  const int l = ok ? quad : a.lines - 1;
+  const edge::Pole<float>& P = a.poles.p[pole];
+  const int n = a.n;
+  auto sample = [&](int k) {
+    Pix<C> s;
+    const float* p = a.src + k * a.fk + l * a.fl;
+    for (int c = 0; c < C; ++c) s.v[c] = p[c];
+    return s;
+  };
+  // The two poles' real parts, summed pole 0 first, added to the output by the pole-0 thread.
+  auto emit = [&](int k, const Cf* g) {
+    float* out = a.dst + k * a.yk + l * a.yl;
+    for (int c = 0; c < C; ++c) {
+      const float mine = g[c].re;
+      const float other = __shfl_xor_sync(0xffffffffu, mine, 1);
+      if (pole == 0 && ok) atomicAdd(out + c, mine + other);
+    }
+  };
+
+  Cf g[C];
+  Pix<C> last = sample(dir ? n - 1 : 0);
+  const Cf steady = dir ? P.steady_anticausal : P.steady_causal;
+  for (int c = 0; c < C; ++c) g[c] = steady * last.v[c];
+  emit(dir ? n - 1 : 0, g);
+  for (int ib = 1; ib < n; ib += kLineBatch) {
+    Pix<C> fs[kLineBatch];
+    Cf ws[kLineBatch], first_c[kLineBatch], second_c[kLineBatch];
+#pragma unroll
+    for (int u = 0; u < kLineBatch; ++u) {
+      const int i = min(ib + u, n - 1);
+      const int e = dir ? n - i : i;  // the edge of step i
+      fs[u] = sample(dir ? e - 1 : e);
+      const float delta = a.dt[e * a.dk + l * a.dl];
+      const edge::EdgeWeight<float> ew = fast_edge_weight(P, delta, fast_rcp(delta));
+      // Causal: w g + P f[e] + Q f[e-1]; anticausal: w g + R f[e] + S f[e-1] (eq. 4), each in the
+      // order of edge_aware_math.h. f[e] is the new sample of a causal step and the previous one
+      // of an anticausal step.
+      const Cf s = ew.c + P.minus_r1b;
+      const Cf q = P.r1 * ew.w - ew.c;
+      ws[u] = ew.w;
+      first_c[u] = dir ? P.a * ew.w + q : P.a + s;
+      second_c[u] = dir ? s : q;
+    }
+#pragma unroll
+    for (int u = 0; u < kLineBatch; ++u) {
+      const int i = ib + u;
+      if (i < n) {
+        const Pix<C>& fresh = fs[u];
+        for (int c = 0; c < C; ++c) {
+          const float first = dir ? last.v[c] : fresh.v[c];
+          const float second = dir ? fresh.v[c] : last.v[c];
+          g[c] = ws[u] * g[c] + first_c[u] * first + second_c[u] * second;
+        }
+        emit(dir ? n - 1 - i : i, g);
+        last = fresh;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scan kernel for the exact variant and Algorithms C and D.
+
+// Samples per thread, and the most threads of a line: lines of up to 4096 samples are held whole
+// by one CTA.
+constexpr int kScanSamples = 8;
+constexpr int kScanMaxThreads = 512;
+constexpr int kScanMaxLine = kScanSamples * kScanMaxThreads;
+// No mark in the per-sample tables of the walks' ends, which hold segment indices in a byte.
+constexpr unsigned char kNoSegment = 0xff;
+static_assert((kScanMaxLine + edge::kBlockD - 1) / edge::kBlockD < kNoSegment,
+              "segment indices of a line fit in a byte");
+
+// The map g -> w g + u of a run of samples, for one pole: w shared by the channels.
+template <int C>
+struct Chain {
+  Cf w;
+  Cf u[C];
+};
+
+// `later` after `earlier`.
+template <int C>
+__device__ __forceinline__ Chain<C> compose(const Chain<C>& later, const Chain<C>& earlier) {
+  Chain<C> r;
+  r.w = later.w * earlier.w;
+  for (int c = 0; c < C; ++c) r.u[c] = later.w * earlier.u[c] + later.u[c];
+  return r;
+}
+
+template <int C>
+__device__ __forceinline__ Chain<C> identity_chain() {
+  Chain<C> r;
+  r.w = {1.0f, 0.0f};
+  for (int c = 0; c < C; ++c) r.u[c] = {0.0f, 0.0f};
+  return r;
+}
+
+__device__ __forceinline__ Cf shfl_up(Cf x, int d) {
+  return {__shfl_up_sync(0xffffffffu, x.re, d), __shfl_up_sync(0xffffffffu, x.im, d)};
+}
+__device__ __forceinline__ Cf shfl_down(Cf x, int d) {
+  return {__shfl_down_sync(0xffffffffu, x.re, d), __shfl_down_sync(0xffffffffu, x.im, d)};
+}
+__device__ __forceinline__ Cf shfl_from(Cf x, int lane) {
+  return {__shfl_sync(0xffffffffu, x.re, lane), __shfl_sync(0xffffffffu, x.im, lane)};
+}
+template <int C>
+__device__ __forceinline__ Chain<C> shfl_up(const Chain<C>& x, int d) {
+  Chain<C> r;
+  r.w = shfl_up(x.w, d);
+  for (int c = 0; c < C; ++c) r.u[c] = shfl_up(x.u[c], d);
+  return r;
+}
+template <int C>
+__device__ __forceinline__ Chain<C> shfl_down(const Chain<C>& x, int d) {
+  Chain<C> r;
+  r.w = shfl_down(x.w, d);
+  for (int c = 0; c < C; ++c) r.u[c] = shfl_down(x.u[c], d);
+  return r;
+}
+
+struct ScanArgs {
+  Frame src, dst;
+  const float* dt;  // dt[l * dt_line + k]: the spacing between samples k-1 and k of line l
+  long long dt_line;
+  int n, lines;
+  int rows;  // 1: line l is image row l (sample k at x = k); 0: image column l
+  int lines_per_cta, threads_per_line;
+  int seg;       // C and D: the segment length (kSegmentC, kBlockD); the exact variant: 0
+  float warmup;  // kappa * sigma_i (C, D)
+  PolesF poles;
+};
+
+// Shared memory of the scan kernel, laid out identically on the host (for its size) and the
+// device. Sample k of the CTA's line li is element e = k LB + li of the tile, stored at
+// e + e / (S LB): one element of padding per thread's worth of samples, so that the threads reading
+// their own consecutive samples hit distinct banks.
+template <int C>
+struct ScanLayout {
+  using Tile = typename std::conditional<C == 1, float, float4>::type;
+  int lb, n, threads, warps, seg, segments;
+  std::size_t tile, dt, agg, walks, marks, diffs, weights, totals, corrections, bytes;
+
+  __host__ __device__ ScanLayout(int lines_per_cta, int n_, int threads_per_line, int seg_)
+      : lb(lines_per_cta),
+        n(n_),
+        threads(threads_per_line),
+        warps(threads_per_line / 32),
+        seg(seg_),
+        segments(seg_ > 0 ? (n_ + seg_ - 1) / seg_ : 0) {
+    std::size_t at = 0;
+    auto take = [&](std::size_t size) {
+      const std::size_t here = at;
+      at += (size + 15) / 16 * 16;
+      return here;
+    };
+    tile = take(elements() * sizeof(Tile));
+    dt = take(elements() * sizeof(float));
+    agg = take(std::size_t(2) * 2 * lb * warps * sizeof(Chain<C>));       // [pole][dir][li][warp]
+    walks = take(std::size_t(2) * lb * segments * sizeof(int));           // [dir][li][segment]
+    marks = take(std::size_t(2) * lb * n);                                // [dir][li][k]
+    diffs = take(std::size_t(2) * 2 * lb * segments * C * sizeof(Cf));    // [pole][dir][li][seg][c]
+    weights = take(std::size_t(2) * 2 * 2 * lb * segments * sizeof(Cf));  // [pole][dir][2][li][seg]
+    totals = take(std::size_t(2) * 2 * lb * threads * sizeof(Cf));        // [pole][dir][li][thread]
+    corrections = take(std::size_t(2) * 2 * lb * segments * C * sizeof(Cf));  // as diffs
+    bytes = at;
+  }
+  __host__ __device__ std::size_t elements() const {
+    const std::size_t e = std::size_t(lb) * n;
+    return e + e / (std::size_t(kScanSamples) * lb) + 1;
+  }
+  // e + e / (S LB) for e = k LB + li, which is k LB + li + k / S.
+  __host__ __device__ int index(int k, int li) const { return k * lb + li + k / kScanSamples; }
+};
+
+template <int C>
+__device__ __forceinline__ void tile_store(float* tile, int i, const Pix<C>& p) {
+  tile[i] = p.v[0];
+}
+template <int C>
+__device__ __forceinline__ void tile_store(float4* tile, int i, const Pix<C>& p) {
+  float q[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int c = 0; c < C; ++c) q[c] = p.v[c];
+  tile[i] = make_float4(q[0], q[1], q[2], q[3]);
+}
+template <int C>
+__device__ __forceinline__ Pix<C> tile_load(const float* tile, int i) {
+  Pix<C> p;
+  p.v[0] = tile[i];
+  return p;
+}
+template <int C>
+__device__ __forceinline__ Pix<C> tile_load(const float4* tile, int i) {
+  const float4 v = tile[i];
+  const float q[4] = {v.x, v.y, v.z, v.w};
+  Pix<C> p;
+  for (int c = 0; c < C; ++c) p.v[c] = q[c];
+  return p;
+}
+
+// The CTA's lines from global memory into the tile, or back: rows sample-fastest, columns
+// line-fastest (the CTA's adjacent columns share each image row), so that both are coalesced.
+// blockDim.x is a multiple of LB.
+template <int C, bool Store>
+__device__ __forceinline__ void move_tile(const ScanArgs& a, const ScanLayout<C>& L,
+                                          typename ScanLayout<C>::Tile* tile, int line0) {
+  auto move = [&](int k, int li) {
+    const int l = line0 + li;
+    const int x = a.rows ? k : l, y = a.rows ? l : k;
+    const int i = L.index(k, li);
+    if (Store) {
+      if (l < a.lines) store_pix<C>(a.dst, x, y, tile_load<C>(tile, i));
+    } else {
+      Pix<C> p{};
+      if (l < a.lines) p = load_pix<C>(a.src, x, y);
+      tile_store<C>(tile, i, p);
+    }
+  };
+  if (a.rows) {
+    for (int li = 0; li < L.lb; ++li)
+      for (int k = threadIdx.x; k < L.n; k += blockDim.x) move(k, li);
+  } else {
+    const int li = threadIdx.x % L.lb, step = blockDim.x / L.lb;
+    for (int k = threadIdx.x / L.lb; k < L.n; k += step) move(k, li);
+  }
+}
+
+template <int C>
+__device__ __forceinline__ void load_spacings(const ScanArgs& a, const ScanLayout<C>& L, float* dts,
+                                              int line0) {
+  for (int li = 0; li < L.lb; ++li) {
+    const int l = line0 + li;
+    for (int k = threadIdx.x; k < L.n; k += blockDim.x)
+      dts[L.index(k, li)] = l < a.lines ? a.dt[l * a.dt_line + k] : 1.0f;
+  }
+}
+
+// g <- g + W x, for each channel.
+template <int C>
+__device__ __forceinline__ void add_product(Cf* g, Cf w, const Cf* x) {
+  for (int c = 0; c < C; ++c) g[c] = g[c] + w * x[c];
+}
+
+template <int C, bool Approx>
+__global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
+  constexpr int S = kScanSamples;
+  using Tile = typename ScanLayout<C>::Tile;
+  const ScanLayout<C> L(a.lines_per_cta, a.n, a.threads_per_line, a.seg);
+  char* smem = dynamic_smem<char>();
+  Tile* tile = reinterpret_cast<Tile*>(smem + L.tile);
+  float* dts = reinterpret_cast<float*>(smem + L.dt);
+  Chain<C>* agg = reinterpret_cast<Chain<C>*>(smem + L.agg);
+  int* walks = reinterpret_cast<int*>(smem + L.walks);
+  unsigned char* marks = reinterpret_cast<unsigned char*>(smem + L.marks);
+  Cf* diffs = reinterpret_cast<Cf*>(smem + L.diffs);
+  Cf* wts = reinterpret_cast<Cf*>(smem + L.weights);
+  Cf* totals = reinterpret_cast<Cf*>(smem + L.totals);
+  Cf* corr = reinterpret_cast<Cf*>(smem + L.corrections);
+
+  const int n = a.n, T = a.threads_per_line, LB = a.lines_per_cta, nseg = L.segments;
+  const int tid = threadIdx.x, li = tid / T, t = tid % T;
+  const int lane = tid & 31, warp = t / 32, nw = T / 32;
+  const int line0 = blockIdx.x * LB;
+  const bool line_ok = line0 + li < a.lines;
+  const int k0 = t * S;
+  const int cnt = max(0, min(S, n - k0));  // the thread's samples k0 .. k0 + cnt - 1
+  const bool active = cnt > 0;
+  // C and D without a walk (kappa = 0) start every segment from its ends' steady states; with a
+  // walk they correct the exact result.
+  const bool reset = Approx && !(a.warmup > 0.0f);
+  const bool correct = Approx && !reset;
+  // The thread starts the causal recursion from the steady state at its first sample (the line's
+  // or, with reset, a segment's start) or ends the anticausal one at its last sample.
+  const bool cstart = active && (k0 == 0 || (reset && k0 % a.seg == 0));
+  const int kl = k0 + cnt - 1;
+  const bool aend = active && (kl == n - 1 || (reset && (kl + 1) % a.seg == 0));
+
+  // Shared tables indexed [li][...] for this line.
+  auto mark = [&](int dir, int k) -> unsigned char& { return marks[(dir * LB + li) * n + k]; };
+  auto walk = [&](int dir, int g) -> int& { return walks[(dir * LB + li) * nseg + g]; };
+  auto diff = [&](int pole, int dir, int g) {
+    return diffs + ((std::size_t(pole * 2 + dir) * LB + li) * nseg + g) * C;
+  };
+  auto weight = [&](int pole, int dir, int which, int g) -> Cf& {
+    return wts[((std::size_t(pole * 2 + dir) * 2 + which) * LB + li) * nseg + g];
+  };
+  auto total = [&](int pole, int dir, int th) -> Cf& {
+    return totals[(std::size_t(pole * 2 + dir) * LB + li) * T + th];
+  };
+  auto correction = [&](int pole, int dir, int g) {
+    return corr + ((std::size_t(pole * 2 + dir) * LB + li) * nseg + g) * C;
+  };
+
+  move_tile<C, false>(a, L, tile, line0);
+  load_spacings<C>(a, L, dts, line0);
+  if (correct)
+    for (int e = tid; e < 2 * LB * n; e += blockDim.x) marks[e] = kNoSegment;
+  __syncthreads();
+
+  // Algorithm B's walks, one thread per segment, in the CPU backend's order: back from the
+  // segment's first sample s while d < warmup (p > 0), forward from its last while d < warmup
+  // (q < n-1). The ends mark the samples whose exact state the correction needs (p = 0 and
+  // q = n-1 are the steady states of the exact result itself and need none). Segments with the
+  // same end share one mark; whichever writes it, all of them read the same one.
+  unsigned int cmask = 0, amask = 0;  // this thread's marked samples, causal and anticausal
+  if (correct) {
+    if (line_ok && t < nseg) {
+      const int g = t, s = g * a.seg, e = min(n, s + a.seg);
+      int p = s;
+      float d = 0.0f;
+      while (p > 0 && d < a.warmup) {
+        d += dts[L.index(p, li)];
+        --p;
+      }
+      int q = e - 1;
+      d = 0.0f;
+      while (q < n - 1 && d < a.warmup) {
+        d += dts[L.index(q + 1, li)];
+        ++q;
+      }
+      walk(0, g) = p;
+      walk(1, g) = q;
+      if (p > 0) mark(0, p) = static_cast<unsigned char>(g);
+      if (q < n - 1) mark(1, q) = static_cast<unsigned char>(g);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      if (i < cnt && mark(0, k0 + i) != kNoSegment) cmask |= 1u << i;
+      if (i < cnt && mark(1, k0 + i) != kNoSegment) amask |= 1u << i;
+    }
+  }
+
+  float y[S][C];
+  for (int i = 0; i < S; ++i)
+    for (int c = 0; c < C; ++c) y[i][c] = 0.0f;
+
+  for (int pole = 0; pole < 2; ++pole) {
+    const edge::Pole<float>& P = a.poles.p[pole];
+    // Samples k0-1 .. k0+S (f[i] is sample k0-1+i) and the weights of edges k0 .. k0+S (w[i] of
+    // edge k0+i), of which edge 0 and edges past n-1 are never used.
+    Pix<C> f[S + 2];
+    for (int i = 0; i < S + 2; ++i)
+      f[i] = tile_load<C>(tile, L.index(min(max(k0 - 1 + i, 0), n - 1), li));
+    Cf w[S + 1], cw[S + 1];
+    for (int i = 0; i <= S; ++i) {
+      const float delta = dts[L.index(min(k0 + i, n - 1), li)];
+      const edge::EdgeWeight<float> ew = fast_edge_weight(P, delta, fast_rcp(delta));
+      w[i] = ew.w;
+      cw[i] = ew.c;
+    }
+
+    // 1. Both recursions over the thread's samples from a zero state (or a steady state), their
+    // real parts added to the outputs, and their composites. The loops run over all S samples with
+    // the count as a condition, so that every array index is a constant and stays in registers.
+    Chain<C> cc = identity_chain<C>(), ca = identity_chain<C>();
+    if (active) {
+      Cf u[C];
+      for (int c = 0; c < C; ++c) u[c] = {0.0f, 0.0f};
+      Cf W = {1.0f, 0.0f};
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        if (i < cnt) {
+          if (i == 0 && cstart) {
+            for (int c = 0; c < C; ++c) u[c] = P.steady_causal * f[1].v[c];
+            W = {0.0f, 0.0f};
+          } else {
+            // eq. (4), causal, edge k0+i: g = w g + P f[k] + Q f[k-1]
+            const Cf s = cw[i] + P.minus_r1b;
+            const Cf pk = P.a + s;
+            const Cf qk = P.r1 * w[i] - cw[i];
+            for (int c = 0; c < C; ++c) u[c] = w[i] * u[c] + pk * f[i + 1].v[c] + qk * f[i].v[c];
+            W = w[i] * W;
+          }
+          for (int c = 0; c < C; ++c) y[i][c] += u[c].re;
+          if (correct && (cmask >> i & 1u)) {
+            const int g = mark(0, k0 + i);
+            Cf* dd = diff(pole, 0, g);
+            for (int c = 0; c < C; ++c) dd[c] = P.steady_causal * f[i + 1].v[c] - u[c];
+            weight(pole, 0, 0, g) = W;
+          }
+        }
+      }
+      cc.w = W;
+      for (int c = 0; c < C; ++c) cc.u[c] = u[c];
+
+      Cf v[C];
+      for (int c = 0; c < C; ++c) v[c] = {0.0f, 0.0f};
+      Cf Wa = {1.0f, 0.0f};
+#pragma unroll
+      for (int i = S - 1; i >= 0; --i) {
+        if (i < cnt) {
+          if (i == cnt - 1 && aend) {
+            for (int c = 0; c < C; ++c) v[c] = P.steady_anticausal * f[i + 1].v[c];
+            Wa = {0.0f, 0.0f};
+          } else {
+            // eq. (4), anticausal, edge k0+i+1: g[k] = w g[k+1] + R f[k+1] + S f[k]
+            const Cf q = P.r1 * w[i + 1] - cw[i + 1];
+            const Cf r = P.a * w[i + 1] + q;
+            const Cf s = cw[i + 1] + P.minus_r1b;
+            for (int c = 0; c < C; ++c)
+              v[c] = w[i + 1] * v[c] + r * f[i + 2].v[c] + s * f[i + 1].v[c];
+            Wa = w[i + 1] * Wa;
+          }
+          for (int c = 0; c < C; ++c) y[i][c] += v[c].re;
+          if (correct && (amask >> i & 1u)) {
+            const int g = mark(1, k0 + i);
+            Cf* dd = diff(pole, 1, g);
+            for (int c = 0; c < C; ++c) dd[c] = P.steady_anticausal * f[i + 1].v[c] - v[c];
+            weight(pole, 1, 0, g) = Wa;
+          }
+        }
+      }
+      ca.w = Wa;
+      for (int c = 0; c < C; ++c) ca.u[c] = v[c];
+
+      if (correct) {
+        // The products of the w between a marked sample and the thread's end (causal: after p
+        // up to k0+S-1) or start (anticausal: k0+1 up to q), and the thread's whole products.
+        Cf R = {1.0f, 0.0f};
+#pragma unroll
+        for (int j = S - 1; j >= 0; --j) {
+          if (j < cnt) {
+            if (cmask >> j & 1u) weight(pole, 0, 1, mark(0, k0 + j)) = R;
+            R = w[j] * R;
+          }
+        }
+        Cf F = {1.0f, 0.0f};
+#pragma unroll
+        for (int j = 0; j < S; ++j) {
+          if (j < cnt) {
+            if (amask >> j & 1u) weight(pole, 1, 1, mark(1, k0 + j)) = F;
+            F = w[j + 1] * F;
+          }
+        }
+        total(pole, 0, t) = W;
+        total(pole, 1, t) = Wa;
+      }
+    }
+
+    // 2. The scans. Within the warp (the line's threads are whole warps): inclusive, the causal
+    // composites left to right, the anticausal ones right to left.
+    Chain<C> ic = cc, ia = ca;
+    for (int d = 1; d < 32; d <<= 1) {
+      const Chain<C> lower = shfl_up(ic, d);
+      const Chain<C> upper = shfl_down(ia, d);
+      if (lane >= d) ic = compose(ic, lower);
+      if (lane + d < 32) ia = compose(ia, upper);
+    }
+    Chain<C>* agg_c = agg + ((pole * 2 + 0) * LB + li) * nw;
+    Chain<C>* agg_a = agg + ((pole * 2 + 1) * LB + li) * nw;
+    if (lane == 31) agg_c[warp] = ic;
+    if (lane == 0) agg_a[warp] = ia;
+    __syncthreads();
+
+    // The warps of the line: the state leaving warp j (causal) is the scan of the warps' composites
+    // up to j applied to anything, since warp 0 holds the line's first thread, whose W is 0; the
+    // state entering warp j from the right alike, from the warp holding the line's last sample.
+    // Lane j scans warp j (causal) and warp nw-1-j (anticausal); warp `warp` takes the state
+    // leaving warp-1 and the one entering warp+1.
+    Cf cin[C], ain[C];
+    {
+      Chain<C> xc = lane < nw ? agg_c[lane] : identity_chain<C>();
+      Chain<C> xa = lane < nw ? agg_a[nw - 1 - lane] : identity_chain<C>();
+      for (int d = 1; d < nw; d <<= 1) {
+        const Chain<C> lc = shfl_up(xc, d);
+        const Chain<C> la = shfl_up(xa, d);
+        if (lane >= d) {
+          xc = compose(xc, lc);
+          xa = compose(xa, la);
+        }
+      }
+      const int from_c = max(warp - 1, 0), from_a = max(nw - 2 - warp, 0);
+      for (int c = 0; c < C; ++c) {
+        const Cf sc = shfl_from(xc.u[c], from_c);
+        const Cf sa = shfl_from(xa.u[c], from_a);
+        cin[c] = warp > 0 ? sc : Cf{0.0f, 0.0f};
+        ain[c] = warp < nw - 1 ? sa : Cf{0.0f, 0.0f};
+      }
+    }
+    // The thread's carries: the state leaving the previous thread and the one entering from the
+    // next, each the neighbour's inclusive composite applied to its warp's carry.
+    Cf carry_c[C], carry_a[C];
+    {
+      const Chain<C> pc = shfl_up(ic, 1);
+      const Chain<C> pa = shfl_down(ia, 1);
+      for (int c = 0; c < C; ++c) {
+        carry_c[c] = lane > 0 ? pc.w * cin[c] + pc.u[c] : cin[c];
+        carry_a[c] = lane < 31 ? pa.w * ain[c] + pa.u[c] : ain[c];
+      }
+    }
+
+    // C and D: the exact states at the walks' ends give the corrections, carried to the segments.
+    if (correct) {
+      if (active) {
+#pragma unroll
+        for (int i = 0; i < S; ++i) {
+          if (cmask >> i & 1u) {
+            const int g = mark(0, k0 + i);
+            Cf* dd = diff(pole, 0, g);
+            const Cf wk = weight(pole, 0, 0, g);
+            for (int c = 0; c < C; ++c) dd[c] = dd[c] - wk * carry_c[c];
+          }
+          if (amask >> i & 1u) {
+            const int g = mark(1, k0 + i);
+            Cf* dd = diff(pole, 1, g);
+            const Cf wk = weight(pole, 1, 0, g);
+            for (int c = 0; c < C; ++c) dd[c] = dd[c] - wk * carry_a[c];
+          }
+        }
+      }
+      __syncthreads();
+      // Segment g's correction entering its first sample (causal: W(p, s-1] delta(p)) and its last
+      // (anticausal: W(e, q] delta(q), at sample e).
+      if (line_ok && t < nseg) {
+        const int g = t, s = g * a.seg, e = min(n, s + a.seg);
+        const int p = walk(0, g), q = walk(1, g);
+        Cf* ec = correction(pole, 0, g);
+        Cf* ea = correction(pole, 1, g);
+        for (int c = 0; c < C; ++c) ec[c] = ea[c] = {0.0f, 0.0f};
+        if (p > 0) {
+          const int m = mark(0, p);
+          Cf W = weight(pole, 0, 1, m);
+          for (int th = p / S + 1; th < s / S; ++th) W = total(pole, 0, th) * W;
+          add_product<C>(ec, W, diff(pole, 0, m));
+        }
+        if (q < n - 1) {
+          const int m = mark(1, q);
+          Cf W = weight(pole, 1, 1, m);
+          for (int th = e / S; th < q / S; ++th) W = total(pole, 1, th) * W;
+          add_product<C>(ea, W, diff(pole, 1, m));
+        }
+      }
+      __syncthreads();
+      if (active && line_ok) {
+        const int g = k0 / a.seg, s = g * a.seg, e = min(n, s + a.seg);
+        Cf W = {1.0f, 0.0f};
+        for (int th = s / S; th < t; ++th) W = total(pole, 0, th) * W;
+        add_product<C>(carry_c, W, correction(pole, 0, g));
+        W = {1.0f, 0.0f};
+        for (int th = (e - 1) / S; th > t; --th) W = total(pole, 1, th) * W;
+        add_product<C>(carry_a, W, correction(pole, 1, g));
+      }
+    }
+
+    // 3. The carries' responses: Re(W_k g) with the products of phase 1.
+    if (active && !cstart) {
+      Cf W = {1.0f, 0.0f};
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        if (i < cnt) {
+          W = w[i] * W;
+          for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_c[c].re - W.im * carry_c[c].im;
+        }
+      }
+    }
+    if (active && !aend) {
+      Cf W = {1.0f, 0.0f};
+#pragma unroll
+      for (int i = S - 1; i >= 0; --i) {
+        if (i < cnt) {
+          W = w[i + 1] * W;
+          for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_a[c].re - W.im * carry_a[c].im;
+        }
+      }
+    }
+  }
+
+  // The outputs through the tile (every thread has read its samples by now), then out.
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < S; ++i) {
+    if (i < cnt) {
+      Pix<C> o;
+      for (int c = 0; c < C; ++c) o.v[c] = y[i][c];
+      tile_store<C>(tile, L.index(k0 + i, li), o);
+    }
+  }
+  __syncthreads();
+  move_tile<C, true>(a, L, tile, line0);
+}
+
+}  // namespace rf::cuda::edge_kernels
