@@ -2,13 +2,13 @@
 # The edge-aware filter on a GPU machine, on prebuilt binaries:
 #   scripts/edge-cuda-compare.sh [BUILD_DIR]
 # 1. the CUDA edge-aware tests (every algorithm against the CPU backend and the double reference,
-#    every image layout, the legacy kernels against the new ones);
+#    every image layout, the scan kernel against the line kernels that run by default);
 # 2. compute-sanitizer racecheck and memcheck on the image-layout test (the scan kernel's shared
 #    memory, every algorithm and layout);
-# 3. rfcli bench --filters edge-aware at 2048^2 with the new kernels, then with the kernels they
-#    replace (RF_EDGE_KERNELS=legacy), in the same run;
-# 4. with --profile as second argument, Nsight Compute on one frame of each algorithm (new
-#    kernels).
+# 3. rfcli bench --filters edge-aware at 2048^2 with the default kernels, then with the scan kernel
+#    for exact, C and D (RF_EDGE_KERNELS=scan), then the default again, in the same run;
+# 4. with --profile as second argument, Nsight Compute on one frame of each algorithm (scan
+#    kernel for exact, C and D).
 # Every log lands in $OUT (default ./out).
 set -uo pipefail
 build=${1:-build-gpu}
@@ -37,15 +37,16 @@ for tool in racecheck memcheck; do
   tail -3 "$out/edge-sanitizer-$tool.txt"
 done
 
-echo "== benchmark: new kernels, then legacy"
+echo "== benchmark: default kernels, the scan kernel, the default again"
 bench=("$build/bin/rfcli" bench --filters edge-aware --backend cuda --sizes 2048 --no-hd)
-"${bench[@]}" --json "$out/edge-bench-new.json" >"$out/edge-bench-new.txt" 2>&1 || status=1
-RF_EDGE_KERNELS=legacy "${bench[@]}" --json "$out/edge-bench-legacy.json" \
-  >"$out/edge-bench-legacy.txt" 2>&1 || status=1
-"${bench[@]}" --json "$out/edge-bench-new2.json" >"$out/edge-bench-new2.txt" 2>&1 || status=1
-for f in new legacy new2; do
+"${bench[@]}" --json "$out/edge-bench-default.json" >"$out/edge-bench-default.txt" 2>&1 || status=1
+RF_EDGE_KERNELS=scan "${bench[@]}" --json "$out/edge-bench-scan.json" \
+  >"$out/edge-bench-scan.txt" 2>&1 || status=1
+"${bench[@]}" --json "$out/edge-bench-default2.json" >"$out/edge-bench-default2.txt" 2>&1 ||
+  status=1
+for f in default scan default2; do
   echo "-- $f"
-  grep -E "^rfstudio +edge-aware" "$out/edge-bench-$f.txt"
+  grep -E "^rfstudio +[a-z]+ +edge-aware" "$out/edge-bench-$f.txt"
 done
 
 if [ "$profile" = "--profile" ]; then
@@ -53,6 +54,7 @@ if [ "$profile" = "--profile" ]; then
   # 1): 6 frames of 4 passes, so the scan kernel's launches are C's 24, then D's, then exact's.
   echo "== Nsight Compute"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  export RF_EDGE_KERNELS=scan
   one=(bench --filters edge-aware --backend cuda --sizes 2048 --no-hd --iterations 1)
   profile_one() {
     local name=$1

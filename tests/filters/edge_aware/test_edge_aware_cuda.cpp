@@ -2,14 +2,15 @@
 // and D equal the CPU's within float rounding, the exact variant equals Algorithm A, on every
 // layout the plan reads (gray, RGB, RGBA float, RGBA8), on lines the scan kernel holds whole and on
 // longer ones; a constant image is unchanged, and the CUDA engine runs the same plan on device and
-// host frames. The kernels the scan kernel replaces (RF_EDGE_KERNELS=legacy) are checked against
-// the new ones.
+// host frames. The scan kernel (RF_EDGE_KERNELS=scan) is checked against the line kernels that run
+// by default, on every layout.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <limits>
 #include <random>
 #include <string>
@@ -53,10 +54,10 @@ const Size kSizes[] = {{1, 1}, {31, 33}, {257, 131}, {70, 300}};
 const Size kLineSizes[] = {{1, 1},    {2, 9},     {9, 2},    {31, 33}, {257, 131},
                            {70, 300}, {1000, 37}, {4096, 3}, {3, 4100}};
 
-// Selects the kernels the scan kernel replaces for the plans made while it lives.
-struct LegacyKernels {
-  LegacyKernels() { setenv("RF_EDGE_KERNELS", "legacy", 1); }
-  ~LegacyKernels() { unsetenv("RF_EDGE_KERNELS"); }
+// Selects the scan kernel for the exact variant, C and D in the plans made while it lives.
+struct ScanKernels {
+  ScanKernels() { setenv("RF_EDGE_KERNELS", "scan", 1); }
+  ~ScanKernels() { unsetenv("RF_EDGE_KERNELS"); }
 };
 
 const char* name(Algorithm a) {
@@ -120,22 +121,22 @@ TEST_CASE("edge-aware cuda: A and the exact variant against the double reference
   }
 }
 
-// The kernels the scan kernel and the four-thread Algorithm A replace give the same results.
-TEST_CASE("edge-aware cuda: the legacy kernels equal the new ones") {
+// The scan kernel gives the results of the line kernels that run by default.
+TEST_CASE("edge-aware cuda: the scan kernel equals the line kernels") {
   RF_REQUIRE_CUDA();
-  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
+  for (Algorithm a : {Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
     for (int c : {1, 3, 4}) {
       const FilterSpec spec = edge_spec(30.0, 0.15, a, 1.5);
       const Image in = cartoon_image(301, 187, c, unsigned(90 + c));
-      const Image fresh = cuda::edge_aware_filter(spec, in);
-      Image old;
+      const Image lines = cuda::edge_aware_filter(spec, in);
+      Image scanned;
       {
-        LegacyKernels legacy;
-        old = cuda::edge_aware_filter(spec, in);
+        ScanKernels scan;
+        scanned = cuda::edge_aware_filter(spec, in);
       }
       CAPTURE(name(a));
       CAPTURE(c);
-      CHECK(max_abs_diff(fresh, old) <= 2e-6 * peak(old));
+      CHECK(max_abs_diff(scanned, lines) <= 2e-6 * peak(lines));
     }
 }
 
@@ -150,9 +151,12 @@ TEST_CASE("edge-aware cuda: every image layout, every algorithm") {
   const Layout layouts[] = {{3, cuda::EdgeFormat::Rgb32F}, {3, cuda::EdgeFormat::Rgba32F},
                             {3, cuda::EdgeFormat::Rgba8},  {4, cuda::EdgeFormat::Rgba32F},
                             {4, cuda::EdgeFormat::Rgba8},  {1, cuda::EdgeFormat::Gray32F}};
+  for (bool scan : {false, true})
   for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
     for (const Layout& lay : layouts)
       for (Size s : {Size{129, 67}, Size{33, 257}}) {
+        std::optional<ScanKernels> scanning;
+        if (scan) scanning.emplace();
         const bool bytes = lay.format == cuda::EdgeFormat::Rgba8;
         Image in = cartoon_image(s.w, s.h, lay.channels, unsigned(s.w + lay.channels));
         if (bytes)
@@ -161,6 +165,7 @@ TEST_CASE("edge-aware cuda: every image layout, every algorithm") {
         const FilterSpec spec = edge_spec(22.0, 0.12, a, 1.0);
         const Image want = run_cpu(spec, in);
         const Image got = cuda::edge_aware_filter(spec, in, lay.format);
+        CAPTURE(scan);
         CAPTURE(name(a));
         CAPTURE(lay.channels);
         CAPTURE(int(lay.format));
