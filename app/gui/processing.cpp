@@ -128,6 +128,8 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   ensure_engine(spec.backend);
   if (!engine_) return false;
   const bool new_frame = submitted_version_ != frame_version_ || upload_every_frame;
+  // A frame sent again for timing arrives now: its latency counts from this send.
+  if (upload_every_frame && submitted_version_ == frame_version_) arrival_ = Clock::now();
   const bool changed = !have_result_ || spec != last_spec_ || new_frame;
   if (!changed && !always) return false;
   try {

@@ -248,8 +248,10 @@ TEST_CASE("GPU faults: a kernel fault falls back through the copy path to the CP
     const std::string log =
         (std::filesystem::temp_directory_path() / ("rf_gui_fault_" + std::to_string(getpid())))
             .string();
-    const std::string cmd = "RF_GUI_FAULT_CHILD=1 /proc/" + std::to_string(getpid()) +
-                            "/exe '-tc=GPU faults: a kernel fault*' >'" + log + "' 2>&1";
+    const std::string cmd = "RF_GUI_FAULT_CHILD=1 timeout -k 5 90 /proc/" +
+                            std::to_string(getpid()) + "/exe '-tc=GPU faults: a kernel fault*' >'" +
+                            log + "' 2>&1";
+    // A child that hangs on its spoiled context is stopped (exit 124) rather than waited for.
     const int raw = std::system(cmd.c_str());
     const std::string out = slurp(log);
     std::remove(log.c_str());

@@ -145,8 +145,10 @@ TEST_CASE("CUDA faults: a kernel fault is a DeviceError; the CPU backend still f
     const std::string log =
         (fs::temp_directory_path() / ("rf_cuda_fault_" + std::to_string(getpid()) + ".txt"))
             .string();
-    const std::string cmd = "RF_CUDA_FAULT_CHILD=1 /proc/" + std::to_string(getpid()) +
+    const std::string cmd = "RF_CUDA_FAULT_CHILD=1 timeout -k 5 90 /proc/" +
+                            std::to_string(getpid()) +
                             "/exe '-tc=CUDA faults: a kernel fault*' >'" + log + "' 2>&1";
+    // A child that hangs on its spoiled context is stopped (exit 124) rather than waited for.
     const int raw = std::system(cmd.c_str());
     const std::string out = slurp(log);
     std::remove(log.c_str());
