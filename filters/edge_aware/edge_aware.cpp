@@ -664,8 +664,17 @@ struct Kernels {
   [[gnu::always_inline]] static void store_unaligned(float* p, const V& v) {
     std::memcpy(p, &v, sizeof v);
   }
+  // Lanes of a and b (index L + i is b[i]). GCC's builtin takes the indices as a vector; clang
+  // has no such builtin, and its optimiser folds the lane-wise form of constant indices into the
+  // same shuffles.
   [[gnu::always_inline]] static V shuffle(const V& a, const V& b, const VI& index) {
+#if defined(__clang__)
+    V r;
+    for (int i = 0; i < L; ++i) r[i] = index[i] < L ? a[index[i]] : b[index[i] - L];
+    return r;
+#else
     return __builtin_shuffle(a, b, index);
+#endif
   }
 
   // m[j][i] <- m[i][j]. For 8 lanes: unpack pairs, then 2x2 blocks, then the 128-bit halves (the
