@@ -448,6 +448,9 @@ class CudaGlPipeline final : public GpuPipeline {
     if ((f.format == PixelFormat::RGBA32F) != float_frames_ || f.format == PixelFormat::R32F)
       throw std::logic_error("GpuPipeline: frame format differs from the configured one");
     const RawShape shape = raw_shape(f);
+    if (shape.host_pitch < shape.row_bytes)
+      throw std::runtime_error("frame rows of " + std::to_string(shape.host_pitch) +
+                               " bytes are shorter than its width needs");
     if (f.bytes.size() < shape.host_pitch * (shape.rows - 1) + shape.row_bytes)
       throw std::runtime_error("frame has fewer bytes than its size needs");
     if (s.staged_version != version) {

@@ -174,6 +174,11 @@ void to_rgba(const Frame& in, Frame& out) {
   }
   out.format = PixelFormat::RGBA8;
   out.bytes.resize(std::size_t(in.width) * in.height * 4);
+  const std::size_t min_stride = yuv_min_stride(in.encoding, in.width);
+  if (in.stride < min_stride)
+    throw IoError(std::string(to_string(in.encoding)) + " frame: a row stride of " +
+                  std::to_string(in.stride) + " bytes is shorter than a row of " +
+                  std::to_string(in.width) + " pixels (" + std::to_string(min_stride) + ")");
   if (in.bytes.size() < yuv_frame_bytes(in.encoding, in.height, in.stride))
     throw IoError(std::string(to_string(in.encoding)) + " frame: fewer bytes than its size needs");
   if (in.encoding == Encoding::Yuyv)

@@ -3,6 +3,7 @@
 // the sanitizers (scripts/sanitize.sh), a memory error in a replay fails the suite as well.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -65,6 +66,34 @@ TEST_CASE("fuzz regressions: image reader") {
              return e.what();
            }
            return "decoded";
+         });
+}
+
+TEST_CASE("fuzz regressions: camera YUYV and NV12 buffers") {
+  replay("camera_yuv",
+         {
+             // NV12, 132x1015, a row stride of 0 bytes: the size check (stride times rows)
+             // passed with no bytes, and the conversion read past the buffer (AddressSanitizer).
+             {"nv12-stride-0.bin", "NV12 frame: a row stride of 0 bytes is shorter than a row"},
+         },
+         [](const std::vector<std::uint8_t>& bytes) -> std::string {
+           // The framing of fuzz/camera_yuv.cpp: width, height, stride offset, flags, buffer.
+           REQUIRE(bytes.size() >= 6);
+           app::Frame in;
+           in.width = 1 + ((bytes[0] | bytes[1] << 8) % 1024);
+           in.height = 1 + ((bytes[2] | bytes[3] << 8) % 1024);
+           in.encoding = bytes[5] & 1 ? app::Encoding::Nv12 : app::Encoding::Yuyv;
+           const std::size_t min_stride = app::yuv_min_stride(in.encoding, in.width);
+           in.stride = bytes[5] & 2 ? min_stride - std::min<std::size_t>(bytes[4], min_stride)
+                                    : min_stride + bytes[4];
+           in.bytes.assign(bytes.begin() + 6, bytes.end());
+           app::Frame out;
+           try {
+             app::to_rgba(in, out);
+           } catch (const IoError& e) {
+             return e.what();
+           }
+           return "converted";
          });
 }
 
