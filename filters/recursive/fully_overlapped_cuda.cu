@@ -758,7 +758,6 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
 template <int NR, int NC, int C>
 void launch_frame(const Args& a, const Plan& p, const Modes<NR, NC, float>& f, bool fix_in_rows,
                   cudaStream_t stream, cudaEvent_t* marks) {
-  constexpr int R = NR + 2 * NC;
   const dim3 block(32, 4);
   const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles);
   auto mark = [&](int i) {

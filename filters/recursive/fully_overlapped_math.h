@@ -42,7 +42,7 @@ struct State {
 
 template <int NR, int NC, class T>
 RF_HDI State<NR, NC, T> zero_state() {
-  State<NR, NC, T> w;
+  State<NR, NC, T> w{};  // value-initialised: with NC = 0 the unused pair slot too
   RF_UNROLL
   for (int k = 0; k < NR + 2 * NC; ++k) w[k] = T(0);
   return w;
