@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "app/io/atomic_file.h"
@@ -223,6 +224,47 @@ bool jpeg_huffman_tables_valid(const std::vector<std::uint8_t>& b) {
   return true;
 }
 
+// stb_image 2.27 decodes a run-length scanline of a Radiance HDR file (width 8 to 32767) in runs
+// whose lengths it reads from the file, and a run of length 0 -- which is also what it reads once
+// the data has ended -- never advances: a truncated or corrupt file loops for ever. The runs are
+// walked here first, as stb_image walks them; false when one of length 0 comes before the image
+// is complete. Anything else stb_image refuses, or decodes, by itself.
+bool hdr_runs_end(const std::vector<std::uint8_t>& b) {
+  // The header ends at its first empty line; the resolution line follows.
+  std::size_t pos = 0;
+  while (pos + 1 < b.size() && !(b[pos] == '\n' && b[pos + 1] == '\n')) ++pos;
+  pos += 2;
+  const std::size_t line = pos;
+  while (pos < b.size() && b[pos] != '\n') ++pos;
+  if (pos >= b.size()) return true;
+  const std::string resolution(b.begin() + std::ptrdiff_t(line), b.begin() + std::ptrdiff_t(pos));
+  ++pos;
+  long long height = 0, width = 0;
+  if (std::sscanf(resolution.c_str(), "-Y %lld +X %lld", &height, &width) != 2) return true;
+  if (width < 8 || width >= 32768 || height <= 0) return true;  // flat pixels: no runs
+  auto get = [&]() -> int { return pos < b.size() ? b[pos++] : 0; };
+  for (long long row = 0; row < height; ++row) {
+    const int c1 = get(), c2 = get(), hi = get();
+    if (c1 != 2 || c2 != 2 || (hi & 0x80)) return true;  // flat pixels from here on
+    if ((hi << 8 | get()) != width) return true;         // refused by stb_image
+    for (int component = 0; component < 4; ++component)
+      for (long long x = 0; x < width;) {
+        int count = get();
+        if (count > 128) {
+          count -= 128;
+          get();
+        } else if (count == 0) {
+          return false;
+        } else {
+          pos += std::size_t(count);
+        }
+        if (count > width - x) return true;  // refused by stb_image
+        x += count;
+      }
+  }
+  return true;
+}
+
 bool is_jpeg(const std::vector<std::uint8_t>& b) {
   return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
 }
@@ -258,6 +300,8 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
   // Before stb_image parses anything: even stbi_info reads the Huffman tables.
   if (is_jpeg(b) && !jpeg_huffman_tables_valid(b))
     fail(path, "corrupt JPEG (a Huffman table with more than 256 codes)");
+  if (stbi_is_hdr_from_memory(data, len) && !hdr_runs_end(b))
+    fail(path, "truncated or corrupt HDR (a run-length scanline that never ends)");
   int w = 0, h = 0, comp = 0;
   if (!stbi_info_from_memory(data, len, &w, &h, &comp))
     fail(path, "unsupported or corrupt image (" + stb_reason() +

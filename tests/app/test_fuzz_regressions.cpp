@@ -58,6 +58,10 @@ TEST_CASE("fuzz regressions: image reader") {
              // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
              {"tga-rle-claims-17737x17486.tga",
               "truncated or corrupt: 17737x17486 pixels cannot come from 29 bytes"},
+             // 53 bytes of Radiance HDR, 9x2, whose run-length data ends early: stb_image reads
+             // runs of length 0 past the end and never finishes the scanline (a 10 s timeout).
+             {"hdr-rle-run-of-zero.hdr",
+              "truncated or corrupt HDR (a run-length scanline that never ends)"},
          },
          [](const std::vector<std::uint8_t>& bytes) -> std::string {
            try {
