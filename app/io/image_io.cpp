@@ -274,6 +274,23 @@ bool is_png(const std::vector<std::uint8_t>& b) {
   return b.size() >= 8 && std::equal(kSignature, kSignature + 8, b.begin());
 }
 
+// stb_image 2.27 grows its buffer of PNG image data to each IDAT chunk's declared length before
+// reading the chunk: a few hundred bytes that declare 2 GiB of data allocate 2 GiB. Every chunk
+// of a PNG must lie within the file (length, type, data, CRC), which is checked here first.
+bool png_chunks_fit(const std::vector<std::uint8_t>& b) {
+  std::size_t pos = 8;  // after the signature
+  while (pos + 8 <= b.size()) {
+    const std::size_t length = std::size_t(b[pos]) << 24 | std::size_t(b[pos + 1]) << 16 |
+                               std::size_t(b[pos + 2]) << 8 | b[pos + 3];
+    if (length > b.size() - pos - 8 || b.size() - pos - 8 - length < 4) return false;
+    if (std::equal(b.begin() + std::ptrdiff_t(pos + 4), b.begin() + std::ptrdiff_t(pos + 8),
+                   "IEND"))
+      return true;
+    pos += 12 + length;
+  }
+  return pos == b.size();  // chunks up to the end without IEND: stb_image refuses that itself
+}
+
 // The most pixels a well-formed file of each format can hold per byte of the file. stb_image
 // decodes a BMP, TGA, HDR or JPEG that ends early as if zeros followed, so a few bytes that
 // claim 17737 x 17486 pixels would cost gigabytes and seconds of decoding nothing; a file below
@@ -300,6 +317,8 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
   // Before stb_image parses anything: even stbi_info reads the Huffman tables.
   if (is_jpeg(b) && !jpeg_huffman_tables_valid(b))
     fail(path, "corrupt JPEG (a Huffman table with more than 256 codes)");
+  if (is_png(b) && !png_chunks_fit(b))
+    fail(path, "truncated or corrupt PNG (a chunk longer than the file)");
   if (stbi_is_hdr_from_memory(data, len) && !hdr_runs_end(b))
     fail(path, "truncated or corrupt HDR (a run-length scanline that never ends)");
   int w = 0, h = 0, comp = 0;

@@ -49,28 +49,32 @@ void replay(const std::string& target, const std::map<std::string, std::string>&
 }  // namespace
 
 TEST_CASE("fuzz regressions: image reader") {
-  replay("image_reader",
-         {
-             // A DHT segment whose 16 counts sum past 256 codes: stb_image 2.27 wrote past its
-             // Huffman arrays (UBSan: index 257 out of bounds in stbi__build_huffman).
-             {"jpeg-dht-over-256-codes.jpg", "corrupt JPEG (a Huffman table with more than 256"},
-             // 29 bytes of run-length TGA that claim 17737x17486: stb_image decodes past the end
-             // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
-             {"tga-rle-claims-17737x17486.tga",
-              "truncated or corrupt: 17737x17486 pixels cannot come from 29 bytes"},
-             // 53 bytes of Radiance HDR, 9x2, whose run-length data ends early: stb_image reads
-             // runs of length 0 past the end and never finishes the scanline (a 10 s timeout).
-             {"hdr-rle-run-of-zero.hdr",
-              "truncated or corrupt HDR (a run-length scanline that never ends)"},
-         },
-         [](const std::vector<std::uint8_t>& bytes) -> std::string {
-           try {
-             io::decode_image(bytes, "input");
-           } catch (const IoError& e) {
-             return e.what();
-           }
-           return "decoded";
-         });
+  replay(
+      "image_reader",
+      {
+          // A DHT segment whose 16 counts sum past 256 codes: stb_image 2.27 wrote past its
+          // Huffman arrays (UBSan: index 257 out of bounds in stbi__build_huffman).
+          {"jpeg-dht-over-256-codes.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+          // 29 bytes of run-length TGA that claim 17737x17486: stb_image decodes past the end
+          // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
+          {"tga-rle-claims-17737x17486.tga",
+           "truncated or corrupt: 17737x17486 pixels cannot come from 29 bytes"},
+          // 53 bytes of Radiance HDR, 9x2, whose run-length data ends early: stb_image reads
+          // runs of length 0 past the end and never finishes the scanline (a 10 s timeout).
+          {"hdr-rle-run-of-zero.hdr",
+           "truncated or corrupt HDR (a run-length scanline that never ends)"},
+          // A 512x512 PNG whose chunk declares about 2 GiB of data in a file of 64 KiB:
+          // stb_image grew its buffer to the declared length first (2 GiB allocated).
+          {"png-idat-claims-2gib.png", "truncated or corrupt PNG (a chunk longer than the file)"},
+      },
+      [](const std::vector<std::uint8_t>& bytes) -> std::string {
+        try {
+          io::decode_image(bytes, "input");
+        } catch (const IoError& e) {
+          return e.what();
+        }
+        return "decoded";
+      });
 }
 
 TEST_CASE("fuzz regressions: camera YUYV and NV12 buffers") {
