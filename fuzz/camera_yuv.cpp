@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   in.height = 1 + ((data[2] | data[3] << 8) % 1024);
   in.encoding = data[5] & 1 ? rf::app::Encoding::Nv12 : rf::app::Encoding::Yuyv;
   const std::size_t min_stride = rf::app::yuv_min_stride(in.encoding, in.width);
-  in.stride = data[5] & 2 ? min_stride - std::min<std::size_t>(data[4], min_stride)
-                          : min_stride + data[4];
+  in.stride =
+      data[5] & 2 ? min_stride - std::min<std::size_t>(data[4], min_stride) : min_stride + data[4];
   in.bytes.assign(data + 6, data + size);
   rf::app::Frame out;
   try {

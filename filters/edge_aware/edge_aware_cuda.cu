@@ -9,15 +9,15 @@
 // RGBA8 frames without a float copy, runs when the environment says RF_EDGE_KERNELS=scan, so that
 // both can be timed in one run; the kernels here take float frames only (the plan stages others):
 //
-// One thread filters one line (Algorithm A, the paper's stripes) or one segment of a line (C and
-// D). Consecutive threads take consecutive lines: along columns their accesses coalesce; along
-// rows each thread walks its own row and the L1 cache serves the rest of the 128-byte lines it
-// touched. The exact variant runs one kernel per pass that holds whole lines per CTA and scans
-// its segments' composites in shared memory (exact_fused_kernel); lines longer than a CTA holds
-// take three kernels (composites, carries, final) through global memory. Every walk loads its
-// samples and spacings in batches ahead of the recursion (kLineAhead, kFusedAhead): one thread's
-// walk is a chain of dependent steps, so a memory latency per step would otherwise be paid in full.
-// RGB is stored as RGBA float but only its three colours are filtered (C = 3).
+// One thread filters one segment of a line (C and D). Consecutive threads take consecutive
+// lines: along columns their accesses coalesce; along rows each thread walks its own row and the
+// L1 cache serves the rest of the 128-byte lines it touched. The exact variant runs one kernel per
+// pass that holds whole lines per CTA and scans its segments' composites in shared memory
+// (exact_fused_kernel); lines longer than a CTA holds take three kernels (composites, carries,
+// final) through global memory. Every walk loads its samples and spacings in batches ahead of the
+// recursion (kLineAhead, kFusedAhead): one thread's walk is a chain of dependent steps, so a
+// memory latency per step would otherwise be paid in full. RGB is stored as RGBA float but only
+// its three colours are filtered (C = 3).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -760,9 +760,9 @@ struct EdgeAwarePlan::Impl {
   int width = 0, height = 0, channels = 0;
   Algorithm algo = Algorithm::EdgeExact;
   float scale2 = 0.0f;
-  std::vector<PolesF> poles;   // one per iteration
-  std::vector<float> warmups;  // kappa * sigma_i per iteration
-  bool scan = false;  // RF_EDGE_KERNELS=scan
+  std::vector<PolesF> poles;       // one per iteration
+  std::vector<float> warmups;      // kappa * sigma_i per iteration
+  bool scan = false;               // RF_EDGE_KERNELS=scan
   ScanShape scan_rows, scan_cols;  // the scan kernel per direction (exact, C, D), when it applies
   bool float_chain = true;         // some pass takes float frames only
   Kind mid = Kind::F32x4;          // the intermediates' layout
@@ -833,7 +833,7 @@ struct EdgeAwarePlan::Impl {
   // One pass of the exact variant, C or D with the one-thread-per-segment kernels: float frames.
   template <int C>
   void line_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
-                   cudaStream_t stream) const {
+                 cudaStream_t stream) const {
     PassArgs a{};
     const long long w = width, stride = kStride<C>;
     const long long sp = src.pitch / (long long)sizeof(float);
@@ -1057,8 +1057,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.tmp_a.allocate_pitched(row, std::size_t(height));
   if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));
 
-  const bool line_exact =
-      m.algo == Algorithm::EdgeExact && (!m.scan_rows.use || !m.scan_cols.use);
+  const bool line_exact = m.algo == Algorithm::EdgeExact && (!m.scan_rows.use || !m.scan_cols.use);
   if (line_exact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
     const std::size_t seg = edge::kSegmentExact;
     const std::size_t composites =

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -152,35 +152,35 @@ TEST_CASE("edge-aware cuda: every image layout, every algorithm") {
                             {3, cuda::EdgeFormat::Rgba8},  {4, cuda::EdgeFormat::Rgba32F},
                             {4, cuda::EdgeFormat::Rgba8},  {1, cuda::EdgeFormat::Gray32F}};
   for (bool scan : {false, true})
-  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
-    for (const Layout& lay : layouts)
-      for (Size s : {Size{129, 67}, Size{33, 257}}) {
-        std::optional<ScanKernels> scanning;
-        if (scan) scanning.emplace();
-        const bool bytes = lay.format == cuda::EdgeFormat::Rgba8;
-        Image in = cartoon_image(s.w, s.h, lay.channels, unsigned(s.w + lay.channels));
-        if (bytes)
-          for (float& v : in.pixels)
-            v = float(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)) / 255.0f;
-        const FilterSpec spec = edge_spec(22.0, 0.12, a, 1.0);
-        const Image want = run_cpu(spec, in);
-        const Image got = cuda::edge_aware_filter(spec, in, lay.format);
-        CAPTURE(scan);
-        CAPTURE(name(a));
-        CAPTURE(lay.channels);
-        CAPTURE(int(lay.format));
-        CAPTURE(s.w);
-        CAPTURE(s.h);
-        if (bytes) {
-          double worst = 0.0;
-          for (std::size_t i = 0; i < want.pixels.size(); ++i)
-            worst = std::max(worst, std::abs(double(std::clamp(want.pixels[i], 0.0f, 1.0f)) -
-                                             double(got.pixels[i])));
-          CHECK(worst <= 1.0 / 255.0 + 1e-6);
-        } else {
-          CHECK(max_abs_diff(want, got) <= 2e-6 * peak(want));
+    for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
+      for (const Layout& lay : layouts)
+        for (Size s : {Size{129, 67}, Size{33, 257}}) {
+          std::optional<ScanKernels> scanning;
+          if (scan) scanning.emplace();
+          const bool bytes = lay.format == cuda::EdgeFormat::Rgba8;
+          Image in = cartoon_image(s.w, s.h, lay.channels, unsigned(s.w + lay.channels));
+          if (bytes)
+            for (float& v : in.pixels)
+              v = float(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)) / 255.0f;
+          const FilterSpec spec = edge_spec(22.0, 0.12, a, 1.0);
+          const Image want = run_cpu(spec, in);
+          const Image got = cuda::edge_aware_filter(spec, in, lay.format);
+          CAPTURE(scan);
+          CAPTURE(name(a));
+          CAPTURE(lay.channels);
+          CAPTURE(int(lay.format));
+          CAPTURE(s.w);
+          CAPTURE(s.h);
+          if (bytes) {
+            double worst = 0.0;
+            for (std::size_t i = 0; i < want.pixels.size(); ++i)
+              worst = std::max(worst, std::abs(double(std::clamp(want.pixels[i], 0.0f, 1.0f)) -
+                                               double(got.pixels[i])));
+            CHECK(worst <= 1.0 / 255.0 + 1e-6);
+          } else {
+            CHECK(max_abs_diff(want, got) <= 2e-6 * peak(want));
+          }
         }
-      }
 }
 
 // RGBA8 frames go into the plan as they are (the engine uploads a host frame to a device buffer
