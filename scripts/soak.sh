@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # rfstudio under random input for MINUTES minutes (tests/soak/soak.cpp says what it does), built
 # with AddressSanitizer and UBSan (scripts/sanitize.sh's build directory). Fails on a crash, a
-# sanitizer report, a leak at exit, a UI frame over 1 s, or resident memory that keeps growing.
+# sanitizer report, a leak at exit, a UI frame over 1 s (3 s for a frame that exports), or
+# resident memory that keeps growing.
 #
-#   scripts/soak.sh MINUTES [--seed N] [--max-frame-ms MS] [--max-growth-mb MB]
+#   scripts/soak.sh MINUTES [--seed N] [--max-frame-ms MS] [--max-export-ms MS] [--max-growth-mb MB]
 #
 # The resident-memory samples (one a second) are written to BUILD/soak-rss.csv.
 set -euo pipefail
 if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
-  echo "usage: scripts/soak.sh MINUTES [--seed N] [--max-frame-ms MS] [--max-growth-mb MB]" >&2
+  echo "usage: scripts/soak.sh MINUTES [--seed N] [--max-frame-ms MS] [--max-export-ms MS]" \
+    "[--max-growth-mb MB]" >&2
   exit 2
 fi
 minutes=$1

@@ -993,6 +993,7 @@ void Studio::export_all(const std::string& stem) {
     write_text(base + ".json", sidecar_json());
     screenshot_paths_.push_back(base + "-view.png");
     last_export = base;
+    ++exports_written;
     post("exported " + base + "-result.png, -result.pfm, .json and -view.png");
   } catch (const std::exception& e) {
     post(std::string("export failed: ") + e.what(), true);

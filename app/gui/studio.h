@@ -128,6 +128,7 @@ class Studio {
   std::vector<Message> messages;
   std::string export_dir = "out";
   std::string last_export;
+  std::uint64_t exports_written = 0;  // exports that wrote their files
   bool open_dialog_requested = false;
 
   void post(std::string text, bool error = false);

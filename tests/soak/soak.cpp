@@ -11,9 +11,11 @@
 //     claims a huge image, a missing path, a folder without images, a text file);
 //   - resizes of the framebuffer, pauses and steps, exports.
 // It fails (exit status 1) on a UI frame slower than --max-frame-ms (default 1000; the driver's
-// action, the studio's frame and the render together), or when the resident memory keeps
-// growing: after a warm-up, the peak of the last quarter of the run may exceed the peak of the
-// second quarter by at most --max-growth-mb (default 64). Crashes, sanitizer reports and leaks
+// action, the studio's frame and the render together; a frame that exports, which writes four
+// files on the UI thread, against --max-export-ms, default 3000: 0.23 s in the release build at
+// 1604x1032, up to 1.1 s in the sanitized one on a loaded machine), or when the resident memory
+// keeps growing: after a warm-up, the peak of the last quarter of the run may exceed the peak of
+// the second quarter by at most --max-growth-mb (default 64). Crashes, sanitizer reports and leaks
 // are AddressSanitizer's to report (scripts/soak.sh builds with it).
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -132,6 +135,7 @@ struct Options {
   double minutes = 1.0;
   unsigned seed = 15;
   double max_frame_ms = 1000.0;
+  double max_export_ms = 3000.0;
   double max_growth_mb = 64.0;
   std::string rss_csv;
 };
@@ -168,6 +172,7 @@ class Driver {
     std::fflush(stdout);
     while (seconds_since(t0) < total) {
       const auto f0 = Clock::now();
+      const std::uint64_t exports_before = studio_->exports_written;
       act();
       frame();
       const double ms = seconds_since(f0) * 1000.0;
@@ -180,9 +185,12 @@ class Driver {
       std::sort(slowest_.begin(), slowest_.end(),
                 [](const auto& a, const auto& b) { return a.first > b.first; });
       if (slowest_.size() > 5) slowest_.pop_back();
-      if (ms > o_.max_frame_ms) {
+      // Ctrl+S, the export button or the driver's own call: the studio counts what it wrote.
+      const bool exported = studio_->exports_written != exports_before;
+      const double limit = exported ? o_.max_export_ms : o_.max_frame_ms;
+      if (ms > limit) {
         std::printf("soak: FAIL: frame %lld took %.0f ms (limit %.0f) after: %s\n", frames_, ms,
-                    o_.max_frame_ms, last_action_.c_str());
+                    limit, last_action_.c_str());
         print_recent();
         return 1;
       }
@@ -577,7 +585,7 @@ class Driver {
 int usage() {
   std::fprintf(stderr,
                "usage: rfstudio_soak [--minutes M] [--seed N] [--max-frame-ms MS] "
-               "[--max-growth-mb MB] [--rss-csv FILE]\n");
+               "[--max-export-ms MS] [--max-growth-mb MB] [--rss-csv FILE]\n");
   return 2;
 }
 
@@ -595,6 +603,8 @@ int main(int argc, char** argv) {
       o.seed = unsigned(std::strtoul(v.c_str(), nullptr, 10));
     else if (a == "--max-frame-ms")
       o.max_frame_ms = std::atof(v.c_str());
+    else if (a == "--max-export-ms")
+      o.max_export_ms = std::atof(v.c_str());
     else if (a == "--max-growth-mb")
       o.max_growth_mb = std::atof(v.c_str());
     else if (a == "--rss-csv")
