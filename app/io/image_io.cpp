@@ -186,12 +186,26 @@ bool jpeg_is_truncated(const std::vector<std::uint8_t>& b) {
   return true;
 }
 
+// Where a JPEG's data starts after its start-of-image marker, or 0 when the file has none.
+// stb_image, like the JPEG standard, takes any number of 0xFF fill bytes before a marker, the
+// first one included: "FF FF D8" starts a JPEG as "FF D8" does.
+std::size_t jpeg_after_soi(const std::vector<std::uint8_t>& b) {
+  std::size_t i = 0;
+  while (i < b.size() && b[i] == 0xFF) ++i;
+  return i >= 1 && i < b.size() && b[i] == 0xD8 ? i + 1 : 0;
+}
+
+bool is_jpeg(const std::vector<std::uint8_t>& b) {
+  return jpeg_after_soi(b) != 0;
+}
+
 // stb_image 2.27 (Debian 12's) builds a Huffman table of up to 256 codes from the 16 counts of a
 // DHT segment without checking that they sum to at most 256, and writes past its arrays when
 // they do. A table like that is corrupt (the codes would not fit in 16 bits either), so every DHT
 // segment is checked here first, including those between the scans of a progressive JPEG.
-bool jpeg_huffman_tables_valid(const std::vector<std::uint8_t>& b) {
-  std::size_t i = 2;  // after SOI
+// Returns what is wrong, or nullptr.
+const char* jpeg_huffman_problem(const std::vector<std::uint8_t>& b) {
+  std::size_t i = jpeg_after_soi(b);
   while (i + 1 < b.size()) {
     if (b[i] != 0xFF) {  // entropy-coded data: skip to the next marker
       ++i;
@@ -203,25 +217,30 @@ bool jpeg_huffman_tables_valid(const std::vector<std::uint8_t>& b) {
       i += marker == 0xFF ? 1 : 2;
       continue;
     }
-    if (marker == 0xD9 || i + 3 >= b.size()) return true;  // EOI, or the end of the data
+    if (marker == 0xD9 || i + 3 >= b.size()) return nullptr;  // EOI, or the end of the data
     const std::size_t length = std::size_t(b[i + 2]) << 8 | b[i + 3];
-    if (length < 2) return false;
+    if (length < 2) return "corrupt JPEG (a segment shorter than its length field)";
+    const bool cut = i + 2 + length > b.size();
     const std::size_t end = std::min(b.size(), i + 2 + length);
     if (marker == 0xC4) {
       for (std::size_t t = i + 4; t < end;) {
-        if (t + 17 > end) return false;
+        if (t + 17 > end)
+          return cut ? "truncated JPEG (the file ends inside a Huffman table)"
+                     : "corrupt JPEG (a Huffman table longer than its segment)";
         std::size_t codes = 0;
         for (int k = 1; k <= 16; ++k) codes += b[t + k];
-        if (codes > 256) return false;
+        if (codes > 256) return "corrupt JPEG (a Huffman table with more than 256 codes)";
         t += 17 + codes;
         // A table running past its segment would make stb_image read on into what this loop
         // takes for the next marker; such a segment is corrupt anyway.
-        if (t > end) return false;
+        if (t > end)
+          return cut ? "truncated JPEG (the file ends inside a Huffman table)"
+                     : "corrupt JPEG (a Huffman table longer than its segment)";
       }
     }
     i += 2 + length;
   }
-  return true;
+  return nullptr;
 }
 
 // stb_image 2.27 decodes a run-length scanline of a Radiance HDR file (width 8 to 32767) in runs
@@ -263,10 +282,6 @@ bool hdr_runs_end(const std::vector<std::uint8_t>& b) {
       }
   }
   return true;
-}
-
-bool is_jpeg(const std::vector<std::uint8_t>& b) {
-  return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
 }
 
 bool is_png(const std::vector<std::uint8_t>& b) {
@@ -315,8 +330,8 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
   const auto* data = b.data();
   const int len = int(b.size());
   // Before stb_image parses anything: even stbi_info reads the Huffman tables.
-  if (is_jpeg(b) && !jpeg_huffman_tables_valid(b))
-    fail(path, "corrupt JPEG (a Huffman table with more than 256 codes)");
+  if (is_jpeg(b))
+    if (const char* problem = jpeg_huffman_problem(b)) fail(path, problem);
   if (is_png(b) && !png_chunks_fit(b))
     fail(path, "truncated or corrupt PNG (a chunk longer than the file)");
   if (stbi_is_hdr_from_memory(data, len) && !hdr_runs_end(b))

@@ -55,6 +55,9 @@ TEST_CASE("fuzz regressions: image reader") {
           // A DHT segment whose 16 counts sum past 256 codes: stb_image 2.27 wrote past its
           // Huffman arrays (UBSan: index 257 out of bounds in stbi__build_huffman).
           {"jpeg-dht-over-256-codes.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+          // The same table behind a fill byte before the start-of-image marker (FF FF D8),
+          // which stb_image takes as a JPEG and the check did not.
+          {"jpeg-fill-byte-before-soi.jpg", "corrupt JPEG (a Huffman table with more than 256"},
           // 29 bytes of run-length TGA that claim 17737x17486: stb_image decodes past the end
           // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
           {"tga-rle-claims-17737x17486.tga",
