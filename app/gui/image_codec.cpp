@@ -2,6 +2,7 @@
 // collide with the one rf::io links.
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG  // the built-in image and the tests' screenshots
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include "app/gui/image_codec.h"

@@ -58,6 +58,9 @@ TEST_CASE("fuzz regressions: image reader") {
           // The same table behind a fill byte before the start-of-image marker (FF FF D8),
           // which stb_image takes as a JPEG and the check did not.
           {"jpeg-fill-byte-before-soi.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+          // A PNM (P6) header whose width overflows an int inside stb_image's parser (UBSan).
+          // PNM is not one of the formats the reader takes: stb_image is built without it.
+          {"pnm-size-overflows-int.ppm", "readable formats: PNG, JPEG, BMP, TGA, HDR, PFM"},
           // 29 bytes of run-length TGA that claim 17737x17486: stb_image decodes past the end
           // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
           {"tga-rle-claims-17737x17486.tga",
