@@ -58,6 +58,10 @@ TEST_CASE("fuzz regressions: image reader") {
           // The same table behind a fill byte before the start-of-image marker (FF FF D8),
           // which stb_image takes as a JPEG and the check did not.
           {"jpeg-fill-byte-before-soi.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+          // A JPEG whose scan holds a code its Huffman table does not assign: stb_image 2.27
+          // indexed its 256 symbols with it (UBSan: index 1196315503 out of bounds). JPEG pixels
+          // now come from libjpeg-turbo, which refuses the file.
+          {"jpeg-scan-bad-huffman-code.jpg", "corrupt JPEG ("},
           // A PNM (P6) header whose width overflows an int inside stb_image's parser (UBSan).
           // PNM is not one of the formats the reader takes: stb_image is built without it.
           {"pnm-size-overflows-int.ppm", "readable formats: PNG, JPEG, BMP, TGA, HDR, PFM"},
