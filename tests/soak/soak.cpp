@@ -15,7 +15,8 @@
 // files on the UI thread, against --max-export-ms, default 3000: 0.23 s in the release build at
 // 1604x1032, up to 1.1 s in the sanitized one on a loaded machine), or when the resident memory
 // keeps growing: after a warm-up, the peak of the last quarter of the run may exceed the peak of
-// the second quarter by at most --max-growth-mb (default 64). Crashes, sanitizer reports and leaks
+// the second quarter by at most --max-growth-mb (default 64; judged in runs of 10 minutes or
+// more). Crashes, sanitizer reports and leaks
 // are AddressSanitizer's to report (scripts/soak.sh builds with it).
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -549,7 +550,12 @@ class Driver {
     for (const Message& m : studio_->messages) errors += m.error;
     std::printf("soak: %d exports; %zu of the last %zu messages were errors (bad files expected)\n",
                 exports_, errors, studio_->messages.size());
-    if (q2 > 0.0 && q4 - q2 > o_.max_growth_mb) {
+    // The warm-up takes minutes: in a 30-minute run the resident memory climbed from 236 to its
+    // plateau (581 MiB) within the first half, then held (584 MiB in the last quarter). Runs
+    // shorter than 10 minutes are all warm-up, so their growth is reported, not judged.
+    if (seconds < 600.0) {
+      std::printf("soak: memory growth not judged in a run under 10 minutes (the warm-up)\n");
+    } else if (q2 > 0.0 && q4 - q2 > o_.max_growth_mb) {
       std::printf(
           "soak: FAIL: memory grew by %.0f MiB between the second and the last quarter "
           "(limit %.0f MiB)\n",
