@@ -300,19 +300,29 @@ bool is_png(const std::vector<std::uint8_t>& b) {
 
 // stb_image 2.27 grows its buffer of PNG image data to each IDAT chunk's declared length before
 // reading the chunk: a few hundred bytes that declare 2 GiB of data allocate 2 GiB. Every chunk
-// of a PNG must lie within the file (length, type, data, CRC), which is checked here first.
-bool png_chunks_fit(const std::vector<std::uint8_t>& b) {
+// of a PNG must lie within the file (length, type, data, CRC), which is checked here first. And
+// an empty first IDAT chunk makes it copy zero bytes to a null buffer (undefined behaviour, found
+// by the fuzzer); no encoder writes one, so it is refused too. Returns what is wrong, or nullptr.
+const char* png_chunk_problem(const std::vector<std::uint8_t>& b) {
   std::size_t pos = 8;  // after the signature
+  bool data = false;
+  auto type_is = [&](const char* t) {
+    return std::equal(b.begin() + std::ptrdiff_t(pos + 4), b.begin() + std::ptrdiff_t(pos + 8), t);
+  };
   while (pos + 8 <= b.size()) {
     const std::size_t length = std::size_t(b[pos]) << 24 | std::size_t(b[pos + 1]) << 16 |
                                std::size_t(b[pos + 2]) << 8 | b[pos + 3];
-    if (length > b.size() - pos - 8 || b.size() - pos - 8 - length < 4) return false;
-    if (std::equal(b.begin() + std::ptrdiff_t(pos + 4), b.begin() + std::ptrdiff_t(pos + 8),
-                   "IEND"))
-      return true;
+    if (length > b.size() - pos - 8 || b.size() - pos - 8 - length < 4)
+      return "truncated or corrupt PNG (a chunk longer than the file)";
+    if (type_is("IEND")) return nullptr;
+    if (type_is("IDAT")) {
+      if (length == 0 && !data) return "corrupt PNG (an empty first image-data chunk)";
+      data = true;
+    }
     pos += 12 + length;
   }
-  return pos == b.size();  // chunks up to the end without IEND: stb_image refuses that itself
+  // Chunks up to the end without IEND: stb_image refuses that itself.
+  return pos == b.size() ? nullptr : "truncated or corrupt PNG (a chunk longer than the file)";
 }
 
 // The most pixels a well-formed file of each format can hold per byte of the file. stb_image
@@ -341,8 +351,8 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
   // Before stb_image parses anything: even stbi_info reads the Huffman tables.
   if (is_jpeg(b))
     if (const char* problem = jpeg_huffman_problem(b)) fail(path, problem);
-  if (is_png(b) && !png_chunks_fit(b))
-    fail(path, "truncated or corrupt PNG (a chunk longer than the file)");
+  if (is_png(b))
+    if (const char* problem = png_chunk_problem(b)) fail(path, problem);
   if (stbi_is_hdr_from_memory(data, len) && !hdr_runs_end(b))
     fail(path, "truncated or corrupt HDR (a run-length scanline that never ends)");
   int w = 0, h = 0, comp = 0;

@@ -58,6 +58,9 @@ TEST_CASE("fuzz regressions: image reader") {
           // The same table behind a fill byte before the start-of-image marker (FF FF D8),
           // which stb_image takes as a JPEG and the check did not.
           {"jpeg-fill-byte-before-soi.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+          // A 9x2 PNG whose first IDAT chunk is empty: stb_image copied zero bytes to a null
+          // buffer (UBSan: null pointer passed to memcpy).
+          {"png-empty-first-idat.png", "corrupt PNG (an empty first image-data chunk)"},
           // A JPEG whose scan holds a code its Huffman table does not assign: stb_image 2.27
           // indexed its 256 symbols with it (UBSan: index 1196315503 out of bounds). JPEG pixels
           // now come from libjpeg-turbo, which refuses the file.
