@@ -258,10 +258,18 @@ const char* jpeg_huffman_problem(const std::vector<std::uint8_t>& b) {
 // walked here first, as stb_image walks them; false when one of length 0 comes before the image
 // is complete. Anything else stb_image refuses, or decodes, by itself.
 bool hdr_runs_end(const std::vector<std::uint8_t>& b) {
-  // The header ends at its first empty line; the resolution line follows.
+  // The header ends at its first empty line -- for stb_image, a line whose first byte is '\n' or
+  // 0 -- after the signature line; the resolution line follows.
   std::size_t pos = 0;
-  while (pos + 1 < b.size() && !(b[pos] == '\n' && b[pos + 1] == '\n')) ++pos;
-  pos += 2;
+  while (pos < b.size() && b[pos] != '\n') ++pos;  // the signature line
+  ++pos;
+  for (;;) {
+    if (pos >= b.size()) return true;
+    const bool empty = b[pos] == '\n' || b[pos] == 0;
+    while (pos < b.size() && b[pos] != '\n') ++pos;
+    ++pos;
+    if (empty) break;
+  }
   const std::size_t line = pos;
   while (pos < b.size() && b[pos] != '\n') ++pos;
   if (pos >= b.size()) return true;

@@ -58,6 +58,10 @@ TEST_CASE("fuzz regressions: image reader") {
           // The same table behind a fill byte before the start-of-image marker (FF FF D8),
           // which stb_image takes as a JPEG and the check did not.
           {"jpeg-fill-byte-before-soi.jpg", "corrupt JPEG (a Huffman table with more than 256"},
+          // The same endless scanline behind a header that ends at a line starting with a NUL
+          // byte, which stb_image takes for the empty line and the first check did not.
+          {"hdr-header-ends-at-nul-line.hdr",
+           "truncated or corrupt HDR (a run-length scanline that never ends)"},
           // A 9x2 PNG whose first IDAT chunk is empty: stb_image copied zero bytes to a null
           // buffer (UBSan: null pointer passed to memcpy).
           {"png-empty-first-idat.png", "corrupt PNG (an empty first image-data chunk)"},
