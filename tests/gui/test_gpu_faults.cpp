@@ -88,29 +88,7 @@ std::string slurp(const std::string& path) {
 }
 
 #ifdef RF_HAVE_CUDA
-// Takes the device's free memory but `leave` bytes, and gives it back when it goes out of scope.
-class DeviceMemoryHog {
- public:
-  explicit DeviceMemoryHog(std::size_t leave) {
-    for (std::size_t chunk = std::size_t(64) << 20; chunk >= (std::size_t(1) << 20);) {
-      std::size_t free = 0, total = 0;
-      REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
-      void* p = nullptr;
-      if (free < leave + chunk || cudaMalloc(&p, chunk) != cudaSuccess) {
-        cudaGetLastError();
-        chunk /= 2;
-        continue;
-      }
-      blocks_.push_back(p);
-    }
-  }
-  ~DeviceMemoryHog() {
-    for (void* p : blocks_) cudaFree(p);
-  }
-
- private:
-  std::vector<void*> blocks_;
-};
+using rf::cuda_test::DeviceMemoryHog;
 
 // The real GPU path, asked for textures wider than GL allows: GL leaves them without storage, and
 // CUDA refuses to register them.

@@ -32,34 +32,7 @@ namespace fs = std::filesystem;
 namespace {
 
 #ifdef RF_HAVE_CUDA
-// Takes the device's free memory but `leave` bytes, in 64 MiB pieces, and gives it back when it
-// goes out of scope.
-class DeviceMemoryHog {
- public:
-  explicit DeviceMemoryHog(std::size_t leave) {
-    for (std::size_t chunk = std::size_t(64) << 20; chunk >= (std::size_t(1) << 20);) {
-      std::size_t free = 0, total = 0;
-      REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
-      if (free < leave + chunk) {
-        chunk /= 2;
-        continue;
-      }
-      void* p = nullptr;
-      if (cudaMalloc(&p, chunk) != cudaSuccess) {
-        cudaGetLastError();
-        chunk /= 2;
-        continue;
-      }
-      blocks_.push_back(p);
-    }
-  }
-  ~DeviceMemoryHog() {
-    for (void* p : blocks_) cudaFree(p);
-  }
-
- private:
-  std::vector<void*> blocks_;
-};
+using rf::cuda_test::DeviceMemoryHog;
 #endif
 
 Image noise(int w, int h, int c, unsigned seed) {
