@@ -215,6 +215,11 @@ void add_edge_study_command(CLI::App& app) {
     }
     if (!(args->kappa_step > 0.0) || !(args->kappa_max >= 0.0))
       throw UsageError("--kappa-step and --kappa-max: must be positive");
+    // Each kappa is a row of the study: a step that makes millions of them is a mistake.
+    constexpr double kMaxKappas = 10000;
+    if (!(args->kappa_max / args->kappa_step < kMaxKappas))
+      throw UsageError("--kappa-max / --kappa-step: more than " + std::to_string(int(kMaxKappas)) +
+                       " kappa values");
     std::vector<Pair> pairs;
     for (const std::string& s : args->pairs) pairs.push_back(parse_pair(s));
     if (args->accuracy) {

@@ -359,3 +359,23 @@ TEST_CASE("rfcli: every bad input is one line on stderr and exit status 2") {
     check_refused(dir, "bench --backend cuda --sizes 64", "CUDA");
   }
 }
+
+TEST_CASE("rfcli: the command lines the fuzzer found (fuzz/regressions/rfcli_args) are refused") {
+  // A kappa range of 1e308 made edge-study collect kappa values until memory ran out.
+  TempDir dir;
+  const std::string img = "'" + astronaut() + "'";
+  const fs::path found = fs::path(RF_SOURCE_DIR) / "fuzz/regressions/rfcli_args";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(found)) {
+    // One argument per line, as the fuzz target reads them.
+    std::ifstream f(entry.path(), std::ios::binary);
+    std::string args, token;
+    while (std::getline(f, token)) args += " '" + token + "'";
+    check_refused(dir, args, "kappa values");
+    ++files;
+  }
+  CHECK(files == 1);
+  check_refused(dir, "edge-study " + img + " --kappa-max 1e308", "kappa values");
+  check_refused(dir, "edge-study " + img + " --kappa-step 1e-300", "kappa values");
+  check_refused(dir, "edge-study " + img + " --kappa-step 0", "--kappa-step");
+}
