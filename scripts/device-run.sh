@@ -25,6 +25,8 @@ has() {
   git rev-parse HEAD 2>/dev/null || true
 } >"$out/device.txt" 2>&1
 
+# The suite's kernel-fault case leaves CUDA-GL interop on the machine broken until it is reset
+# (compute is unaffected): run tests/gui/device_run.sh before this, or on a fresh machine.
 if has tests; then
   echo "== CUDA tests"
   "$build/bin/rf_cuda_tests" --duration=true >"$out/cuda-tests.txt" 2>&1 || status=1
