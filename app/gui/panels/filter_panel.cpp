@@ -111,9 +111,7 @@ void filter_panel(Studio& st) {
   if (ImGui::Combo("extension", &ext, "ignore\0zero\0clamp\0repeat\0mirror\0"))
     s.ext = Extension(ext);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kExtensionHelp[int(s.ext)]);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", kExtensionHelp[int(s.ext)]);
-  ImGui::PopStyleColor();
+  hint(kExtensionHelp[int(s.ext)]);
 
   // What the backend that runs offers; an algorithm it does not (after the kind or the backend
   // changed) falls back to auto.
@@ -155,7 +153,7 @@ void filter_panel(Studio& st) {
   }
   if (ImGui::TreeNode("Coefficients")) {
     ImGui::TextUnformatted(coeffs.c_str());
-    if (!design_error.empty()) ImGui::TextDisabled("%s", design_error.c_str());
+    if (!design_error.empty()) hint(design_error);
     ImGui::TreePop();
   }
   ImGui::Checkbox("filter every frame (live timing)", &st.filter_every_frame);

@@ -2,6 +2,8 @@
 // happens once per frame in Studio::frame().
 #pragma once
 
+#include <string>
+
 namespace rf::gui {
 
 class Studio;
@@ -25,5 +27,8 @@ void lesson_panel(Studio& studio);
 void status_bar(Studio& studio, float x, float y, float w, float h);
 // The Ctrl+O dialog.
 void open_dialog(Studio& studio);
+
+// A greyed note under a control, wrapped at the panel's edge.
+void hint(const std::string& text);
 
 }  // namespace rf::gui

@@ -116,12 +116,9 @@ void race_view(Studio& st, float x, float y, float w, float h) {
   }
   ImGui::Text("%s on %dx%d RGBA float, %s", describe(race.spec).c_str(), race.width, race.height,
               race.device.c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped(
-      "%s around the filter only, no upload or readback; GiP/s = 2^30 pixels/s; the green line: "
-      "a copy of the frame, which no filter can beat",
-      race.clock.c_str());
-  ImGui::PopStyleColor();
+  hint(race.clock +
+       " around the filter only, no upload or readback; GiP/s = 2^30 pixels/s; the green line: a "
+       "copy of the frame, which no filter can beat");
   if (!st.race_current())
     ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f),
                        "the frame, the filter or the backend changed since this race");

@@ -32,13 +32,9 @@ void record_panel(Studio& st) {
     const int seconds = int(r->elapsed_s());
     ImGui::Text("%s %02d:%02d, %llu frames", recording ? "recording" : "recorded", seconds / 60,
                 seconds % 60, static_cast<unsigned long long>(r->frames_written()));
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", r->current_path().c_str());
-    ImGui::PopStyleColor();
+    hint(r->current_path());
   } else {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("the filtered frames at source resolution, into %s/", st.export_dir.c_str());
-    ImGui::PopStyleColor();
+    hint("the filtered frames at source resolution, into " + st.export_dir + "/");
   }
 
   ImGui::Spacing();

@@ -51,13 +51,18 @@ void timing_panel(Studio& st) {
     row("truth (background)", st.truth.ms);
     ImGui::EndTable();
   }
-  if (st.processor.running_backend() == Backend::Cuda)
-    ImGui::Checkbox("per-stage GPU times (no CUDA graph)", &st.processor.stage_timing);
+  if (st.processor.running_backend() == Backend::Cuda) {
+    ImGui::Checkbox("GPU stage times", &st.processor.stage_timing);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "each stage timed with its own events (the frame then runs without its "
+          "CUDA graph)");
+  }
   const double px = double(st.processor.width()) * st.processor.height();
   if (t.filter_ms > 0)
-    ImGui::Text("%.3f GiP/s = %.1f MP/s, filter only (%s)",
-                px / (t.filter_ms * 1e-3) / double(1 << 30), px / (t.filter_ms * 1e-3) * 1e-6,
-                clock);
+    ImGui::TextWrapped("%.3f GiP/s = %.1f MP/s, filter only (%s)",
+                       px / (t.filter_ms * 1e-3) / double(1 << 30),
+                       px / (t.filter_ms * 1e-3) * 1e-6, clock);
 
   std::vector<float> hist(st.frame_ms_history.begin(), st.frame_ms_history.end());
   if (!hist.empty()) {
@@ -69,14 +74,15 @@ void timing_panel(Studio& st) {
   }
   const double fps = st.throughput_fps();
   if (fps > 0) {
-    ImGui::Text("%.1f new frames/s (wall clock)", fps);
-    ImGui::Text("%.2f ms from arrival to display", median_of(st.latency_history));
+    ImGui::TextWrapped("%.1f new frames/s (wall clock)", fps);
+    ImGui::TextWrapped("%.2f ms from arrival to display", median_of(st.latency_history));
   }
   if (t.pipelined && !st.interval_history.empty())
-    ImGui::Text("%.3f ms GPU frame to frame, %d in flight", median_of(st.interval_history),
-                st.processor.in_flight());
+    ImGui::TextWrapped("%.3f ms GPU frame to frame, %d in flight", median_of(st.interval_history),
+                       st.processor.in_flight());
   const double ms = st.ui_frame_ms();
-  ImGui::Text("UI %.1f fps (%.2f ms per frame, wall clock)", 1000.0 / std::max(ms, 1e-3), ms);
+  ImGui::TextWrapped("UI %.1f fps (%.2f ms per frame, wall clock)", 1000.0 / std::max(ms, 1e-3),
+                     ms);
 }
 
 }  // namespace rf::gui

@@ -91,7 +91,7 @@ void view_panel(Studio& st) {
   if (ImGui::SmallButton("fit (F)")) st.fit_view();
   ImGui::SameLine();
   if (ImGui::SmallButton("1:1 (1)")) st.one_to_one();
-  ImGui::TextDisabled("wheel zooms at the cursor, drag pans, Tab hides the panels");
+  hint("wheel zooms at the cursor, drag pans, Tab hides the panels");
 }
 
 }  // namespace rf::gui
