@@ -5,19 +5,14 @@
 // CUDA-GL path on a GPU machine (and report themselves skipped elsewhere).
 #include <doctest/doctest.h>
 
-#include <imgui.h>
-#include <imgui_impl_opengl3.h>
-
 #include <cmath>
-#include <memory>
 
-#include "app/gui/platform.h"
 #include "app/gui/studio.h"
-#include "app/gui/ui_style.h"
 #include "app/sources/pattern.h"
 #include "app/sources/yuv.h"
 #include "filters/core/engine.h"
 #include "recording_util.h"
+#include "studio_harness.h"
 
 using namespace rf;
 using namespace rf::gui;
@@ -25,43 +20,7 @@ using rf::gui::test::TempDir;
 
 namespace {
 
-class Harness {
- public:
-  explicit Harness(StudioOptions options) {
-    platform_ = make_offscreen_platform({320, 240, "test"});
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-    platform_->init_imgui();
-    ImGui_ImplOpenGL3_Init("#version 330 core");
-    apply_ui_scale(1.0f);
-    studio = std::make_unique<Studio>(options, *platform_);
-  }
-  ~Harness() {
-    studio.reset();
-    ImGui_ImplOpenGL3_Shutdown();
-    platform_->shutdown_imgui();
-    ImGui::DestroyContext();
-  }
-  void frame(bool ctrl_r = false) {
-    platform_->new_frame();
-    ImGuiIO& io = ImGui::GetIO();
-    for (bool& k : io.KeysDown) k = false;
-    io.KeyCtrl = ctrl_r;
-    io.KeysDown['R'] = ctrl_r;
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    studio->frame();
-    ImGui::Render();
-    studio->render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    studio->after_render();
-    platform_->present();
-  }
-  std::unique_ptr<Studio> studio;
-
- private:
-  std::unique_ptr<Platform> platform_;
-};
+using Harness = rf::gui::test::StudioHarness;
 
 // The original texture the view shows, as float RGBA on [0, 1].
 Image read_original(GLuint texture, int w, int h) {
@@ -148,7 +107,7 @@ TEST_CASE(
   o.record = {dir.file("run.mkv"), RecordCodec::Ffv1};
   std::uint64_t taken = 0;
   {
-    Harness h(o);
+    Harness h(o, {}, 320, 240);
     taken = run_and_check(h, 20, 1e-6);
     CHECK(h.studio->video_out.recording());
     h.studio->finish();
@@ -163,14 +122,14 @@ TEST_CASE("pipeline: Ctrl+R starts and stops a recording in the export folder") 
     return;
   }
   TempDir dir;
-  Harness h(moving_bar(Backend::Cpu, app::Encoding::Rgba));
+  Harness h(moving_bar(Backend::Cpu, app::Encoding::Rgba), {}, 320, 240);
   h.studio->export_dir = dir.path();
   h.frame();
   CHECK_FALSE(h.studio->video_out.recording());
-  h.frame(true);
+  h.press('R', true);
   CHECK(h.studio->video_out.recording());
   for (int i = 0; i < 5; ++i) h.frame();
-  h.frame(true);
+  h.press('R', true);
   CHECK_FALSE(h.studio->video_out.recording());
   h.studio->finish();
   const auto facts = test::probe(dir.file("rfstudio-001.mp4"));
@@ -188,7 +147,7 @@ TEST_CASE("pipeline on the GPU: frames in flight, YUYV and NV12 converted on the
     if (record) o.record = {dir.file("gpu.mkv"), RecordCodec::Ffv1};
     std::uint64_t taken = 0;
     {
-      Harness h(o);
+      Harness h(o, {}, 320, 240);
       h.frame();
       if (h.studio->processor.path_line().find("pipelined") == std::string::npos) {
         MESSAGE("[skipped] no pipelined CUDA-GL path here: " << h.studio->processor.path_line());

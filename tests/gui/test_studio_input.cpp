@@ -3,79 +3,18 @@
 #include <doctest/doctest.h>
 
 #include <imgui.h>
-#include <imgui_impl_opengl3.h>
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
-#include <memory>
 
-#include "app/gui/platform.h"
 #include "app/gui/studio.h"
-#include "app/gui/ui_style.h"
+#include "studio_harness.h"
 
 using namespace rf::gui;
 
 namespace {
 
-class Harness {
- public:
-  explicit Harness(StudioOptions options) {
-    platform_ = make_offscreen_platform({900, 600, "test"});
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-    platform_->init_imgui();
-    ImGui_ImplOpenGL3_Init("#version 330 core");
-    apply_ui_scale(1.0f);
-    studio = std::make_unique<Studio>(options, *platform_);
-    frame();
-  }
-  ~Harness() {
-    studio.reset();
-    ImGui_ImplOpenGL3_Shutdown();
-    platform_->shutdown_imgui();
-    ImGui::DestroyContext();
-  }
-
-  // One UI frame; `input` sets ImGui's input state after the platform's.
-  void frame(const std::function<void(ImGuiIO&)>& input = {}) {
-    platform_->new_frame();
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse_;
-    for (bool& k : io.KeysDown) k = false;
-    io.KeyCtrl = false;
-    io.MouseWheel = 0.0f;
-    for (bool& b : io.MouseDown) b = false;
-    if (input) input(io);
-    mouse_ = io.MousePos;
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    studio->frame();
-    ImGui::Render();
-    studio->render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    studio->after_render();
-    platform_->present();
-  }
-  void press(int key, bool ctrl = false) {
-    frame([&](ImGuiIO& io) {
-      io.KeysDown[key] = true;
-      io.KeyCtrl = ctrl;
-    });
-    frame();
-  }
-  ImVec2 canvas_centre() const {
-    const CanvasRect& c = studio->canvas();
-    return ImVec2(c.x + 0.5f * c.w, c.y + 0.5f * c.h);
-  }
-  bool closed() const { return platform_->should_close(); }
-
-  std::unique_ptr<Studio> studio;
-
- private:
-  std::unique_ptr<Platform> platform_;
-  ImVec2 mouse_{-1, -1};
-};
+using Harness = rf::gui::test::StudioHarness;
 
 StudioOptions defaults() {
   StudioOptions o;
