@@ -830,11 +830,11 @@ struct EdgeAwarePlan::Impl {
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   }
 
-  // One pass of the exact variant, C or D with the one-thread-per-segment kernels: float frames.
-  template <int C>
-  void line_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
-                 cudaStream_t stream) const {
-    PassArgs a{};
+  // The addressing of a rows or columns pass over float frames of C channels, for the line
+  // kernels' arguments (PassArgs, LineArgs): sample k of line l at src[k * fk + l * fl], its
+  // output at dst[k * yk + l * yl], the spacing before it at dt[k * dk + l * dl].
+  template <int C, class Args>
+  void line_layout(Args& a, const Frame& src, const Frame& dst, bool rows) const {
     const long long w = width, stride = kStride<C>;
     const long long sp = src.pitch / (long long)sizeof(float);
     const long long dp = dst.pitch / (long long)sizeof(float);
@@ -849,6 +849,14 @@ struct EdgeAwarePlan::Impl {
       a.fk = sp, a.fl = stride, a.yk = dp, a.yl = stride, a.dk = w, a.dl = 1;
       a.n = height, a.lines = width;
     }
+  }
+
+  // One pass of the exact variant, C or D with the one-thread-per-segment kernels: float frames.
+  template <int C>
+  void line_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
+                 cudaStream_t stream) const {
+    PassArgs a{};
+    line_layout<C>(a, src, dst, rows);
     a.poles = poles[std::size_t(iteration)];
     a.warmup = warmups[std::size_t(iteration)];
     a.seg = segment_length();
@@ -884,24 +892,11 @@ struct EdgeAwarePlan::Impl {
   template <int C>
   void line_a_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
                    cudaStream_t stream) const {
-    const long long w = width, stride = C == 1 ? 1 : 4;
     CUDA_CHECK(cudaMemset2DAsync(dst.ptr, std::size_t(dst.pitch), 0,
-                                 std::size_t(w * stride) * sizeof(float), std::size_t(height),
-                                 stream));
+                                 std::size_t(width) * kStride<C> * sizeof(float),
+                                 std::size_t(height), stream));
     LineArgs a{};
-    const long long sp = src.pitch / (long long)sizeof(float);
-    const long long dp = dst.pitch / (long long)sizeof(float);
-    a.src = reinterpret_cast<const float*>(src.ptr);
-    a.dst = reinterpret_cast<float*>(dst.ptr);
-    if (rows) {
-      a.dt = dt_rows.f();
-      a.fk = stride, a.fl = sp, a.yk = stride, a.yl = dp, a.dk = 1, a.dl = w;
-      a.n = width, a.lines = height;
-    } else {
-      a.dt = dt_cols.f();
-      a.fk = sp, a.fl = stride, a.yk = dp, a.yl = stride, a.dk = w, a.dl = 1;
-      a.n = height, a.lines = width;
-    }
+    line_layout<C>(a, src, dst, rows);
     a.poles = poles[std::size_t(iteration)];
     // A frame has few of these threads (four per line): one warp per CTA spreads them over all
     // SMs, each warp on a scheduler of its own.
