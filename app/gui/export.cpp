@@ -51,4 +51,63 @@ void write_text(const std::string& path, const std::string& text) {
   });
 }
 
+FileWriter::FileWriter() : thread_([this] { run(); }) {}
+
+FileWriter::~FileWriter() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void FileWriter::add(std::string name, std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.emplace_back(std::move(name), std::move(task));
+  }
+  wake_.notify_all();
+}
+
+std::vector<FileWriter::Done> FileWriter::take_done() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Done> out;
+  out.swap(done_);
+  return out;
+}
+
+void FileWriter::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return queue_.empty() && !working_; });
+}
+
+bool FileWriter::busy() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !queue_.empty() || working_;
+}
+
+void FileWriter::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+    // Queued tasks are finished even when stopping: an export asked for is written.
+    if (queue_.empty()) return;
+    auto [name, task] = std::move(queue_.front());
+    queue_.pop_front();
+    working_ = true;
+    lock.unlock();
+    Done d{std::move(name), {}};
+    try {
+      task();
+    } catch (const std::exception& e) {
+      d.error = e.what();
+    }
+    lock.lock();
+    done_.push_back(std::move(d));
+    working_ = false;
+    if (queue_.empty()) idle_.notify_all();
+  }
+}
+
 }  // namespace rf::gui

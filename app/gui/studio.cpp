@@ -210,6 +210,7 @@ void Studio::finish() {
   finished_ = true;
   processor.settle();
   consume_finished();
+  wait_exports();
   for (const RecorderNote& n : video_out.finish()) {
     if (n.error && cli_recording_) record_failed_ = true;
     post(n.text, n.error);
@@ -734,6 +735,7 @@ void Studio::frame() {
                std::chrono::duration<float, std::milli>(now - last_frame_time_).count());
   last_frame_time_ = now;
   for (const std::string& path : platform_.take_dropped_paths()) open_path(path);
+  collect_exports();
 
   // Finished frames first (their slots take the next ones), then one new frame, then the filter.
   consume_finished();
@@ -976,8 +978,10 @@ std::string Studio::next_export_stem() const {
   for (int i = 1;; ++i) {
     char stem[32];
     std::snprintf(stem, sizeof stem, "rfstudio-%03d", i);
-    if (!std::filesystem::exists(std::filesystem::path(export_dir) / (std::string(stem) + ".json")))
-      return stem;
+    const std::filesystem::path base = std::filesystem::path(export_dir) / stem;
+    const bool pending = std::find(pending_exports_.begin(), pending_exports_.end(),
+                                   base.string()) != pending_exports_.end();
+    if (!pending && !std::filesystem::exists(base.string() + ".json")) return stem;
   }
 }
 
@@ -988,16 +992,36 @@ void Studio::export_all(const std::string& stem) {
     const std::filesystem::path path = std::filesystem::path(export_dir) / stem;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
     const std::string base = path.string();
-    write_result(base + "-result.png", processor.result());
-    write_result(base + "-result.pfm", processor.result());
-    write_text(base + ".json", sidecar_json());
+    // The writer gets copies: the studio goes on with the next frames meanwhile.
+    writer_.add(base, [base, result = processor.result(), json = sidecar_json()] {
+      write_result(base + "-result.png", result);
+      write_result(base + "-result.pfm", result);
+      write_text(base + ".json", json);
+    });
+    pending_exports_.push_back(base);
     screenshot_paths_.push_back(base + "-view.png");
-    last_export = base;
-    ++exports_written;
-    post("exported " + base + "-result.png, -result.pfm, .json and -view.png");
   } catch (const std::exception& e) {
     post(std::string("export failed: ") + e.what(), true);
   }
+}
+
+void Studio::collect_exports() {
+  for (FileWriter::Done& d : writer_.take_done()) {
+    pending_exports_.erase(std::remove(pending_exports_.begin(), pending_exports_.end(), d.name),
+                           pending_exports_.end());
+    if (!d.error.empty()) {
+      post("export failed: " + d.error, true);
+      continue;
+    }
+    last_export = d.name;
+    ++exports_written;
+    post("exported " + d.name + "-result.png, -result.pfm, .json and -view.png");
+  }
+}
+
+void Studio::wait_exports() {
+  writer_.wait_idle();
+  collect_exports();
 }
 
 }  // namespace rf::gui

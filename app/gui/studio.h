@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/gui/compositor.h"
+#include "app/gui/export.h"
 #include "app/gui/gl_util.h"
 #include "app/gui/lessons.h"
 #include "app/gui/options.h"
@@ -127,7 +128,7 @@ class Studio {
   double ui_frame_ms() const;
   std::vector<Message> messages;
   std::string export_dir = "out";
-  std::string last_export;
+  std::string last_export;            // the stem of the last export that wrote its files
   std::uint64_t exports_written = 0;  // exports that wrote their files
   bool open_dialog_requested = false;
 
@@ -148,8 +149,11 @@ class Studio {
   // Written once the current frame is drawn.
   void request_screenshot(const std::string& path) { screenshot_paths_.push_back(path); }
   // STEM-result.png, STEM-result.pfm, STEM.json (parameters, timings, statistics) and, after
-  // this frame is drawn, STEM-view.png. A relative stem lands in export_dir.
+  // this frame is drawn, STEM-view.png. A relative stem lands in export_dir. The result and the
+  // sidecar are written on the export thread: a later frame posts "exported" or the failure.
   void export_all(const std::string& stem);
+  // Returns once the exports asked for are written, their messages posted.
+  void wait_exports();
   // The next free "rfstudio-NNN" stem in export_dir.
   std::string next_export_stem() const;
   std::string sidecar_json() const;
@@ -211,6 +215,10 @@ class Studio {
   bool stalled_ = false, finished_ = false;
   std::chrono::steady_clock::time_point last_taken_ = std::chrono::steady_clock::now();
   std::string pending_device_;  // --output-device, opened once the frame size is known
+  std::vector<std::string> pending_exports_;  // stems given to the writer, not yet written
+  FileWriter writer_;                         // last: its thread finishes before the rest goes
+
+  void collect_exports();
 };
 
 }  // namespace rf::gui

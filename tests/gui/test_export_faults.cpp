@@ -35,6 +35,7 @@ TEST_CASE("export: a write that fails half-way is reported, and nothing half-wri
   REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
   h.studio->export_all("shot");
   h.frame();
+  h.studio->wait_exports();  // the result and the sidecar are written on the export thread
   setrlimit(RLIMIT_FSIZE, &old);
   std::signal(SIGXFSZ, old_handler);
 
@@ -53,6 +54,8 @@ TEST_CASE("export: a write that fails half-way is reported, and nothing half-wri
   // The studio goes on: the next export, without the limit, writes every file.
   h.studio->export_all("shot");
   h.frame();
+  h.studio->wait_exports();
+  CHECK(h.last_message().find("exported ") == 0);
   CHECK(fs::exists(dir / "shot.json"));
   CHECK(fs::exists(dir / "shot-result.pfm"));
   CHECK(fs::exists(dir / "shot-view.png"));

@@ -125,9 +125,11 @@ TEST_CASE("studio input: Ctrl+S exports into the export folder") {
   std::filesystem::remove_all(dir);
   h.studio->export_dir = dir.string();
   h.press('S', true);
+  h.studio->wait_exports();
   CHECK(std::filesystem::exists(dir / "rfstudio-001.json"));
   CHECK(std::filesystem::exists(dir / "rfstudio-001-result.pfm"));
   CHECK(std::filesystem::exists(dir / "rfstudio-001-view.png"));
   h.press('S', true);
+  h.studio->wait_exports();
   CHECK(std::filesystem::exists(dir / "rfstudio-002.json"));
 }
