@@ -1007,8 +1007,9 @@ void Studio::export_all(const std::string& stem) {
 
 void Studio::collect_exports() {
   for (FileWriter::Done& d : writer_.take_done()) {
-    pending_exports_.erase(std::remove(pending_exports_.begin(), pending_exports_.end(), d.name),
-                           pending_exports_.end());
+    // One entry per export given: the same stem may be written twice in a row.
+    const auto it = std::find(pending_exports_.begin(), pending_exports_.end(), d.name);
+    if (it != pending_exports_.end()) pending_exports_.erase(it);
     if (!d.error.empty()) {
       post("export failed: " + d.error, true);
       continue;
