@@ -18,6 +18,7 @@
 #include "app/io/image_io.h"
 #include "filters/core/engine.h"
 #include "filters/recursive/reference.h"
+#include "tests/temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -25,20 +26,7 @@ namespace {
 
 const std::string kRfcli = std::string(RF_BINARY_DIR) + "/bin/rfcli";
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int serial = 0;
-    path = fs::temp_directory_path() /
-           ("rf_test_cli_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using rf::test_util::TempDir;
 
 struct Run {
   int status = -1;

@@ -16,27 +16,14 @@
 
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/temp_dir.h"
 
 using namespace rf;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory per test case, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int serial = 0;
-    path = fs::temp_directory_path() /
-           ("rf_test_io_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using rf::test_util::TempDir;
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary);
@@ -213,7 +200,7 @@ TEST_CASE("image io: missing, unreadable, empty and unsupported files are refuse
   CHECK(starts_with(e, dir / "missing.png" + ": cannot open"));
   CHECK(e.find("No such file") != std::string::npos);
 
-  e = read_error(dir.path.string());
+  e = read_error(dir.path());
   CHECK(e.find("is a directory") != std::string::npos);
 
   write_bytes(dir / "empty.png", "");

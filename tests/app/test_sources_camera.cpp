@@ -49,7 +49,7 @@ TEST_CASE("a missing camera is an IoError naming the device") {
 TEST_CASE("a node that is not a V4L2 camera is refused with its name") {
   const std::string null_message = open_camera_error("/dev/null");
   CHECK(null_message == "camera /dev/null: not a V4L2 video device");
-  test::TempDir dir;
+  rf::test_util::TempDir dir;
   std::ofstream(dir.file("video0")) << "a plain file";
   const std::string file_message = open_camera_error(dir.file("video0"));
   CHECK(file_message.find(dir.file("video0")) != std::string::npos);

@@ -18,31 +18,14 @@
 #include "app/io/atomic_file.h"
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/temp_dir.h"
 
 using namespace rf;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int serial = 0;
-    path = fs::temp_directory_path() /
-           ("rf_test_write_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  int files() const {
-    int n = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(path)) ++n;
-    return n;
-  }
-};
+using rf::test_util::TempDir;
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -152,8 +135,8 @@ TEST_CASE("rfcli filter: a failed write leaves an existing output untouched, one
     f << "the previous result";
   }
   // ulimit -f counts 512-byte blocks: 8 blocks, far less than the 130 KB the output needs.
-  const std::string cmd = "cd '" + dir.path.string() + "' && trap '' XFSZ && ulimit -f 8 && '" +
-                          rfcli + "' filter in.pfm out.pfm --backend cpu >stdout.txt 2>stderr.txt";
+  const std::string cmd = "cd '" + dir.path() + "' && trap '' XFSZ && ulimit -f 8 && '" + rfcli +
+                          "' filter in.pfm out.pfm --backend cpu >stdout.txt 2>stderr.txt";
   const int raw = std::system(("sh -c \"" + cmd + "\"").c_str());
   REQUIRE(WIFEXITED(raw));
   CHECK(WEXITSTATUS(raw) == 2);

@@ -9,29 +9,11 @@
 #include <vector>
 
 #include "app/sources/child_process.h"
+#include "tests/temp_dir.h"
 
 namespace rf::gui::test {
 
-// A fresh directory under $TMPDIR (or /tmp), removed with its contents at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/rfrecord-XXXXXX";
-    if (::mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using rf::test_util::TempDir;
 
 inline bool have_ffmpeg() {
   return !app::detail::find_program("ffmpeg").empty() &&

@@ -13,6 +13,7 @@
 #include "app/gui/lessons.h"
 #include "filters/core/errors.h"
 #include "studio_run.h"
+#include "tests/temp_dir.h"
 
 using namespace rf;
 using namespace rf::gui;
@@ -20,17 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("rf_test_lessons_" + std::to_string(::getpid()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using rf::test_util::TempDir;
 
 const char* kTeacherLesson = R"({
   "name": "my own lesson",
@@ -77,14 +68,14 @@ TEST_CASE("lessons: every preset in assets/presets carries a card") {
 
 TEST_CASE("lessons: a teacher's JSON joins the walk in its place") {
   TempDir dir;
-  std::ofstream(dir.path / "mine.json") << kTeacherLesson;
-  std::ofstream(dir.path / "no-card.json") << R"({"name": "plain", "filter": {"sigma": 3}})";
-  std::ofstream(dir.path / "notes.txt") << "not a lesson";
+  std::ofstream(dir / "mine.json") << kTeacherLesson;
+  std::ofstream(dir / "no-card.json") << R"({"name": "plain", "filter": {"sigma": 3}})";
+  std::ofstream(dir / "notes.txt") << "not a lesson";
   LessonDeck deck = LessonDeck::built_in();
   const int built_in = deck.size();
-  deck.add_folder(dir.path.string());
+  deck.add_folder(dir.path());
   REQUIRE(deck.size() == built_in + 1);  // the preset without a card is not a lesson
-  const int at = deck.find((dir.path / "mine.json").string());
+  const int at = deck.find(dir / "mine.json");
   REQUIRE(at >= 0);
   const Preset& p = deck.entries()[at].preset;
   CHECK(p.lesson.look == "the dB plot");
@@ -95,20 +86,20 @@ TEST_CASE("lessons: a teacher's JSON joins the walk in its place") {
   CHECK(deck.entries()[at + 1].preset.lesson.order == 4);
   // Adding the same file again replaces it; a built-in preset opened from its file keeps its
   // place and its name.
-  deck.add(load_lesson_file((dir.path / "mine.json").string()));
+  deck.add(load_lesson_file(dir / "mine.json"));
   CHECK(deck.size() == built_in + 1);
   const std::string tiles = std::string(RF_SOURCE_DIR) + "/assets/presets/extensions-tiles.json";
   deck.add(load_lesson_file(tiles));
   CHECK(deck.size() == built_in + 1);
   CHECK(deck.find("assets/presets/extensions-tiles.json") == 0);
 
-  std::ofstream(dir.path / "broken.json") << "{ \"lesson\": ";
-  CHECK_THROWS_WITH_AS(deck.add_folder(dir.path.string()), doctest::Contains("broken.json"),
+  std::ofstream(dir / "broken.json") << "{ \"lesson\": ";
+  CHECK_THROWS_WITH_AS(deck.add_folder(dir.path()), doctest::Contains("broken.json"),
                        InvalidParameter);
-  std::ofstream(dir.path / "broken.json") << R"({"lesson": "a string"})";
-  CHECK_THROWS_WITH_AS(deck.add_folder(dir.path.string()), doctest::Contains("'lesson'"),
+  std::ofstream(dir / "broken.json") << R"({"lesson": "a string"})";
+  CHECK_THROWS_WITH_AS(deck.add_folder(dir.path()), doctest::Contains("'lesson'"),
                        InvalidParameter);
-  CHECK_THROWS_AS(deck.add_folder((dir.path / "absent").string()), IoError);
+  CHECK_THROWS_AS(deck.add_folder(dir / "absent"), IoError);
 }
 
 TEST_CASE("lessons: the card survives a preset round trip") {
