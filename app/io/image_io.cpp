@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/io/atomic_file.h"
+#include "app/io/jpeg.h"
 #include "filters/core/errors.h"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -29,7 +30,6 @@
 #include <stb/stb_image.h>
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
-#include <turbojpeg.h>
 
 namespace rf::io {
 namespace {
@@ -394,22 +394,14 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
     // JPEG pixels come from libjpeg-turbo: stb_image 2.27's Huffman decoder reads out of bounds
     // on a corrupt scan (an index it never checks against its 256 symbols), which the fuzzer
     // found; libjpeg-turbo checks every code. stb_image still reads the header above.
-    std::unique_ptr<void, int (*)(tjhandle)> tj(tjInitDecompress(), tjDestroy);
-    if (!tj) fail(path, std::string("cannot start libjpeg-turbo: ") + tjGetErrorStr());
     if (comp != 1 && comp != 3)
       fail(path, "unsupported JPEG channel count " + std::to_string(comp));
-    int subsampling = 0, colorspace = 0;
-    if (tjDecompressHeader3(tj.get(), data, static_cast<unsigned long>(len), &rw, &rh, &subsampling,
-                            &colorspace) != 0)
-      fail(path, std::string("corrupt JPEG (") + tjGetErrorStr2(tj.get()) + ")");
+    if (const char* problem = jpeg_size(data, b.size(), &rw, &rh))
+      fail(path, std::string("corrupt JPEG (") + problem + ")");
     if (rw != w || rh != h) fail(path, "corrupt JPEG (its headers disagree on the size)");
     std::vector<std::uint8_t> px(std::size_t(w) * std::size_t(h) * std::size_t(comp));
-    // A warning (junk after the end, a damaged scan) still gives a whole picture, as stb_image
-    // did; an error does not.
-    if (tjDecompress2(tj.get(), data, static_cast<unsigned long>(len), px.data(), w, 0, h,
-                      comp == 1 ? TJPF_GRAY : TJPF_RGB, 0) != 0 &&
-        tjGetErrorCode(tj.get()) != TJERR_WARNING)
-      fail(path, std::string("corrupt JPEG (") + tjGetErrorStr2(tj.get()) + ")");
+    if (const char* problem = jpeg_decode(data, b.size(), w, h, comp, px.data()))
+      fail(path, std::string("corrupt JPEG (") + problem + ")");
     return convert(px.data(), [](std::uint8_t v) { return from_unorm8(v); });
   }
   if (stbi_is_16_bit_from_memory(data, len)) {

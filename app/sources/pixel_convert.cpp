@@ -1,10 +1,10 @@
 // Camera pixel formats to RGBA8: YUYV and NV12 (BT.601 limited range) and MJPEG (libturbojpeg);
 // and RGBA8 to YUYV and NV12 for frames sent on in a camera's format.
-#include <turbojpeg.h>
 
 #include <algorithm>
 #include <string>
 
+#include "app/io/jpeg.h"
 #include "app/sources/source.h"
 #include "app/sources/yuv.h"
 #include "filters/core/errors.h"
@@ -44,22 +44,6 @@ inline void yuv_to_rgba(const Bt601Tables& t, int y, int u, int v, std::uint8_t*
   out[2] = t.clip[((c + t.bu[u]) >> 8) + o];
   out[3] = 255;
 }
-
-// One TurboJPEG decompressor per thread: creating one costs an allocation of libjpeg's state,
-// and a camera decodes on one capture thread for its whole life.
-class Decompressor {
- public:
-  Decompressor() : handle_(tjInitDecompress()) {}
-  ~Decompressor() {
-    if (handle_) tjDestroy(handle_);
-  }
-  Decompressor(const Decompressor&) = delete;
-  Decompressor& operator=(const Decompressor&) = delete;
-  tjhandle get() const { return handle_; }
-
- private:
-  tjhandle handle_;
-};
 
 }  // namespace
 
@@ -189,16 +173,11 @@ void to_rgba(const Frame& in, Frame& out) {
 
 void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out, int max_width,
                   int max_height) {
-  thread_local Decompressor tj;
-  if (!tj.get()) throw IoError(std::string("MJPEG: cannot start libturbojpeg: ") + tjGetErrorStr());
-  if (size == 0 || size > 0xffffffffu) throw IoError("MJPEG frame: empty or too large");
-  int width = 0, height = 0, subsampling = 0, colorspace = 0;
   // Webcam frames often omit the DHT segment (the AVI1 MJPEG convention); libjpeg-turbo then
-  // installs the standard Huffman tables of ITU-T T.81 annex K.3 itself, so no patching is needed.
-  if (tjDecompressHeader3(tj.get(), data, static_cast<unsigned long>(size), &width, &height,
-                          &subsampling, &colorspace) != 0)
-    throw IoError(std::string("MJPEG frame: ") + tjGetErrorStr2(tj.get()));
-  if (width <= 0 || height <= 0) throw IoError("MJPEG frame: no image size in the header");
+  // installs the standard Huffman tables itself, so no patching is needed.
+  int width = 0, height = 0;
+  if (const char* problem = io::jpeg_size(data, size, &width, &height))
+    throw IoError(std::string("MJPEG frame: ") + problem);
   if (width > max_width || height > max_height)
     throw IoError("MJPEG frame: " + std::to_string(width) + "x" + std::to_string(height) +
                   " is larger than the stream's " + std::to_string(max_width) + "x" +
@@ -209,13 +188,10 @@ void decode_mjpeg(const std::uint8_t* data, std::size_t size, Frame& out, int ma
   out.encoding = Encoding::Rgba;
   out.stride = 0;
   out.bytes.resize(std::size_t(width) * height * 4);
-  if (tjDecompress2(tj.get(), data, static_cast<unsigned long>(size), out.bytes.data(), width, 0,
-                    height, TJPF_RGBA, 0) != 0) {
-    // A warning (junk after EOI, a truncated scan whose tail libjpeg fills in) still yields a
-    // whole picture, which beats dropping a live frame; an error does not.
-    if (tjGetErrorCode(tj.get()) != TJERR_WARNING)
-      throw IoError(std::string("MJPEG frame: ") + tjGetErrorStr2(tj.get()));
-  }
+  // A warning (junk after EOI, a truncated scan whose tail libjpeg fills in) still yields a whole
+  // picture, which beats dropping a live frame; an error does not.
+  if (const char* problem = io::jpeg_decode(data, size, width, height, 4, out.bytes.data()))
+    throw IoError(std::string("MJPEG frame: ") + problem);
 }
 
 }  // namespace rf::app
