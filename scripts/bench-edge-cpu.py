@@ -162,6 +162,8 @@ def main():
         with open(args.json, "w") as f:
             json.dump(
                 {
+                    "command": " ".join(["scripts/bench-edge-cpu.py"] + sys.argv[1:]),
+                    "date": time.strftime("%Y-%m-%d"),
                     "device": device,
                     "opencv": cv2.__version__,
                     "size": args.size,

@@ -1,5 +1,6 @@
 // Edge-aware recursive Gaussian through the domain transform: the double-precision reference of
-// Algorithm A and the float CPU backend of Algorithms A, C, D and the exact block-parallel variant.
+// Algorithm A and the float CPU backend of Algorithms A, C, D and the exact variant (whose segments
+// the CPU does not need: its SIMD lanes are lines).
 #include "filters/edge_aware/edge_aware.h"
 
 #include <omp.h>
@@ -219,17 +220,10 @@ struct Method {
   const PolesF* poles;
 };
 
-// Segments per line of the exact variant. On the CPU the lanes of a batch are separate lines, so
-// segments add no parallelism, only their composites' extra pass: three is the fewest in which a
-// carry passes through a composite (the first segment starts from the steady state, the last
-// one's composite is never needed).
-constexpr int kExactSegments = 3;
-
 // Per-thread scratch, sized by the plan for 8 lanes so that run() does not allocate: one batch
-// of lines in lane-major order (samples, outputs, spacings, edge weights) and the segment
-// composites of the exact variant.
+// of lines in lane-major order (samples, outputs, spacings, edge weights).
 struct Scratch {
-  std::vector<VectorStorage> f, y, dt, w, composites;
+  std::vector<VectorStorage> f, y, dt, w;
 };
 
 // Samples fetched ahead along columns.
@@ -342,14 +336,6 @@ struct Kernels {
     V re[2][C], im[2][C];
   };
 
-  // The affine map g -> W g + U of one segment of the exact variant (W per pole, U per pole and
-  // channel), for every lane.
-  template <int C>
-  struct Composite {
-    V wr[2], wi[2];
-    State<C> u;
-  };
-
   // L lines of n samples in lane-major order: channel c of sample k of every line is the vector
   // f[k * C + c], the spacing between samples k-1 and k (eq. 2) the vector dt[k], the output y is
   // laid out like f, and w[k * 2 + pole] holds the weights of eq. (4) for the edge dt[k]. The
@@ -433,81 +419,6 @@ struct Kernels {
         for (int j = e - 2; j >= s; --j) {
           anticausal_step(j, st);
           add(j, st);
-        }
-      }
-    }
-
-    // The exact block-parallel variant. Each segment's recursion is the composition of its
-    // per-sample affine maps g -> w_k g + u_k, itself an affine map g -> W g + U with W the
-    // product of the w_k (shared by the channels) and U the segment's response from a zero state.
-    //   1. per segment, independently: W and U;
-    //   2. carries: the state entering each segment, a scan of the composites;
-    //   3. per segment, independently: the recursion from its carry, writing the output.
-    // The result equals Algorithm A up to float rounding. (Adding Re(W_k carry) to a zero-state
-    // output written in step 1 costs the same here and doubles the rounding against A.)
-    [[gnu::always_inline]] void run_exact_segments(int seg, Composite<C>* comp) const {
-      const int segments = (n_ + seg - 1) / seg;
-      // Causal. Segment 0 starts from the steady state at sample 0: its U is g+ at its end and it
-      // needs no carry.
-      for (int j = 0; j < segments; ++j) {
-        const int s = j * seg, e = std::min(n_, s + seg);
-        Composite<C>& m = comp[j];
-        set_identity(m);
-        State<C>& st = m.u;
-        if (j == 0) {
-          steady_causal(0, st);
-          write(0, st);
-          for (int k = 1; k < e; ++k) {
-            causal_step(k, st);
-            write(k, st);
-          }
-        } else if (j < segments - 1) {  // the last segment's map carries into nothing
-          st = State<C>{};
-          for (int k = s; k < e; ++k) {
-            causal_step(k, st);
-            accumulate_weight(k, m.wr, m.wi);
-          }
-        }
-      }
-      for (int j = 1; j < segments - 1; ++j) compose(comp[j], comp[j - 1].u);
-      for (int j = 1; j < segments; ++j) {
-        const int s = j * seg, e = std::min(n_, s + seg);
-        State<C> st = comp[j - 1].u;
-        for (int k = s; k < e; ++k) {
-          causal_step(k, st);
-          write(k, st);
-        }
-      }
-
-      // Anticausal, mirrored: the last segment starts from the steady state at sample n-1;
-      // segment j maps g-[e_j] (the first sample of the next segment) to g-[s_j].
-      for (int j = segments - 1; j >= 0; --j) {
-        const int s = j * seg, e = std::min(n_, s + seg);
-        Composite<C>& m = comp[j];
-        set_identity(m);
-        State<C>& st = m.u;
-        if (j == segments - 1) {
-          steady_anticausal(n_ - 1, st);
-          add(n_ - 1, st);
-          for (int k = n_ - 2; k >= s; --k) {
-            anticausal_step(k, st);
-            add(k, st);
-          }
-        } else if (j > 0) {  // the first segment's map carries into nothing
-          st = State<C>{};
-          for (int k = e - 1; k >= s; --k) {
-            anticausal_step(k, st);
-            accumulate_weight(k + 1, m.wr, m.wi);
-          }
-        }
-      }
-      for (int j = segments - 2; j >= 1; --j) compose(comp[j], comp[j + 1].u);
-      for (int j = segments - 2; j >= 0; --j) {
-        const int s = j * seg, e = std::min(n_, s + seg);
-        State<C> st = comp[j + 1].u;
-        for (int k = e - 1; k >= s; --k) {
-          anticausal_step(k, st);
-          add(k, st);
         }
       }
     }
@@ -616,35 +527,6 @@ struct Kernels {
         r = active ? splat_i(k + 1) : r;
       }
       return r;
-    }
-
-    [[gnu::always_inline]] static void set_identity(Composite<C>& m) {
-      for (int p = 0; p < 2; ++p) {
-        m.wr[p] = splat(1.0f);
-        m.wi[p] = V{};
-      }
-    }
-
-    // W <- w_k W for both poles.
-    [[gnu::always_inline]] void accumulate_weight(int k, V* wr, V* wi) const {
-      for (int p = 0; p < 2; ++p) {
-        const Weight& w = w_[k * 2 + p];
-        const V r = w.wr * wr[p] - w.wi * wi[p];
-        const V i = w.wr * wi[p] + w.wi * wr[p];
-        wr[p] = r;
-        wi[p] = i;
-      }
-    }
-
-    // U <- W carry + U: the state leaving a segment from the state entering it.
-    [[gnu::always_inline]] static void compose(Composite<C>& m, const State<C>& carry) {
-      for (int p = 0; p < 2; ++p)
-        for (int c = 0; c < C; ++c) {
-          const V r = m.wr[p] * carry.re[p][c] - m.wi[p] * carry.im[p][c];
-          const V i = m.wr[p] * carry.im[p][c] + m.wi[p] * carry.re[p][c];
-          m.u.re[p][c] = r + m.u.re[p][c];
-          m.u.im[p][c] = i + m.u.im[p][c];
-        }
     }
 
     const V* f_;
@@ -878,9 +760,6 @@ struct Kernels {
     const Lanes<C> lanes(f, y, dt, reinterpret_cast<Weight*>(s.w.data()), job.n, *m.poles);
     lanes.edge_weights();
     switch (m.algo) {
-      case Algorithm::EdgeA:
-        lanes.run_sequential();
-        break;
       case Algorithm::EdgeC:
         lanes.run_approximate(edge::kSegmentC, m.warmup);
         break;
@@ -888,8 +767,13 @@ struct Kernels {
         lanes.run_approximate(edge::kBlockD, m.warmup);
         break;
       default:
-        lanes.run_exact_segments((job.n + kExactSegments - 1) / kExactSegments,
-                                 reinterpret_cast<Composite<C>*>(s.composites.data()));
+        // A and the exact variant (the plan admits nothing else). The exact variant cuts lines
+        // into segments to run them in parallel on the CUDA backend. Here every lane of a batch
+        // is a line of its own, so lines already fill the lanes and the threads, and segments
+        // would only add their composites' second pass over part of each line (three segments
+        // measured 12 % slower than A): the exact variant runs each line whole, which is
+        // Algorithm A's recursion and its result.
+        lanes.run_sequential();
         break;
     }
     scatter<C>(job, first, count, y);
@@ -1106,13 +990,11 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.tmp.resize(pixels * channels);
   m.scratch.resize(std::size_t(m.threads));
   const std::size_t n = std::size_t(std::max(width, height));
-  const std::size_t segments = kExactSegments;
   for (Scratch& s : m.scratch) {
     s.f.resize(n * channels);
     s.y.resize(n * channels);
     s.dt.resize(n);
     s.w.resize(n * 2 * sizeof(Kernels<8>::Weight) / sizeof(VectorStorage));
-    s.composites.resize(segments * sizeof(Kernels<8>::Composite<4>) / sizeof(VectorStorage));
   }
 }
 

@@ -18,9 +18,10 @@ Image edge_aware_reference(const FilterSpec& spec, const Image& in);
 
 namespace cpu {
 
-// The CPU backend (float, OpenMP) for Algorithm A, C, D or the exact block-parallel variant
-// (spec.algo: EdgeA, EdgeC, EdgeD, EdgeExact; Auto means EdgeExact). Planned once per spec and
-// size; run() does not allocate. Interleaved float pixels, rows packed.
+// The CPU backend (float, OpenMP) for Algorithm A, C, D or the exact variant (spec.algo: EdgeA,
+// EdgeC, EdgeD, EdgeExact; Auto means EdgeExact). Lines run in SIMD lanes, so the exact variant
+// needs no segments here and runs Algorithm A's recursion. Planned once per spec and size; run()
+// does not allocate. Interleaved float pixels, rows packed.
 class EdgeAwarePlan {
  public:
   EdgeAwarePlan(const FilterSpec& spec, int width, int height, int channels);

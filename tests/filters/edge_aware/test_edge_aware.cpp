@@ -208,7 +208,9 @@ TEST_CASE("edge-aware: Algorithm A in float matches the double reference") {
       }
 }
 
-TEST_CASE("edge-aware: the exact block-parallel variant equals Algorithm A") {
+// On the CPU the exact variant runs whole lines, Algorithm A's recursion: the same result. Its
+// segments and their scan run on the CUDA backend, whose tests hold them to the CPU's A.
+TEST_CASE("edge-aware: the exact variant equals Algorithm A") {
   const Size sizes[] = {{1, 1}, {63, 65}, {64, 128}, {257, 131}, {300, 17}};
   for (Size s : sizes)
     for (int c : {1, 3, 4})
@@ -222,7 +224,7 @@ TEST_CASE("edge-aware: the exact block-parallel variant equals Algorithm A") {
         CAPTURE(s.h);
         CAPTURE(c);
         CAPTURE(sigma_r);
-        CHECK(max_abs_diff(a, x) <= 1e-4 * peak);
+        CHECK(max_abs_diff(a, x) <= 1e-6 * peak);
       }
   // Auto means the exact variant.
   const Image in = random_image(70, 45, 3, 3);
