@@ -60,7 +60,8 @@ struct ScanKernels {
   ~ScanKernels() { unsetenv("RF_EDGE_KERNELS"); }
 };
 
-const char* name(Algorithm a) {
+// A std::string: doctest's messages print a const char* as its address.
+std::string name(Algorithm a) {
   return to_string(a);
 }
 
