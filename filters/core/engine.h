@@ -29,7 +29,10 @@ class Engine {
   virtual void plan(const FilterSpec& spec, int width, int height, PixelFormat format) = 0;
 
   // Filters `in` into `out` (same size and format as planned; in == out allowed). No allocation,
-  // but for the CPU engine's staging copy on the first run with a pitched float output.
+  // but for the CPU engine's staging copy on the first run with a pitched float output. On the
+  // CUDA backend an RGBA32F plan also takes an RGBA8 input in device memory (values v / 255, as
+  // the host conversion makes them): a camera or video frame filtered to float without a float
+  // copy of it.
   // `stream` is a cudaStream_t on the CUDA backend (nullptr: the default stream) and ignored on
   // the CPU. The CUDA backend does not synchronise unless timing is enabled.
   virtual void run(const FrameView& in, const FrameView& out, void* stream = nullptr) = 0;

@@ -138,7 +138,7 @@ class CudaEngine final : public Engine {
   }
 
   ~CudaEngine() override {
-    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    drop_graph();
     for (auto& e : events_) cudaEventDestroy(e);
     if (capture_stream_) cudaStreamDestroy(capture_stream_);
   }
@@ -216,7 +216,7 @@ class CudaEngine final : public Engine {
 
   void run(const FrameView& in, const FrameView& out, void* stream_handle) override {
     if (!planned_) throw std::logic_error("Engine::run before plan");
-    check_view(in, "input");
+    check_view(in, "input", true);
     check_view(out, "output");
     cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
     const std::size_t row_bytes = std::size_t(width_) * bytes_per_pixel(format_);
@@ -381,8 +381,14 @@ class CudaEngine final : public Engine {
     return a;
   }
 
-  void check_view(const FrameView& v, const char* what) const {
-    if (v.width != width_ || v.height != height_ || v.format != format_)
+  // The output matches the plan; an input may also be RGBA8 on the device for an RGBA32F plan
+  // (the kernels read any storage kind through io.cuh; Lee et al. and the edge-aware filter stage
+  // it in float as they stage surfaces).
+  void check_view(const FrameView& v, const char* what, bool input = false) const {
+    const bool format_ok =
+        v.format == format_ || (input && format_ == PixelFormat::RGBA32F &&
+                                v.format == PixelFormat::RGBA8 && v.space != MemorySpace::Host);
+    if (v.width != width_ || v.height != height_ || !format_ok)
       throw InvalidParameter(std::string("the ") + what +
                              " frame does not match the planned size and format");
     if (v.space == MemorySpace::CudaSurface ? v.surface == 0 : v.data == nullptr)
@@ -477,11 +483,18 @@ class CudaEngine final : public Engine {
     if (timed) CUDA_CHECK(cudaEventRecord(events_[3], stream));
   }
 
-  // The six launches as one graph, re-captured only when the frame buffers change.
+  // The launches as one graph per pair of frame buffers. The studio's pipeline alternates between
+  // the buffers of its frame slots, so the graphs of the last few pairs are kept: each pair is
+  // captured and instantiated once, not on every frame.
   void launch_graph(const Io& src, const Io& dst, cudaStream_t stream) {
-    const bool same = graph_exec_ && same_io(src, graph_src_) && same_io(dst, graph_dst_);
-    if (!same) {
-      drop_graph();
+    auto hit = std::find_if(graphs_.begin(), graphs_.end(), [&](const CachedGraph& g) {
+      return same_io(src, g.src) && same_io(dst, g.dst);
+    });
+    if (hit == graphs_.end()) {
+      if (graphs_.size() == kCachedGraphs) {
+        cudaGraphExecDestroy(graphs_.back().exec);
+        graphs_.pop_back();
+      }
       cudaGraph_t graph = nullptr;
       CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeThreadLocal));
       try {
@@ -492,18 +505,22 @@ class CudaEngine final : public Engine {
         throw;
       }
       CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
-      const cudaError_t err = cudaGraphInstantiate(&graph_exec_, graph, 0);
+      cudaGraphExec_t exec = nullptr;
+      const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
       cudaGraphDestroy(graph);
       CUDA_CHECK(err);
-      graph_src_ = src;
-      graph_dst_ = dst;
+      graphs_.insert(graphs_.begin(), CachedGraph{exec, src, dst});
+      hit = graphs_.begin();
+    } else if (hit != graphs_.begin()) {
+      std::rotate(graphs_.begin(), hit, hit + 1);  // most recently used first
+      hit = graphs_.begin();
     }
-    CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream));
+    CUDA_CHECK(cudaGraphLaunch(hit->exec, stream));
   }
 
   void drop_graph() {
-    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
-    graph_exec_ = nullptr;
+    for (const CachedGraph& g : graphs_) cudaGraphExecDestroy(g.exec);
+    graphs_.clear();
   }
 
   int device_ = 0;
@@ -523,8 +540,12 @@ class CudaEngine final : public Engine {
   DeviceBuffer col_seeds_, row_seeds_;
   DeviceBuffer rt_columns_, rt_rows_, staging_in_, staging_out_, float_in_, float_out_;
   cudaStream_t capture_stream_ = nullptr;
-  cudaGraphExec_t graph_exec_ = nullptr;
-  Io graph_src_, graph_dst_;
+  struct CachedGraph {
+    cudaGraphExec_t exec;
+    Io src, dst;
+  };
+  static constexpr std::size_t kCachedGraphs = 16;  // more than the studio has frame slots
+  std::vector<CachedGraph> graphs_;
   cudaEvent_t events_[8] = {};
   bool timing_ = false;
   std::vector<StageTime> timings_;
