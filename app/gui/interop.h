@@ -1,18 +1,20 @@
 // The pipelined GPU path: frames go from the source to the view through CUDA-GL interop, several
 // in flight at once, without the UI thread ever waiting for the GPU.
 //
-// Each frame takes one of kSlots slots: a page-locked staging buffer the frame is copied into, a
-// device buffer it is uploaded to on the upload stream, and a pair of GL textures (the original
-// and the result). On the compute stream, once the upload's event has fired, the slot's textures
-// are mapped, a small kernel converts the frame as it came (RGBA8, RGBA32F, YUYV, NV12) into the
-// engine's float input and into the original texture, the engine filters into the result texture
-// through a surface, and for recording a second kernel packs the result to 8 bits, which the
-// readback stream copies into pinned memory. Upload k+1 thus overlaps filter k.
+// Each frame takes one of up to kMaxSlots slots, all device memory: a page-locked staging buffer
+// the frame is copied into, a device buffer it is uploaded to on the upload stream, the original as
+// the view shows it and the filtered result. On the compute stream, once the upload's event has
+// fired, a small kernel converts the frame as it came (RGBA8, YUYV, NV12) into 8-bit RGBA, the
+// engine's input and the slot's original, the engine filters it into the slot's float result, and
+// for recording a second kernel packs the result to 8 bits, which the readback stream copies into
+// pinned memory. Upload k+1 thus overlaps filter k, and no GL texture is touched on the way.
 //
-// A frame is shown only once the host has seen its completion event: until then the view keeps
-// the previous finished frame's textures, and GL never touches a slot that CUDA holds mapped. The
-// slot is unmapped on a stream that has no work pending, so no GL command waits on CUDA work of
-// later frames.
+// The view draws one pair of GL textures. Once the host has seen frames finish, the newest of them
+// is presented: written into those textures between a map and an unmap on the present stream. The
+// others are reported as filtered (timing, recording, camera out) without being drawn, so the
+// source's frames pass at the rate the GPU filters them, not at the rate the UI draws; a frame
+// is never drawn before it is filtered, and the GL commands that draw it wait for its copy. Float
+// frames (HDR stills) take the same way with a float input and original.
 #pragma once
 
 #include <chrono>
@@ -38,7 +40,9 @@ struct PipelineFrame {
 
 class GpuPipeline {
  public:
-  static constexpr int kSlots = 3;  // one shown, up to two in flight
+  // Frames in flight at most (uploading, filtering, reading back, presenting); configure() takes
+  // fewer when their buffers would not fit a share of the device's free memory.
+  static constexpr int kMaxSlots = 12;
 
   virtual ~GpuPipeline() = default;
 
@@ -54,15 +58,18 @@ class GpuPipeline {
 
   // Queues one frame for filtering with `engine` (planned for RGBA32F at the configured size).
   // `frame` non-null: copied to staging, uploaded and converted; null: the frame on the GPU is
-  // filtered again (a new spec). Throws std::runtime_error with the CUDA error.
+  // filtered again (a new spec, or live timing). `repeat`: the same frame with the same spec as
+  // the previous submission, so the same pixels (live timing): the view needs no new copy of them.
+  // Throws std::runtime_error with the CUDA error.
   virtual void submit(Engine& engine, const app::Frame* frame, std::uint64_t version,
-                      std::uint64_t index, bool want_output,
+                      std::uint64_t index, bool want_output, bool repeat,
                       std::chrono::steady_clock::time_point arrival) = 0;
 
-  // Frames whose work has completed, oldest first; the newest becomes the one shown. Never waits.
+  // Frames whose work has completed, oldest first; the newest is the one shown. Never waits. A
+  // frame presented by this call is reported once its copy into the view's textures has run.
   virtual std::vector<PipelineFrame> take_finished() = 0;
-  // Waits until nothing is in flight (a new plan, a new size, shutdown); take_finished() then
-  // returns every frame.
+  // Waits until nothing is in flight and the newest frame is presented (a new plan, a new size,
+  // shutdown); take_finished() then returns every frame.
   virtual void wait_idle() = 0;
   virtual int in_flight() const = 0;
 

@@ -1,6 +1,7 @@
-// The pipelined CUDA-GL path of interop.h. Three streams: uploads (host staging to device), compute
-// (map, convert, filter, pack) and readback (packed result to pinned host memory), plus an idle
-// stream the finished slots are unmapped on. Events order them; the host only ever queries.
+// The pipelined CUDA-GL path of interop.h. Four streams: uploads (host staging to device), compute
+// (convert, filter, pack), readback (packed result to pinned host memory) and present (the newest
+// finished frame into the view's textures, between a map and an unmap). Events order them; the
+// host only ever queries. Compute never maps a GL texture, so it never waits for GL.
 #include <glad/gl.h>
 
 #include <cuda_gl_interop.h>
@@ -53,57 +54,56 @@ __device__ __forceinline__ uchar4 load_rgba8(const std::uint8_t* raw, std::size_
   }
 }
 
-// The uploaded frame into the engine's float input (on [0, 1]) and into the original texture the
-// view shows (8 bits, as it came). One thread a pixel: the kernel moves 2 to 4 bytes in and 20
-// out per pixel and is bound by memory.
+template <class T>
+__device__ __forceinline__ T* pixel(void* base, std::size_t pitch, int x, int y) {
+  return reinterpret_cast<T*>(static_cast<char*>(base) + std::size_t(y) * pitch) + x;
+}
+template <class T>
+__device__ __forceinline__ const T& pixel(const void* base, std::size_t pitch, int x, int y) {
+  return reinterpret_cast<const T*>(static_cast<const char*>(base) + std::size_t(y) * pitch)[x];
+}
+
+// The uploaded frame as 8-bit RGBA into the engine's input and into the slot's original, which
+// the view shows. The engine reads 8-bit RGBA itself (v / 255) and writes its float result, so
+// no float copy of the frame is made. One thread a pixel: 2 to 4 bytes in, 8 out.
 template <Encoding E>
 __global__ void convert_8bit(const std::uint8_t* raw, std::size_t raw_pitch, int width, int height,
-                             float4* input, std::size_t input_pitch, cudaSurfaceObject_t original) {
+                             uchar4* input, std::size_t input_pitch, uchar4* original,
+                             std::size_t original_pitch) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
   const uchar4 p = load_rgba8<E>(raw, raw_pitch, x, y, height);
-  constexpr float k = 1.0f / 255.0f;
-  reinterpret_cast<float4*>(reinterpret_cast<char*>(input) + std::size_t(y) * input_pitch)[x] =
-      make_float4(p.x * k, p.y * k, p.z * k, p.w * k);
-  surf2Dwrite(p, original, x * int(sizeof(uchar4)), y);
-}
-
-// Float frames (HDR stills): uploaded straight into the input; the original texture is float too.
-__global__ void show_float(const float4* input, std::size_t input_pitch, int width, int height,
-                           cudaSurfaceObject_t original) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= width || y >= height) return;
-  const float4 v =
-      reinterpret_cast<const float4*>(reinterpret_cast<const char*>(input) + y * input_pitch)[x];
-  surf2Dwrite(v, original, x * int(sizeof(float4)), y);
-}
-
-// A frame filtered again (new parameters) lands in another slot, whose original texture is
-// refilled from the input already on the GPU: 8-bit values come back exactly (v = p / 255).
-__global__ void show_8bit(const float4* input, std::size_t input_pitch, int width, int height,
-                          cudaSurfaceObject_t original) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= width || y >= height) return;
-  const float4 v =
-      reinterpret_cast<const float4*>(reinterpret_cast<const char*>(input) + y * input_pitch)[x];
-  surf2Dwrite(make_uchar4(app::unit_to_u8(v.x), app::unit_to_u8(v.y), app::unit_to_u8(v.z),
-                          app::unit_to_u8(v.w)),
-              original, x * int(sizeof(uchar4)), y);
+  *pixel<uchar4>(input, input_pitch, x, y) = p;
+  *pixel<uchar4>(original, original_pitch, x, y) = p;
 }
 
 // The float result as 8-bit RGBA for recording and camera out, quantised as the CPU path does.
-__global__ void pack_result(cudaSurfaceObject_t result, int width, int height, uchar4* out,
-                            std::size_t out_pitch) {
+__global__ void pack_result(const float4* result, std::size_t result_pitch, int width, int height,
+                            uchar4* out, std::size_t out_pitch) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
-  const float4 v = surf2Dread<float4>(result, x * int(sizeof(float4)), y);
-  reinterpret_cast<uchar4*>(reinterpret_cast<char*>(out) + std::size_t(y) * out_pitch)[x] =
-      make_uchar4(app::unit_to_u8(v.x), app::unit_to_u8(v.y), app::unit_to_u8(v.z),
-                  app::unit_to_u8(v.w));
+  const float4 v = pixel<float4>(result, result_pitch, x, y);
+  *pixel<uchar4>(out, out_pitch, x, y) = make_uchar4(app::unit_to_u8(v.x), app::unit_to_u8(v.y),
+                                                     app::unit_to_u8(v.z), app::unit_to_u8(v.w));
+}
+
+// The view's textures from a finished slot: its original (8-bit, or float for float frames) and
+// its float result, through surfaces of the mapped arrays. A kernel rather than copies to the
+// arrays, so that presenting leaves the copy engines to the uploads and readbacks.
+template <class Original>
+__global__ void present_kernel(const void* original, std::size_t original_pitch,
+                               const float4* result, std::size_t result_pitch, int width,
+                               int height, cudaSurfaceObject_t original_surface,
+                               cudaSurfaceObject_t result_surface) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height) return;
+  surf2Dwrite(pixel<Original>(original, original_pitch, x, y), original_surface,
+              x * int(sizeof(Original)), y);
+  surf2Dwrite(pixel<float4>(result, result_pitch, x, y), result_surface, x * int(sizeof(float4)),
+              y);
 }
 
 // ---- Host side --------------------------------------------------------------------------------
@@ -161,11 +161,15 @@ RawShape raw_shape(const app::Frame& f) {
 class CudaGlPipeline final : public GpuPipeline {
  public:
   CudaGlPipeline() {
-    for (cudaStream_t* s : {&upload_, &compute_, &readback_, &unmap_})
+    for (cudaStream_t* s : {&upload_, &compute_, &readback_})
       CUDA_CHECK(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
+    // The present runs before the filters queued behind it: GL's next frame waits for it, and
+    // the UI thread for GL.
+    int least = 0, greatest = 0;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CUDA_CHECK(cudaStreamCreateWithPriority(&present_, cudaStreamNonBlocking, greatest));
     for (Record& r : records_)
       for (cudaEvent_t& e : r.events) CUDA_CHECK(cudaEventCreate(&e));
-    for (Slot& s : slots_) s.staging.flags = cudaHostAllocWriteCombined;
     outputs_ = std::make_unique<app::OutputFramePool>(
         kOutputFrames,
         [](std::size_t bytes) {
@@ -177,44 +181,51 @@ class CudaGlPipeline final : public GpuPipeline {
   }
 
   ~CudaGlPipeline() override {
-    for (cudaStream_t s : {upload_, compute_, readback_, unmap_})
+    for (cudaStream_t s : {upload_, compute_, readback_, present_})
       log_error("cudaStreamSynchronize", cudaStreamSynchronize(s));
-    release_slots();
+    release_display();
     for (Record& r : records_) {
       r.output.reset();
       for (cudaEvent_t e : r.events) cudaEventDestroy(e);
     }
-    for (cudaStream_t s : {upload_, compute_, readback_, unmap_}) cudaStreamDestroy(s);
+    for (cudaStream_t s : {upload_, compute_, readback_, present_}) cudaStreamDestroy(s);
   }
 
   bool configure(int width, int height, bool float_frames, std::string* why) override {
     if (width == width_ && height == height_ && float_frames == float_frames_ && configured_)
       return true;
     wait_idle();
-    settle();
-    release_slots();
+    settle();  // the frames finished before the new size, reported first
+    release_display();
     configured_ = false;
     width_ = width;
     height_ = height;
     float_frames_ = float_frames;
-    input_.allocate_pitched(std::size_t(width) * sizeof(float4), std::size_t(height));
-    for (Slot& s : slots_) {
-      s.original.allocate(float_frames ? GL_RGBA32F : GL_RGBA8, width, height);
-      s.result.allocate(GL_RGBA32F, width, height);
-      const GLuint textures[2] = {s.original.id(), s.result.id()};
-      for (int k = 0; k < 2; ++k) {
-        const cudaError_t err = cudaGraphicsGLRegisterImage(
-            &s.resources[k], textures[k], GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
-        if (err != cudaSuccess) {
-          cudaGetLastError();
-          s.resources[k] = nullptr;
-          release_slots();
-          if (why)
-            *why = std::string("cudaGraphicsGLRegisterImage: ") + cudaGetErrorName(err) + " (" +
-                   cudaGetErrorString(err) + ")";
-          return false;
-        }
+    // The view's textures first: a size the driver refuses fails here, before any slot memory.
+    display_original_.allocate(float_frames ? GL_RGBA32F : GL_RGBA8, width, height);
+    display_result_.allocate(GL_RGBA32F, width, height);
+    const GLuint textures[2] = {display_original_.id(), display_result_.id()};
+    for (int k = 0; k < 2; ++k) {
+      const cudaError_t err = cudaGraphicsGLRegisterImage(
+          &display_[k], textures[k], GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+      if (err != cudaSuccess) {
+        cudaGetLastError();
+        display_[k] = nullptr;
+        release_display();
+        if (why)
+          *why = std::string("cudaGraphicsGLRegisterImage: ") + cudaGetErrorName(err) + " (" +
+                 cudaGetErrorString(err) + ")";
+        return false;
       }
+    }
+    for (Slot& s : slots_) s.release();
+    input_.allocate_pitched(std::size_t(width) * original_bytes(), std::size_t(height));
+    slot_count_ = slots_for(width, height);
+    for (int i = 0; i < slot_count_; ++i) {
+      Slot& s = slots_[i];
+      s.staging.flags = cudaHostAllocWriteCombined;
+      s.original.allocate_pitched(std::size_t(width) * original_bytes(), std::size_t(height));
+      s.result.allocate_pitched(std::size_t(width) * sizeof(float4), std::size_t(height));
     }
     configured_ = true;
     return true;
@@ -227,7 +238,8 @@ class CudaGlPipeline final : public GpuPipeline {
   }
 
   void submit(Engine& engine, const app::Frame* frame, std::uint64_t version, std::uint64_t index,
-              bool want_output, std::chrono::steady_clock::time_point arrival) override {
+              bool want_output, bool repeat,
+              std::chrono::steady_clock::time_point arrival) override {
     const int slot_index = free_slot();
     if (slot_index < 0 || !configured_)
       throw std::logic_error("GpuPipeline::submit without a slot");
@@ -240,6 +252,10 @@ class CudaGlPipeline final : public GpuPipeline {
     r.index = index;
     r.arrival = arrival;
     r.uploaded = frame != nullptr;
+    r.sequence = ++next_sequence_;
+    // Pixels the same as the previous submission's share its content, which the view may show.
+    if (!repeat || last_content_ == 0) ++last_content_;
+    r.content = last_content_;
     if (want_output) {
       r.output = outputs_->acquire(width_, height_);
       if (!r.output) throw std::logic_error("GpuPipeline::submit without an output buffer");
@@ -247,39 +263,35 @@ class CudaGlPipeline final : public GpuPipeline {
     s.pending = true;
     try {
       if (frame) upload(s, r, *frame, version);
-      CUDA_CHECK(cudaEventRecord(r.events[kMapBegin], compute_));
-      // Waits, on the GPU, for the GL commands issued so far (those that last read this slot).
-      CUDA_CHECK(cudaGraphicsMapResources(2, s.resources, compute_));
-      s.mapped = true;
-      update_surfaces(s);
       CUDA_CHECK(cudaEventRecord(r.events[kConvertBegin], compute_));
       const dim3 block(32, 8);
       const dim3 grid = grid_for(width_, height_, block);
-      float4* input = static_cast<float4*>(input_.ptr);
       if (frame && !float_frames_) {
         const std::uint8_t* raw = static_cast<const std::uint8_t*>(s.raw.ptr);
+        uchar4* input = static_cast<uchar4*>(input_.ptr);
+        uchar4* original = static_cast<uchar4*>(s.original.ptr);
         switch (frame->encoding) {
           case Encoding::Rgba:
             convert_8bit<Encoding::Rgba><<<grid, block, 0, compute_>>>(
-                raw, s.raw.pitch, width_, height_, input, input_.pitch, s.original_surface);
+                raw, s.raw.pitch, width_, height_, input, input_.pitch, original, s.original.pitch);
             break;
           case Encoding::Yuyv:
             convert_8bit<Encoding::Yuyv><<<grid, block, 0, compute_>>>(
-                raw, s.raw.pitch, width_, height_, input, input_.pitch, s.original_surface);
+                raw, s.raw.pitch, width_, height_, input, input_.pitch, original, s.original.pitch);
             break;
           case Encoding::Nv12:
             convert_8bit<Encoding::Nv12><<<grid, block, 0, compute_>>>(
-                raw, s.raw.pitch, width_, height_, input, input_.pitch, s.original_surface);
+                raw, s.raw.pitch, width_, height_, input, input_.pitch, original, s.original.pitch);
             break;
         }
-      } else if (float_frames_) {
-        show_float<<<grid, block, 0, compute_>>>(input, input_.pitch, width_, height_,
-                                                 s.original_surface);
+        CUDA_CHECK_LAUNCH();
       } else {
-        show_8bit<<<grid, block, 0, compute_>>>(input, input_.pitch, width_, height_,
-                                                s.original_surface);
+        // The input holds the frame (a float frame uploaded there, or the frame of an earlier
+        // submission); the slot keeps its own copy for the view.
+        CUDA_CHECK(cudaMemcpy2DAsync(s.original.ptr, s.original.pitch, input_.ptr, input_.pitch,
+                                     std::size_t(width_) * original_bytes(), std::size_t(height_),
+                                     cudaMemcpyDeviceToDevice, compute_));
       }
-      CUDA_CHECK_LAUNCH();
       CUDA_CHECK(cudaEventRecord(r.events[kFilterBegin], compute_));
 
       FrameView in;
@@ -287,13 +299,12 @@ class CudaGlPipeline final : public GpuPipeline {
       in.width = width_;
       in.height = height_;
       in.pitch = input_.pitch;
-      in.format = PixelFormat::RGBA32F;
+      in.format = float_frames_ ? PixelFormat::RGBA32F : PixelFormat::RGBA8;
       in.space = MemorySpace::Device;
       FrameView out = in;
-      out.data = nullptr;
-      out.pitch = 0;
-      out.surface = s.result_surface;
-      out.space = MemorySpace::CudaSurface;
+      out.data = s.result.ptr;
+      out.pitch = s.result.pitch;
+      out.format = PixelFormat::RGBA32F;
       engine.run(in, out, compute_);
       CUDA_CHECK(cudaEventRecord(r.events[kFilterEnd], compute_));
       r.stages = engine.timings();
@@ -302,7 +313,8 @@ class CudaGlPipeline final : public GpuPipeline {
         if (!s.packed.ptr)
           s.packed.allocate_pitched(std::size_t(width_) * sizeof(uchar4), std::size_t(height_));
         pack_result<<<grid, block, 0, compute_>>>(
-            s.result_surface, width_, height_, static_cast<uchar4*>(s.packed.ptr), s.packed.pitch);
+            static_cast<const float4*>(s.result.ptr), s.result.pitch, width_, height_,
+            static_cast<uchar4*>(s.packed.ptr), s.packed.pitch);
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaEventRecord(r.events[kPacked], compute_));
         CUDA_CHECK(cudaStreamWaitEvent(readback_, r.events[kPacked], 0));
@@ -317,8 +329,6 @@ class CudaGlPipeline final : public GpuPipeline {
       // The slot goes back unused; what was queued on the GPU is waited for first.
       cudaStreamSynchronize(compute_);
       cudaStreamSynchronize(readback_);
-      if (s.mapped) cudaGraphicsUnmapResources(2, s.resources, unmap_);
-      s.mapped = false;
       s.pending = false;
       s.staged_version = ~0ull;
       r.output.reset();
@@ -331,55 +341,74 @@ class CudaGlPipeline final : public GpuPipeline {
   std::vector<PipelineFrame> take_finished() override {
     std::vector<PipelineFrame> done;
     done.swap(settled_);
-    // Compute finished: unmap the slot and show it. Frames finish in submission order, since one
-    // stream computes them.
+    // Compute finished (in submission order: one stream computes them). Of the frames that
+    // finished since the last call only the newest is presented; the others are reported as
+    // filtered (timing, recording, camera out) but never drawn.
+    int newest = -1;
     for (int i : pending_) {
       Record& r = records_[i];
-      if (r.computed) continue;
-      if (!ready(r.events[kDone])) break;
-      Slot& s = slots_[r.slot];
-      // Nothing is pending on the unmap stream, so no later GL command waits on CUDA work.
-      CUDA_CHECK(cudaGraphicsUnmapResources(2, s.resources, unmap_));
-      s.mapped = false;
-      if (shown_ >= 0) slots_[shown_].shown = false;
-      shown_ = r.slot;
-      s.shown = true;
-      r.computed = true;
-      r.latency_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r.arrival)
-              .count();
+      if (!r.computed) {
+        if (!ready(r.events[kDone])) break;
+        r.computed = true;
+        r.latency_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r.arrival)
+                .count();
+      }
+      if (newer_than_shown(r)) newest = i;
     }
-    // Fully finished, readback included: report in order and free the slot's buffers.
+    if (newest >= 0 && !present_in_flight()) {
+      Record& r = records_[newest];
+      if (r.content == shown_content_) {
+        // Live timing of an unchanged frame: the view shows these pixels already.
+        r.presented = true;
+        shown_version_ = r.version;
+        shown_sequence_ = r.sequence;
+      } else {
+        present(newest);
+      }
+    }
+    // Reported in order once finished, readback included, and a presented frame once its copy
+    // has run. The frames before it were never drawn and need not wait for it.
     while (!pending_.empty()) {
-      Record& r = records_[pending_.front()];
+      const int i = pending_.front();
+      Record& r = records_[i];
       if (!r.computed || (r.output && !ready(r.events[kReadbackEnd]))) break;
+      if (r.presented ? presenting_ == i && present_in_flight() : newer_than_shown(r)) break;
       done.push_back(finish(r));
       slots_[r.slot].pending = false;
-      last_done_ = pending_.front();
+      last_done_ = i;
       pending_.pop_front();
     }
     return done;
   }
 
+  // Everything queued runs, and the newest frame is presented, so that take_finished() then
+  // reports every frame.
   void wait_idle() override {
-    for (cudaStream_t s : {upload_, compute_, readback_}) CUDA_CHECK(cudaStreamSynchronize(s));
+    for (cudaStream_t s : {upload_, compute_, readback_, present_})
+      CUDA_CHECK(cudaStreamSynchronize(s));
+    settle();
+    CUDA_CHECK(cudaStreamSynchronize(present_));
   }
 
   int in_flight() const override { return int(pending_.size()); }
 
   unsigned original_texture() const override {
-    return shown_ >= 0 ? slots_[shown_].original.id() : 0;
+    return shown_version_ != kNothingShown ? display_original_.id() : 0;
   }
-  unsigned result_texture() const override { return shown_ >= 0 ? slots_[shown_].result.id() : 0; }
+  unsigned result_texture() const override {
+    return shown_version_ != kNothingShown ? display_result_.id() : 0;
+  }
 
  private:
-  static constexpr int kRecords = 8;  // more than can be in flight: a finished frame's events
-                                      // stay readable while the next ones are queued
+  static constexpr int kRecords =
+      kMaxSlots + 4;  // more than can be in flight: a finished frame's events
+                      // stay readable while the next ones are queued
   static constexpr std::size_t kOutputFrames = 6;
+  static constexpr std::uint64_t kNothingShown = ~0ull;
   enum EventIndex {
     kUploadBegin,
     kUploadEnd,
-    kMapBegin,
     kConvertBegin,
     kFilterBegin,
     kFilterEnd,
@@ -387,30 +416,40 @@ class CudaGlPipeline final : public GpuPipeline {
     kReadbackBegin,
     kReadbackEnd,
     kDone,
+    kPresentBegin,
+    kPresentEnd,
     kEventCount
   };
 
+  // One frame's buffers, all on the device: what came from the host, the original as the view
+  // shows it (8-bit RGBA, or float for float frames) and the filtered result.
   struct Slot {
-    Texture original, result;
-    cudaGraphicsResource_t resources[2] = {nullptr, nullptr};
-    cudaArray_t arrays[2] = {nullptr, nullptr};  // what the surfaces were made for
-    cudaSurfaceObject_t original_surface = 0, result_surface = 0;
     PinnedBuffer staging;
     std::uint64_t staged_version = ~0ull;  // the frame the staging buffer holds
-    DeviceBuffer raw, packed;
+    DeviceBuffer raw, original, result, packed;
     RawShape raw_shape;
-    bool mapped = false;
-    bool pending = false;  // a frame in flight or reading back
-    bool shown = false;    // the view draws its textures
+    bool pending = false;  // a frame in flight, reading back or being presented
+
+    void release() {
+      staging.reset();
+      staged_version = ~0ull;
+      for (DeviceBuffer* b : {&raw, &original, &result, &packed}) b->reset();
+      raw_shape = RawShape{};
+      pending = false;
+    }
   };
 
   struct Record {
     cudaEvent_t events[kEventCount] = {};
     int slot = -1;
     std::uint64_t version = 0, index = 0;
+    std::uint64_t sequence = 0;  // submission order
+    std::uint64_t content = 0;   // equal for submissions that give the same pixels
     std::chrono::steady_clock::time_point arrival;
     bool uploaded = false;
     bool computed = false;
+    bool presented = false;  // the view shows its pixels (copied by present(), or already there)
+    bool copied = false;     // present() wrote them into the view's textures
     double latency_ms = 0.0;
     std::vector<StageTime> stages;
     std::shared_ptr<app::OutputFrame> output;
@@ -419,9 +458,11 @@ class CudaGlPipeline final : public GpuPipeline {
     explicit Record(const cudaEvent_t (&e)[kEventCount]) { std::copy(e, e + kEventCount, events); }
   };
 
+  std::size_t original_bytes() const { return float_frames_ ? sizeof(float4) : sizeof(uchar4); }
+
   int free_slot() const {
-    for (int i = 0; i < kSlots; ++i)
-      if (!slots_[i].pending && !slots_[i].shown) return i;
+    for (int i = 0; i < slot_count_; ++i)
+      if (!slots_[i].pending) return i;
     return -1;
   }
 
@@ -437,6 +478,87 @@ class CudaGlPipeline final : public GpuPipeline {
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
     return ms;
+  }
+
+  bool present_in_flight() {
+    if (presenting_ < 0) return false;
+    if (!ready(records_[presenting_].events[kPresentEnd])) return true;
+    presenting_ = -1;
+    return false;
+  }
+
+  bool newer_than_shown(const Record& r) const {
+    return shown_version_ == kNothingShown || r.sequence > shown_sequence_;
+  }
+
+  // The view's textures get the finished frame: mapped on the present stream (which waits, on
+  // the GPU, for the GL commands issued so far: those that drew the previous frame), written by
+  // present_kernel and unmapped, so that GL's next commands wait for it. The slot stays pending
+  // until the kernel has run.
+  void present(int record_index) {
+    Record& r = records_[record_index];
+    const Slot& s = slots_[r.slot];
+    CUDA_CHECK(cudaEventRecord(r.events[kPresentBegin], present_));
+    CUDA_CHECK(cudaGraphicsMapResources(2, display_, present_));
+    try {
+      update_surfaces();
+      const dim3 block(32, 8);
+      const dim3 grid = grid_for(width_, height_, block);
+      const float4* result = static_cast<const float4*>(s.result.ptr);
+      if (float_frames_)
+        present_kernel<float4><<<grid, block, 0, present_>>>(s.original.ptr, s.original.pitch,
+                                                             result, s.result.pitch, width_,
+                                                             height_, surfaces_[0], surfaces_[1]);
+      else
+        present_kernel<uchar4><<<grid, block, 0, present_>>>(s.original.ptr, s.original.pitch,
+                                                             result, s.result.pitch, width_,
+                                                             height_, surfaces_[0], surfaces_[1]);
+      CUDA_CHECK_LAUNCH();
+    } catch (...) {
+      cudaGraphicsUnmapResources(2, display_, present_);
+      throw;
+    }
+    CUDA_CHECK(cudaGraphicsUnmapResources(2, display_, present_));
+    CUDA_CHECK(cudaEventRecord(r.events[kPresentEnd], present_));
+    r.presented = true;
+    r.copied = true;
+    presenting_ = record_index;
+    shown_version_ = r.version;
+    shown_sequence_ = r.sequence;
+    shown_content_ = r.content;
+  }
+
+  // Surface objects are made once per mapped array: the array of a registered texture stays the
+  // same from one map to the next.
+  void update_surfaces() {
+    for (int k = 0; k < 2; ++k) {
+      cudaArray_t array = nullptr;
+      CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, display_[k], 0, 0));
+      if (surfaces_[k] && array == arrays_[k]) continue;
+      if (surfaces_[k]) cudaDestroySurfaceObject(surfaces_[k]);
+      surfaces_[k] = 0;
+      cudaResourceDesc desc{};
+      desc.resType = cudaResourceTypeArray;
+      desc.res.array.array = array;
+      CUDA_CHECK(cudaCreateSurfaceObject(&surfaces_[k], &desc));
+      arrays_[k] = array;
+    }
+  }
+
+  // Slots for frames of this size: as many as kMaxSlots, while their buffers (about 28 bytes a
+  // pixel for 8-bit frames, 40 for float ones) stay within 3 GiB and a quarter of the free device
+  // memory; at least two. 3840x2160 8-bit frames get all twelve (2.8 GB) where memory allows.
+  int slots_for(int width, int height) const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return 2;
+    }
+    const std::size_t per_pixel = float_frames_ ? 40 : 28;
+    const std::size_t per_slot = std::size_t(width) * std::size_t(height) * per_pixel;
+    const std::size_t budget = std::min<std::size_t>(std::size_t(3) << 30, free_bytes / 4);
+    const std::size_t fit = per_slot ? budget / per_slot : kMaxSlots;
+    return int(std::clamp<std::size_t>(fit, 2, kMaxSlots));
   }
 
   // Host frame -> pinned staging (skipped when the slot holds this frame already, as when the
@@ -488,25 +610,6 @@ class CudaGlPipeline final : public GpuPipeline {
     return records_[last].events[kFilterEnd];
   }
 
-  // Surface objects are made once per mapped array: the array of a registered texture stays the
-  // same from one map to the next, and the engine's CUDA graph keys on the surface it writes.
-  void update_surfaces(Slot& s) {
-    cudaArray_t arrays[2] = {nullptr, nullptr};
-    for (int k = 0; k < 2; ++k)
-      CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&arrays[k], s.resources[k], 0, 0));
-    cudaSurfaceObject_t* surfaces[2] = {&s.original_surface, &s.result_surface};
-    for (int k = 0; k < 2; ++k) {
-      if (*surfaces[k] && arrays[k] == s.arrays[k]) continue;
-      if (*surfaces[k]) cudaDestroySurfaceObject(*surfaces[k]);
-      *surfaces[k] = 0;
-      cudaResourceDesc desc{};
-      desc.resType = cudaResourceTypeArray;
-      desc.res.array.array = arrays[k];
-      CUDA_CHECK(cudaCreateSurfaceObject(surfaces[k], &desc));
-      s.arrays[k] = arrays[k];
-    }
-  }
-
   PipelineFrame finish(Record& r) {
     PipelineFrame f;
     f.version = r.version;
@@ -517,8 +620,9 @@ class CudaGlPipeline final : public GpuPipeline {
     t.pipelined = true;
     t.uploaded = r.uploaded;
     if (r.uploaded) t.upload_ms = elapsed(r.events[kUploadBegin], r.events[kUploadEnd]);
-    // From the map call to the convert: the GPU waiting for GL and the driver's map work.
-    t.interop_ms = elapsed(r.events[kMapBegin], r.events[kConvertBegin]);
+    // The present: map, the copies into the view's textures and the unmap, GL's wait included.
+    t.drawn = r.presented;
+    if (r.copied) t.interop_ms = elapsed(r.events[kPresentBegin], r.events[kPresentEnd]);
     t.convert_ms = elapsed(r.events[kConvertBegin], r.events[kFilterBegin]);
     t.filter_ms = elapsed(r.events[kFilterBegin], r.events[kFilterEnd]);
     if (r.output) t.readback_ms = elapsed(r.events[kReadbackBegin], r.events[kReadbackEnd]);
@@ -541,36 +645,44 @@ class CudaGlPipeline final : public GpuPipeline {
                     std::make_move_iterator(finished.end()));
   }
 
-  void release_slots() {
+  void release_display() {
+    for (int k = 0; k < 2; ++k) {
+      if (surfaces_[k]) cudaDestroySurfaceObject(surfaces_[k]);
+      surfaces_[k] = 0;
+      arrays_[k] = nullptr;
+    }
+    for (cudaGraphicsResource_t& res : display_) {
+      if (res) log_error("cudaGraphicsUnregisterResource", cudaGraphicsUnregisterResource(res));
+      res = nullptr;
+    }
     for (Slot& s : slots_) {
-      if (s.mapped) log_error("unmap", cudaGraphicsUnmapResources(2, s.resources, unmap_));
-      s.mapped = false;
-      for (cudaSurfaceObject_t* surface : {&s.original_surface, &s.result_surface}) {
-        if (*surface) cudaDestroySurfaceObject(*surface);
-        *surface = 0;
-      }
-      s.arrays[0] = s.arrays[1] = nullptr;
-      for (cudaGraphicsResource_t& res : s.resources) {
-        if (res) log_error("cudaGraphicsUnregisterResource", cudaGraphicsUnregisterResource(res));
-        res = nullptr;
-      }
-      s.shown = false;
       s.pending = false;
       s.staged_version = ~0ull;
     }
-    shown_ = -1;
+    shown_version_ = kNothingShown;
+    shown_sequence_ = 0;
+    shown_content_ = 0;
+    presenting_ = -1;
     last_done_ = -1;
   }
 
-  cudaStream_t upload_ = nullptr, compute_ = nullptr, readback_ = nullptr, unmap_ = nullptr;
-  Slot slots_[kSlots];
+  cudaStream_t upload_ = nullptr, compute_ = nullptr, readback_ = nullptr, present_ = nullptr;
+  Slot slots_[kMaxSlots];
+  int slot_count_ = 0;
   Record records_[kRecords];
   std::deque<int> pending_;  // records in flight, oldest first
   std::vector<PipelineFrame> settled_;
   int next_record_ = 0;
-  int last_done_ = -1;  // the record finished last (its done event times the next interval)
-  int shown_ = -1;
-  DeviceBuffer input_;  // the engine's float RGBA input
+  std::uint64_t next_sequence_ = 0;
+  int last_done_ = -1;   // the record finished last (its done event times the next interval)
+  int presenting_ = -1;  // the record whose present may still be running
+  std::uint64_t shown_version_ = kNothingShown, shown_sequence_ = 0;
+  std::uint64_t last_content_ = 0, shown_content_ = 0;
+  Texture display_original_, display_result_;  // what the view draws
+  cudaGraphicsResource_t display_[2] = {nullptr, nullptr};
+  cudaArray_t arrays_[2] = {nullptr, nullptr};  // what the surfaces were made for
+  cudaSurfaceObject_t surfaces_[2] = {0, 0};
+  DeviceBuffer input_;  // the engine's input: the newest frame, 8-bit RGBA or float RGBA
   int width_ = 0, height_ = 0;
   bool float_frames_ = false;
   bool configured_ = false;

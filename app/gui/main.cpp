@@ -93,10 +93,13 @@ int main(int argc, char** argv) {
       // upload over the runs that moved a new frame.
       const std::vector<FrameTiming>& log = studio.timing_log;
       if (log.size() > 2) {
-        auto median_of = [&](auto get, bool uploads_only) {
+        // Over every run, the runs with a new frame, or the runs the view drew.
+        enum Runs { kAll, kUploads, kDrawn };
+        auto median_of = [&](auto get, Runs runs) {
           std::vector<double> v;
           for (std::size_t i = 1; i < log.size(); ++i)
-            if (!uploads_only || log[i].uploaded) v.push_back(get(log[i]));
+            if (runs == kAll || (runs == kUploads ? log[i].uploaded : log[i].drawn))
+              v.push_back(get(log[i]));
           if (v.empty()) return 0.0;
           std::sort(v.begin(), v.end());
           return v[v.size() / 2];
@@ -109,23 +112,36 @@ int main(int argc, char** argv) {
             "with upload, %.3f ms without\n",
             log.size() - 1, log.back().gpu_events ? "CUDA events" : "host clock",
             studio.processor.path_line().c_str(),
-            median_of([](const FrameTiming& t) { return t.upload_ms; }, true), uploads,
-            median_of([](const FrameTiming& t) { return t.filter_ms; }, false),
-            median_of([](const FrameTiming& t) { return t.interop_ms; }, false),
-            median_of([](const FrameTiming& t) { return t.total_ms(); }, true),
-            median_of([](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, false));
+            median_of([](const FrameTiming& t) { return t.upload_ms; }, kUploads), uploads,
+            median_of([](const FrameTiming& t) { return t.filter_ms; }, kAll),
+            median_of([](const FrameTiming& t) { return t.interop_ms; }, kDrawn),
+            median_of([](const FrameTiming& t) { return t.total_ms(); }, kUploads),
+            median_of([](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, kAll));
         // The pipelined path: frames overlap, so the time per frame is the interval between
-        // completions, not the sum of the stages.
-        if (log.back().pipelined)
+        // completions, not the sum of the stages. Several frames can be queued in one UI frame,
+        // so the intervals come in bursts: their mean is the GPU time per frame the path
+        // sustains (its throughput), their median the pace within a burst. Only the newest
+        // finished frame is drawn.
+        if (log.back().pipelined) {
+          std::size_t drawn = 0;
+          double interval_sum = 0.0;
+          for (std::size_t i = 1; i < log.size(); ++i) {
+            drawn += log[i].drawn;
+            interval_sum += log[i].interval_ms;
+          }
+          const double mean = interval_sum / double(log.size() - 1);
           std::printf(
-              "rfstudio: pipelined frames (%zu with a new frame): median convert %.3f ms, "
-              "readback %.3f ms, GPU frame to frame %.3f ms (new frames only: %.3f ms), "
-              "arrival to display %.3f ms\n",
-              uploads, median_of([](const FrameTiming& t) { return t.convert_ms; }, true),
-              median_of([](const FrameTiming& t) { return t.readback_ms; }, true),
-              median_of([](const FrameTiming& t) { return t.interval_ms; }, false),
-              median_of([](const FrameTiming& t) { return t.interval_ms; }, true),
-              median_of([](const FrameTiming& t) { return t.latency_ms; }, true));
+              "rfstudio: pipelined frames (%zu with a new frame, %zu drawn): median convert %.3f "
+              "ms, readback %.3f ms, present %.3f ms, GPU frame to frame %.3f ms mean (%.0f frames "
+              "per second), median %.3f ms, arrival to display %.3f ms\n",
+              uploads, drawn,
+              median_of([](const FrameTiming& t) { return t.convert_ms; }, kUploads),
+              median_of([](const FrameTiming& t) { return t.readback_ms; }, kUploads),
+              median_of([](const FrameTiming& t) { return t.interop_ms; }, kDrawn), mean,
+              mean > 0.0 ? 1000.0 / mean : 0.0,
+              median_of([](const FrameTiming& t) { return t.interval_ms; }, kAll),
+              median_of([](const FrameTiming& t) { return t.latency_ms; }, kUploads));
+        }
       }
     }
   } catch (const std::exception& e) {

@@ -119,11 +119,13 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
                  "write the filtered frames to a V4L2 output device (v4l2loopback), e.g. "
                  "/dev/video10");
   app.add_option("--pace", pace,
-                 "realtime|step: sources at their own rate, or one new frame per rendered frame "
-                 "(default: step for an offscreen --frames run that records)");
+                 "realtime|step: sources at their own rate, or advanced one frame at a time as "
+                 "the filter takes them, none skipped (default: step for an offscreen --frames "
+                 "run that records)");
   app.add_flag("--upload-every-frame", o->upload_every_frame,
-               "upload and convert the frame on every rendered frame as if it were new (times "
-               "the GPU path of a source with a new frame every frame)");
+               "upload and convert the frame as if it were new whenever the filter takes one: "
+               "every rendered frame, several per rendered frame on the pipelined GPU path (times "
+               "the GPU path of a source that always has a new frame)");
 
   try {
     app.parse(argc, argv);

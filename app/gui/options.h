@@ -23,8 +23,9 @@ struct SourceChoice {
 };
 
 // How sources advance. Realtime: at their own rate (a camera, a video's clock); whatever arrives
-// is shown, filtered and recorded. Step: one new source frame per rendered frame (sequences are
-// stepped, cameras waited for, stills repeated), so a --frames N run covers exactly N frames.
+// is shown, filtered and recorded. Step: one source frame after the other as the filter takes
+// them, none skipped (sequences are stepped, cameras waited for, stills repeated; the GPU path
+// takes several per rendered frame), so a --frames N run covers exactly N frames.
 enum class Pace { Realtime, Step };
 
 struct StudioOptions {

@@ -115,8 +115,8 @@ void Processor::ensure_engine(Backend requested) {
   if (!note.empty()) backend_line_ += " (" + note + ")";
   if (engine_->backend() == Backend::Cuda) {
     pipeline_ = pipeline_factory(&interop_why_);
-    path_line_ = pipeline_ ? "CUDA-GL interop, pipelined (" + std::to_string(GpuPipeline::kSlots) +
-                                 " frame slots)"
+    path_line_ = pipeline_ ? "CUDA-GL interop, pipelined (up to " +
+                                 std::to_string(GpuPipeline::kMaxSlots) + " frames in flight)"
                            : "copy path: " + interop_why_;
   } else {
     path_line_ = "copy path (glTexSubImage2D)";
@@ -133,7 +133,7 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   const bool changed = !have_result_ || spec != last_spec_ || new_frame;
   if (!changed && !always) return false;
   try {
-    if (pipeline_) return process_gpu(spec, new_frame);
+    if (pipeline_) return process_gpu(spec, new_frame, !changed);
     try {
       return process_copy(spec, new_frame);
     } catch (const DeviceError& e) {
@@ -178,7 +178,7 @@ std::vector<std::string> Processor::take_notices() {
   return out;
 }
 
-bool Processor::process_gpu(const FilterSpec& spec, bool new_frame) {
+bool Processor::process_gpu(const FilterSpec& spec, bool new_frame, bool repeat) {
   const app::Frame& f = prepared_frame();
   // A new size or kind of frame: the frames in flight finish first (configure waits for them).
   if (!pipeline_->configure(f.width, f.height, f.format == PixelFormat::RGBA32F, &interop_why_)) {
@@ -199,7 +199,8 @@ bool Processor::process_gpu(const FilterSpec& spec, bool new_frame) {
     planned_h_ = f.height;
   }
   engine_->set_timing(stage_timing);
-  pipeline_->submit(*engine_, new_frame ? &f : nullptr, frame_version_, f.index, output, arrival_);
+  pipeline_->submit(*engine_, new_frame ? &f : nullptr, frame_version_, f.index, output, repeat,
+                    arrival_);
   submitted_version_ = frame_version_;
   last_spec_ = spec;
   have_result_ = true;

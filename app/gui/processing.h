@@ -1,7 +1,8 @@
 // The processing path: the one place a frame is filtered. Two ways through it:
 //  - the pipelined GPU path (interop.h): frames uploaded from pinned staging on their own stream,
-//    converted from the camera's format on the GPU, filtered straight into GL textures, several
-//    in flight; a frame is shown once the GPU has finished it, and the UI thread never waits;
+//    converted from the camera's format on the GPU and filtered in device memory, several in
+//    flight; the newest finished frame is copied into the view's textures, and the UI thread
+//    never waits;
 //  - the copy path (CPU backend, or CUDA without interop): the frame becomes a float RGBA image,
 //    the engine filters it on the host and glTexSubImage2D uploads the result, within process().
 // Either way the compositor samples the shown frame's original and result textures, and each
@@ -70,7 +71,7 @@ class Processor {
   // Finished frames carry their result as 8-bit RGBA (recording, camera out).
   bool want_output = false;
   // Every process() uploads and converts the current frame again, as if it were new: the GPU path's
-  // per-frame cost with a new frame every frame, without the host producing one.
+  // per-frame cost with a new frame as often as it takes one, without the host producing them.
   bool upload_every_frame = false;
   // Per-stage times from the engine. On the CUDA backend they cost the CUDA graph (each stage is
   // launched and timed separately, and the stream synchronised), so they are off there unless
@@ -84,6 +85,8 @@ class Processor {
   int height() const { return has_frame() ? frame_->height : 0; }
   // The GPU path converts YUYV and NV12 itself: sources may deliver them as they come.
   bool converts_yuv() const { return pipeline_ != nullptr; }
+  // Frames go through the pipelined GPU path (several can be queued in one UI frame).
+  bool pipelined() const { return pipeline_ != nullptr; }
 
   // The frame as float RGBA on [0, 1], converted on first use after each new frame.
   const Image& input();
@@ -107,7 +110,7 @@ class Processor {
  private:
   void ensure_engine(Backend requested);
   const app::Frame& prepared_frame();
-  bool process_gpu(const FilterSpec& spec, bool new_frame);
+  bool process_gpu(const FilterSpec& spec, bool new_frame, bool repeat);
   bool process_copy(const FilterSpec& spec, bool new_frame);
   void collect();
   void drop_pipeline(const std::string& why);

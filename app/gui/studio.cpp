@@ -25,6 +25,9 @@ constexpr float kLegendWidthEm = 8.0f;
 // loop, a camera unplugged) instead of waiting for ever.
 constexpr double kStepStallSeconds = 10.0;
 
+// How long one UI frame may spend taking several new frames for the pipelined GPU path.
+constexpr std::chrono::milliseconds kTakeBudget{4};
+
 std::uint64_t hash_combine(std::uint64_t h, std::uint64_t v) {
   return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
 }
@@ -352,11 +355,11 @@ void Studio::consume_finished() {
 }
 
 // One new source frame into the processor, when it and the outputs can take one (a frame they
-// cannot take yet stays with the source, so none is lost between them).
-void Studio::take_new_frame() {
-  if (!processor.accepts_frame() || !video_out.accepts_frame()) return;
+// cannot take yet stays with the source, so none is lost between them). True when it took one.
+bool Studio::take_new_frame() {
+  if (!processor.accepts_frame() || !video_out.accepts_frame()) return false;
   const bool step = options_.pace == Pace::Step;
-  if (step && options_.frames > 0 && frames_taken_ >= std::uint64_t(options_.frames)) return;
+  if (step && options_.frames > 0 && frames_taken_ >= std::uint64_t(options_.frames)) return false;
   bool fresh = source.poll();
   // Stepped, a still counts as a new frame every time.
   if (!fresh && step && !source.animated() && source.has_frame()) fresh = true;
@@ -369,7 +372,7 @@ void Studio::take_new_frame() {
            true);
       stalled_ = true;
     }
-    return;
+    return false;
   }
   last_taken_ = now;
   app::Frame& f = source.frame();
@@ -395,6 +398,7 @@ void Studio::take_new_frame() {
   last_source_index_ = f.index;
   ++frames_taken_;
   if (step && source.animated()) source.step();
+  return true;
 }
 
 double Studio::ui_frame_ms() const {
@@ -737,12 +741,22 @@ void Studio::frame() {
   for (const std::string& path : platform_.take_dropped_paths()) open_path(path);
   collect_exports();
 
-  // Finished frames first (their slots take the next ones), then one new frame, then the filter.
+  // Finished frames first (their slots take the next ones), then new frames and the filter. On
+  // the pipelined GPU path, as many new frames as the source has and the pipeline takes (one per
+  // free slot): the view draws the newest, and the source is filtered at the GPU's pace, not the
+  // UI's. A frame sent again for timing (--upload-every-frame) counts as new each time. Frames
+  // that cost the host time (a pattern rendered at 4K, a decoded video) stop the loop after
+  // kTakeBudget, so that the UI keeps answering.
   consume_finished();
   processor.want_output = video_out.wants_frames();
   source.set_raw_yuv(processor.converts_yuv());
-  take_new_frame();
-  processor.process(spec, filter_every_frame);
+  const auto take_start = std::chrono::steady_clock::now();
+  for (int i = 0; i < GpuPipeline::kMaxSlots; ++i) {
+    const bool fresh = take_new_frame();
+    if (!processor.process(spec, filter_every_frame)) break;
+    if (!processor.pipelined() || !(fresh || options_.upload_every_frame)) break;
+    if (std::chrono::steady_clock::now() - take_start > kTakeBudget) break;
+  }
   for (std::string& notice : processor.take_notices()) post(std::move(notice), true);
   consume_finished();
   if (!pending_device_.empty() && processor.has_frame()) {

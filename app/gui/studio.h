@@ -168,7 +168,7 @@ class Studio {
  private:
   void apply_pace(SourceKind kind);
   std::string next_record_path(const char* extension) const;
-  void take_new_frame();
+  bool take_new_frame();
   void consume_finished();
   void handle_keys();
   void handle_canvas_mouse();

@@ -100,8 +100,9 @@ class MisregisteringPipeline final : public GpuPipeline {
   }
   bool can_submit(bool want_output) override { return real_->can_submit(want_output); }
   void submit(Engine& e, const app::Frame* f, std::uint64_t version, std::uint64_t index,
-              bool want_output, std::chrono::steady_clock::time_point arrival) override {
-    real_->submit(e, f, version, index, want_output, arrival);
+              bool want_output, bool repeat,
+              std::chrono::steady_clock::time_point arrival) override {
+    real_->submit(e, f, version, index, want_output, repeat, arrival);
   }
   std::vector<PipelineFrame> take_finished() override { return real_->take_finished(); }
   void wait_idle() override { real_->wait_idle(); }

@@ -46,9 +46,9 @@ StudioOptions moving_bar(Backend backend, app::Encoding encoding) {
   return o;
 }
 
-// Draws frames until `wanted` source frames were taken (a recording holds frames back while its
-// encoder starts), checking on each that the shown result is the filter of the shown original
-// (within `tolerance`); returns how many frames were taken.
+// Draws frames until at least `wanted` source frames were taken (a recording holds frames back
+// while its encoder starts), checking on each that the shown result is the filter of the shown
+// original (within `tolerance`); returns how many frames were taken.
 std::uint64_t run_and_check(Harness& h, std::uint64_t wanted, double tolerance) {
   Studio& st = *h.studio;
   int checked = 0;
@@ -67,7 +67,8 @@ std::uint64_t run_and_check(Harness& h, std::uint64_t wanted, double tolerance) 
     ++checked;
   }
   CHECK(checked > 0);
-  CHECK(st.processor.frame_version() == wanted);
+  // The GPU path takes several source frames in one drawn frame when it has free slots.
+  CHECK(st.processor.frame_version() >= wanted);
   return st.processor.frame_version();
 }
 
