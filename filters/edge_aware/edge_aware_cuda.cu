@@ -2,7 +2,7 @@
 // per frame from the guide, then per iteration a row pass and a column pass of the complex
 // recursions of eq. (4) (edge_aware_math.h), float intermediates throughout.
 //
-// Algorithm A runs with four threads per line (edge_aware_kernels.cuh). The exact variant, C and
+// Algorithm A runs with 4 C threads per line (edge_aware_kernels.cuh). The exact variant, C and
 // D run the kernels below, which measured faster on the H100 than the scan kernel of
 // edge_aware_kernels.cuh (2048x2048 RGB, 2 iterations: exact 0.87 against 0.97 ms, C 1.02 against
 // 1.28, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel, which reads RGB and
@@ -887,7 +887,7 @@ struct EdgeAwarePlan::Impl {
     CUDA_CHECK_LAUNCH();
   }
 
-  // Algorithm A with four threads per line (float frames); the output is zeroed first, since
+  // Algorithm A with 4 C threads per line (float frames); the output is zeroed first, since
   // each direction adds its part.
   template <int C>
   void line_a_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
@@ -898,11 +898,11 @@ struct EdgeAwarePlan::Impl {
     LineArgs a{};
     line_layout<C>(a, src, dst, rows);
     a.poles = poles[std::size_t(iteration)];
-    // A frame has few of these threads (four per line): one warp per CTA spreads them over all
-    // SMs, each warp on a scheduler of its own.
+    // A frame has few of these threads (4 C per line): one warp per CTA spreads them over all
+    // SMs.
     constexpr int threads = 32;
-    const unsigned blocks = unsigned((4LL * a.lines + threads - 1) / threads);
-    line_a_quad_kernel<C><<<blocks, threads, 0, stream>>>(a);
+    const unsigned blocks = unsigned((4LL * C * a.lines + threads - 1) / threads);
+    line_a_channel_kernel<C><<<blocks, threads, 0, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }
 
