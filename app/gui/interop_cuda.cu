@@ -401,9 +401,9 @@ class CudaGlPipeline final : public GpuPipeline {
   }
 
  private:
-  static constexpr int kRecords =
-      kMaxSlots + 4;  // more than can be in flight: a finished frame's events
-                      // stay readable while the next ones are queued
+  // More records than frames can be in flight: a finished frame's events stay readable while the
+  // next ones are queued.
+  static constexpr int kRecords = kMaxSlots + 4;
   static constexpr std::size_t kOutputFrames = 6;
   static constexpr std::uint64_t kNothingShown = ~0ull;
   enum EventIndex {

@@ -382,8 +382,8 @@ class CudaEngine final : public Engine {
   }
 
   // The output matches the plan; an input may also be RGBA8 on the device for an RGBA32F plan
-  // (the kernels read any storage kind through io.cuh; Lee et al. and the edge-aware filter stage
-  // it in float as they stage surfaces).
+  // (the block kernels read any storage kind through io.cuh, the edge-aware plan reads RGBA8
+  // itself, and Lee et al. stage it in float as they stage surfaces).
   void check_view(const FrameView& v, const char* what, bool input = false) const {
     const bool format_ok =
         v.format == format_ || (input && format_ == PixelFormat::RGBA32F &&
