@@ -4,10 +4,22 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <string_view>
 
 #include "filters/core/errors.h"
 
 namespace rf::cuda {
+
+// `file` (a __FILE__) as a path in the source tree, "filters/core/device_buffer.cuh", rather
+// than in the build machine's checkout: the checkout is this header's own __FILE__ less its path
+// in the tree. A file from elsewhere keeps its path.
+inline const char* tree_path(const char* file) {
+  constexpr std::string_view self = __FILE__, in_tree = "filters/core/cuda_check.cuh";
+  if (self.size() < in_tree.size() || self.substr(self.size() - in_tree.size()) != in_tree)
+    return file;
+  const std::string_view root = self.substr(0, self.size() - in_tree.size());
+  return std::string_view(file).substr(0, root.size()) == root ? file + root.size() : file;
+}
 
 // The runtime also keeps a failed call's error as the "last error" (until read), where the next
 // launch check would find it and blame an innocent kernel; it is read here and so cleared. A
@@ -16,7 +28,7 @@ namespace rf::cuda {
                                           int line) {
   cudaGetLastError();
   throw DeviceError(std::string("CUDA error ") + cudaGetErrorName(err) + " (" +
-                    cudaGetErrorString(err) + ") in " + call + " at " + file + ":" +
+                    cudaGetErrorString(err) + ") in " + call + " at " + tree_path(file) + ":" +
                     std::to_string(line));
 }
 
