@@ -5,16 +5,13 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "app/gui/latest_job_worker.h"
 #include "filters/core/engine.h"
 #include "filters/core/image.h"
 #include "filters/core/spec.h"
@@ -96,32 +93,11 @@ struct RaceResult {
 RaceResult run_race(const RaceRequest& request, std::atomic<float>* progress,
                     const std::atomic<bool>* cancel);
 
-// One race at a time on a worker thread; the UI polls take() every frame and never waits.
-class RaceWorker {
+// One race at a time on a worker thread (a newer request cancels and replaces the running one);
+// the UI polls take() every frame and never waits.
+class RaceWorker : public LatestJobWorker<RaceRequest, RaceResult> {
  public:
-  RaceWorker();
-  ~RaceWorker();
-  RaceWorker(const RaceWorker&) = delete;
-  RaceWorker& operator=(const RaceWorker&) = delete;
-
-  void start(RaceRequest request);  // a race already running is cancelled and replaced
-  void cancel();
-  bool busy() const;
-  float progress() const { return progress_.load(); }
-  std::optional<RaceResult> take();  // the newest finished race, once
-  void wait_idle();                  // for --frames runs that capture the finished race
-
- private:
-  void loop();
-
-  mutable std::mutex mutex_;
-  std::condition_variable wake_, idle_;
-  std::optional<RaceRequest> pending_;
-  std::optional<RaceResult> done_;
-  bool running_ = false, quit_ = false;
-  std::atomic<float> progress_{0.0f};
-  std::atomic<bool> cancel_{false};
-  std::thread thread_;
+  RaceWorker() : LatestJobWorker(run_race) {}
 };
 
 }  // namespace rf::gui

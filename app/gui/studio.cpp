@@ -701,7 +701,7 @@ void Studio::request_race() {
   r.backend = processor.running_backend();
   r.frame = processor.input();
   r.key = race_key();
-  race_worker.start(std::move(r));
+  race_worker.request(std::move(r));
 }
 
 void Studio::update_race() {

@@ -4,14 +4,11 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 
 #include "app/gui/diff_stats.h"
+#include "app/gui/latest_job_worker.h"
 #include "app/gui/view_settings.h"
 #include "filters/core/image.h"
 #include "filters/core/spec.h"
@@ -51,35 +48,10 @@ Extension truth_extension(const TruthRequest& request, bool* chosen = nullptr);
 TruthResult compute_truth(const TruthRequest& request, std::atomic<float>* progress,
                           const std::atomic<bool>* cancel);
 
-class TruthWorker {
+// The truth on a worker thread, the newest request winning (offscreen screenshots wait_idle()).
+class TruthWorker : public LatestJobWorker<TruthRequest, TruthResult> {
  public:
-  TruthWorker();
-  ~TruthWorker();
-  TruthWorker(const TruthWorker&) = delete;
-  TruthWorker& operator=(const TruthWorker&) = delete;
-
-  void request(TruthRequest request);
-  void cancel();
-  bool busy() const;
-  float progress() const { return progress_.load(); }
-  std::uint64_t pending_key() const;
-  // The newest finished result, once.
-  std::optional<TruthResult> take();
-  // Blocks until no job is pending or running (offscreen screenshots wait for the truth).
-  void wait_idle();
-
- private:
-  void loop();
-
-  mutable std::mutex mutex_;
-  std::condition_variable wake_, idle_;
-  std::optional<TruthRequest> pending_;
-  std::optional<TruthResult> done_;
-  bool running_ = false, quit_ = false;
-  std::uint64_t running_key_ = 0;
-  std::atomic<float> progress_{0.0f};
-  std::atomic<bool> cancel_{false};
-  std::thread thread_;
+  TruthWorker() : LatestJobWorker(compute_truth) {}
 };
 
 }  // namespace rf::gui

@@ -142,7 +142,7 @@ TEST_CASE("race: the worker never blocks, reports progress, and can be cancelled
   r.budget_ms = 60000.0;  // a race that would take minutes
   r.max_runs = 1000000;
   const auto t0 = std::chrono::steady_clock::now();
-  worker.start(r);
+  worker.request(r);
   const double start_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(start_ms < 50.0);  // start() hands the race to the worker and returns
@@ -159,7 +159,7 @@ TEST_CASE("race: the worker never blocks, reports progress, and can be cancelled
   r.budget_ms = 2.0;
   r.max_runs = 5;
   r.key = 42;
-  worker.start(r);
+  worker.request(r);
   worker.wait_idle();
   const auto done = worker.take();
   REQUIRE(done.has_value());
