@@ -2,12 +2,13 @@
 // per frame from the guide, then per iteration a row pass and a column pass of the complex
 // recursions of eq. (4) (edge_aware_math.h), float intermediates throughout.
 //
-// Algorithm A runs with 4 C threads per line (edge_aware_kernels.cuh). The exact variant, C and
-// D run the kernels below, which measured faster on the H100 than the scan kernel of
-// edge_aware_kernels.cuh (2048x2048 RGB, 2 iterations: exact 0.87 against 0.97 ms, C 1.02 against
-// 1.28, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel, which reads RGB and
-// RGBA8 frames without a float copy, runs when the environment says RF_EDGE_KERNELS=scan, so that
-// both can be timed in one run; the kernels here take float frames only (the plan stages others):
+// Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
+// exact variant, C and D run the kernels below, which measured faster on the H100 than the scan
+// kernel of edge_aware_kernels.cuh (2048x2048 RGB, 2 iterations: exact 0.87 against 0.97 ms, C 1.02
+// against 1.28, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel, which reads RGB
+// and RGBA8 frames without a float copy, runs when the environment says RF_EDGE_KERNELS=scan, so
+// that both can be timed in one run; the kernels here take float frames only (the plan stages
+// others):
 //
 // One thread filters one segment of a line (C and D). Consecutive threads take consecutive
 // lines: along columns their accesses coalesce; along rows each thread walks its own row and the
@@ -887,8 +888,8 @@ struct EdgeAwarePlan::Impl {
     CUDA_CHECK_LAUNCH();
   }
 
-  // Algorithm A with 4 C threads per line (float frames); the output is zeroed first, since
-  // each direction adds its part.
+  // Algorithm A with kLineLanes<C> threads per line (float frames); the output is zeroed first,
+  // since each direction adds its part.
   template <int C>
   void line_a_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
                    cudaStream_t stream) const {
@@ -898,10 +899,10 @@ struct EdgeAwarePlan::Impl {
     LineArgs a{};
     line_layout<C>(a, src, dst, rows);
     a.poles = poles[std::size_t(iteration)];
-    // A frame has few of these threads (4 C per line): one warp per CTA spreads them over all
-    // SMs.
+    // A frame has few of these threads (16 per line for RGB): one warp per CTA spreads them over
+    // all SMs.
     constexpr int threads = 32;
-    const unsigned blocks = unsigned((4LL * C * a.lines + threads - 1) / threads);
+    const unsigned blocks = unsigned(((long long)kLineLanes<C> * a.lines + threads - 1) / threads);
     line_a_channel_kernel<C><<<blocks, threads, 0, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }

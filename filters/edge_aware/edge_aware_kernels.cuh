@@ -274,16 +274,18 @@ __global__ void domain_steps_kernel(Frame guide, int width, int height, float sc
 }
 
 // ---------------------------------------------------------------------------------------------
-// Algorithm A: each line sequential, 4 C threads to a line: one per pole, direction and channel,
-// so that the recursions of a line run side by side. In step i the causal threads filter sample i
-// and the anticausal ones sample n-1-i; both use edge e (i, resp. n-i) and the samples e and e-1.
-// Each thread weighs its edges itself (the weights are per edge and pole, so the channels of a line
-// compute them alike): more threads than four to a line with all channels (H100, 2048x2048 RGB,
-// 2 iterations: 2.354 ms against 2.791; 2048 lines of four threads are 256 warps, which leave
-// half the schedulers empty). Lane pairs (2m, 2m+1) are the two poles of one channel and
-// direction, in one warp: their real parts are summed across the pair, and each direction adds
-// its sum to the output, which the host zeroes first: two additions to zero per sample, in
-// either order, give the same float. Float frames only (the plan stages others).
+// Algorithm A: each line sequential, its recursions side by side in 4 S lanes: one per pole,
+// direction and channel slot (S = 4 slots for RGB and RGBA, the fourth idle for RGB; S = 1 for
+// gray). In step i the causal lanes filter sample i and the anticausal ones sample n-1-i; both use
+// edge e (i, resp. n-i) and the samples e and e-1. The weights of an edge depend on the pole alone,
+// so the S slots of one pole and direction share them: of a batch of kLineBatch edges each slot
+// weighs every S-th and takes the others from its neighbours by shuffles. Before, each channel's
+// lane weighed every edge itself (H100, 2048x2048 RGB, 2 iterations: 2.354 ms; with all channels
+// in one lane per pole and direction, 2.791 ms, for want of warps). A line's 4 S lanes are in one
+// warp (two lines per warp for RGB, eight for gray). Lane pairs (2m, 2m+1) are the two poles of
+// one channel and direction: their real parts are summed across the pair, and each direction adds
+// its sum to the output, which the host zeroes first: two additions to zero per sample, in either
+// order, give the same float. Float frames only (the plan stages others).
 
 // One pass over `lines` lines of n samples: sample k of line l, channel c at src[k * fk + l * fl
 // + c] (dst with yk, yl); its spacing dt[k] at dt[k * dk + l * dl].
@@ -301,32 +303,44 @@ struct LineArgs {
 // weights are independent work.
 constexpr int kLineBatch = 8;
 
+// Channel slots per line in Algorithm A's kernel, and its lanes per line.
+template <int C>
+constexpr int kLineSlots = C == 1 ? 1 : 4;
+template <int C>
+constexpr int kLineLanes = 4 * kLineSlots<C>;
+
 template <int C>
 __global__ void line_a_channel_kernel(LineArgs a) {
+  constexpr int S = kLineSlots<C>, per_slot = kLineBatch / S;
+  static_assert(kLineBatch % S == 0 && 32 % kLineLanes<C> == 0, "slots divide batch and warp");
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  const int line = gid / (4 * C), r = gid % (4 * C);
-  const int pole = r & 1, dir = (r >> 1) & 1, ch = r >> 2;
-  const bool ok = line < a.lines;
+  const int line = gid / kLineLanes<C>, r = gid % kLineLanes<C>;
+  const int pole = r & 1, dir = (r >> 1) & 1, slot = r >> 2;
+  const int ch = min(slot, C - 1);
+  const bool ok = line < a.lines, writes = ok && slot < C;
   const int l = ok ? line : a.lines - 1;
+  const int lane = threadIdx.x & 31, group = lane & ~(4 * (S - 1));  // slot 0 of this pole, dir
   const edge::Pole<float>& P = a.poles.p[pole];
   const int n = a.n;
   auto sample = [&](int k) { return a.src[k * a.fk + l * a.fl + ch]; };
   auto emit = [&](int k, Cf g) {
     const float other = __shfl_xor_sync(0xffffffffu, g.re, 1);
-    if (pole == 0 && ok) atomicAdd(a.dst + k * a.yk + l * a.yl + ch, g.re + other);
+    if (pole == 0 && writes) atomicAdd(a.dst + k * a.yk + l * a.yl + ch, g.re + other);
+  };
+  auto share = [&](float v, int from_slot) {
+    return __shfl_sync(0xffffffffu, v, group | (from_slot << 2));
   };
 
   float last = sample(dir ? n - 1 : 0);
   Cf g = (dir ? P.steady_anticausal : P.steady_causal) * last;
   emit(dir ? n - 1 : 0, g);
   for (int ib = 1; ib < n; ib += kLineBatch) {
-    float fs[kLineBatch];
-    Cf ws[kLineBatch], first_c[kLineBatch], second_c[kLineBatch];
+    // This slot's edges of the batch: ib + slot, ib + slot + S, ...
+    Cf own_w[per_slot], own_first[per_slot], own_second[per_slot];
 #pragma unroll
-    for (int u = 0; u < kLineBatch; ++u) {
-      const int i = min(ib + u, n - 1);
+    for (int j = 0; j < per_slot; ++j) {
+      const int i = min(ib + slot + j * S, n - 1);
       const int e = dir ? n - i : i;  // the edge of step i
-      fs[u] = sample(dir ? e - 1 : e);
       const float delta = a.dt[e * a.dk + l * a.dl];
       const edge::EdgeWeight<float> ew = fast_edge_weight(P, delta, fast_rcp(delta));
       // Causal: w g + P f[e] + Q f[e-1]; anticausal: w g + R f[e] + S f[e-1] (eq. 4), each in the
@@ -334,9 +348,26 @@ __global__ void line_a_channel_kernel(LineArgs a) {
       // of an anticausal step.
       const Cf s = ew.c + P.minus_r1b;
       const Cf q = P.r1 * ew.w - ew.c;
-      ws[u] = ew.w;
-      first_c[u] = dir ? P.a * ew.w + q : P.a + s;
-      second_c[u] = dir ? s : q;
+      own_w[j] = ew.w;
+      own_first[j] = dir ? P.a * ew.w + q : P.a + s;
+      own_second[j] = dir ? s : q;
+    }
+    float fs[kLineBatch];
+    Cf ws[kLineBatch], first_c[kLineBatch], second_c[kLineBatch];
+#pragma unroll
+    for (int u = 0; u < kLineBatch; ++u) {
+      const int i = min(ib + u, n - 1);
+      fs[u] = sample(dir ? n - i - 1 : i);
+      const int from = u % S, j = u / S;
+      if (S == 1) {
+        ws[u] = own_w[j];
+        first_c[u] = own_first[j];
+        second_c[u] = own_second[j];
+      } else {
+        ws[u] = {share(own_w[j].re, from), share(own_w[j].im, from)};
+        first_c[u] = {share(own_first[j].re, from), share(own_first[j].im, from)};
+        second_c[u] = {share(own_second[j].re, from), share(own_second[j].im, from)};
+      }
     }
 #pragma unroll
     for (int u = 0; u < kLineBatch; ++u) {
