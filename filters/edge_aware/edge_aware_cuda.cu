@@ -3,19 +3,22 @@
 // recursions of eq. (4) (edge_aware_math.h), float intermediates throughout.
 //
 // Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
-// exact variant, C and D run the kernels below, which measured faster on the H100 than the scan
-// kernel of edge_aware_kernels.cuh (2048x2048 RGB, 2 iterations: exact 0.87 against 0.97 ms, C 1.02
-// against 1.28, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel, which reads RGB
-// and RGBA8 frames without a float copy, runs when the environment says RF_EDGE_KERNELS=scan, so
-// that both can be timed in one run; the kernels here take float frames only (the plan stages
-// others):
+// exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
+// pixels: each pass reads rows and writes the transposed image, so the column passes read rows
+// too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
+// 2 iterations, H100: 0.69 ms against 0.87 with the fused kernel below). C and D run the kernels
+// below, which measured faster than the scan kernel of edge_aware_kernels.cuh (C 1.02 against
+// 1.28 ms, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel runs when the
+// environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed side by side; the
+// kernels here take float frames only (the plan stages others):
 //
 // One thread filters one segment of a line (C and D). Consecutive threads take consecutive
 // lines: along columns their accesses coalesce; along rows each thread walks its own row and the
-// L1 cache serves the rest of the 128-byte lines it touched. The exact variant runs one kernel per
-// pass that holds whole lines per CTA and scans its segments' composites in shared memory
-// (exact_fused_kernel); lines longer than a CTA holds take three kernels (composites, carries,
-// final) through global memory. Every walk loads its samples and spacings in batches ahead of the
+// L1 cache serves the rest of the 128-byte lines it touched. The exact variant on longer lines runs
+// one kernel per pass that holds whole lines per CTA and scans its segments' composites in shared
+// memory (exact_fused_kernel, lines up to 4096 samples, which runs when the other side is longer);
+// lines longer than a CTA holds take three kernels (composites, carries, final) through global
+// memory. Every walk loads its samples and spacings in batches ahead of the
 // recursion (kLineAhead, kFusedAhead): one thread's walk is a chain of dependent steps, so a
 // memory latency per step would otherwise be paid in full. RGB is stored as RGBA float but only
 // its three colours are filtered (C = 3).
@@ -764,10 +767,12 @@ struct EdgeAwarePlan::Impl {
   std::vector<PolesF> poles;       // one per iteration
   std::vector<float> warmups;      // kappa * sigma_i per iteration
   bool scan = false;               // RF_EDGE_KERNELS=scan
+  bool rows_exact = false;         // the exact variant with exact_rows_kernel (transposing)
   ScanShape scan_rows, scan_cols;  // the scan kernel per direction (exact, C, D), when it applies
   bool float_chain = true;         // some pass takes float frames only
   Kind mid = Kind::F32x4;          // the intermediates' layout
   DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
+  DeviceBuffer tmp_t;  // rows_exact: the transposed intermediates (width rows of height pixels)
   cudaStream_t capture = nullptr;
   cudaGraphExec_t graph = nullptr;
   Frame graph_in{}, graph_out{};
@@ -784,6 +789,23 @@ struct EdgeAwarePlan::Impl {
   static void fused_shape(int n, int* segments, int* lines_per_cta) {
     *segments = (n + kFusedSeg - 1) / kFusedSeg;
     *lines_per_cta = std::min(kFusedMaxLines, std::max(1, kFusedThreads / *segments));
+  }
+
+  // exact_rows_kernel's threads for lines of n samples: kRowSamples each, whole warps, at least
+  // two (the scan's group walkers).
+  static int row_threads(int n) {
+    return std::max(64, ((n + kRowSamples - 1) / kRowSamples + 31) / 32 * 32);
+  }
+
+  // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.
+  template <int C>
+  void prepare_rows() const {
+    const std::size_t bytes =
+        std::max(RowLayout<C>(row_threads(width)).bytes, RowLayout<C>(row_threads(height)).bytes);
+    CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowThreads, 2>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowMaxThreads, 1>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   }
 
   // Lets exact_fused_kernel use more than the default 48 KB of shared memory per CTA.
@@ -907,6 +929,29 @@ struct EdgeAwarePlan::Impl {
     CUDA_CHECK_LAUNCH();
   }
 
+  // One pass of the exact variant with exact_rows_kernel: the rows of `src` (the image's rows
+  // or, transposed, its columns) filtered and written transposed into `dst`.
+  template <int C>
+  void rows_pass(const Frame& src, const Frame& dst, bool image_rows, int iteration,
+                 cudaStream_t stream) const {
+    RowArgs a{};
+    a.src = src;
+    a.dst = dst;
+    a.n = image_rows ? width : height;
+    a.lines = image_rows ? height : width;
+    a.dt = image_rows ? dt_rows.f() : dt_cols.f();  // dt_cols column after column here
+    a.poles = poles[std::size_t(iteration)];
+    const int threads = row_threads(a.n);
+    const std::size_t smem = RowLayout<C>(threads).bytes;
+    if (threads <= kRowThreads)
+      exact_rows_kernel<C, kRowThreads, 2>
+          <<<unsigned(a.lines), unsigned(threads), smem, stream>>>(a);
+    else
+      exact_rows_kernel<C, kRowMaxThreads, 1>
+          <<<unsigned(a.lines), unsigned(threads), smem, stream>>>(a);
+    CUDA_CHECK_LAUNCH();
+  }
+
   template <int C>
   void scan_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
                  cudaStream_t stream) const {
@@ -947,9 +992,21 @@ struct EdgeAwarePlan::Impl {
       const dim3 grid(unsigned((width + kDomainTile - 1) / kDomainTile),
                       unsigned((height + kDomainTile - 1) / kDomainTile));
       const std::size_t smem = std::size_t(kDomainTile) * (kDomainTile + 1) * sizeof(float);
-      domain_steps_kernel<C><<<grid, dim3(kDomainTile, 8), smem, stream>>>(
-          in, width, height, scale2, dt_rows.f(), dt_cols.f(), scan_cols.use ? 1 : 0);
+      domain_steps_kernel<C><<<grid, dim3(kDomainTile, kDomainRows), smem, stream>>>(
+          in, width, height, scale2, dt_rows.f(), dt_cols.f(), scan_cols.use || rows_exact ? 1 : 0);
       CUDA_CHECK_LAUNCH();
+    }
+    const int passes = 2 * int(poles.size());
+    if (rows_exact) {
+      // Even passes write the transposed image into tmp_t, odd ones the upright one into tmp_a;
+      // the last (odd) one into `out`.
+      const Frame upright = buffer_frame(tmp_a, mid), transposed = buffer_frame(tmp_t, mid);
+      for (int p = 0; p < passes; ++p) {
+        const Frame src = p == 0 ? in : p % 2 ? transposed : upright;
+        const Frame dst = p == passes - 1 ? out : p % 2 ? upright : transposed;
+        rows_pass<C>(src, dst, p % 2 == 0, p / 2, stream);
+      }
+      return;
     }
     Frame first = in, last = out;
     if (float_chain && in.kind != float_kind(C)) {
@@ -957,7 +1014,6 @@ struct EdgeAwarePlan::Impl {
       convert(in, first, width, height, C, stream);
     }
     if (float_chain && out.kind != float_kind(C)) last = buffer_frame(stage_out, float_kind(C));
-    const int passes = 2 * int(poles.size());
     Frame src = first;
     for (int p = 0; p < passes; ++p) {
       const Frame dst = p == passes - 1             ? last
@@ -1043,17 +1099,31 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     else
       m.plan_scan<4>(std::size_t(limit));
   }
-  m.float_chain = !(m.scan_rows.use && m.scan_cols.use);
-  m.mid = intermediate_kind(channels, m.float_chain);
+  m.rows_exact =
+      m.algo == Algorithm::EdgeExact && !m.scan && width <= kRowMaxLine && height <= kRowMaxLine;
+  m.float_chain = !m.rows_exact && !(m.scan_rows.use && m.scan_cols.use);
+  m.mid = m.rows_exact ? float_kind(channels) : intermediate_kind(channels, m.float_chain);
 
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   m.dt_rows.allocate(pixels * sizeof(float));
   m.dt_cols.allocate(pixels * sizeof(float));
   const std::size_t row = std::size_t(width) * bytes_per_pixel(m.mid);
-  m.tmp_a.allocate_pitched(row, std::size_t(height));
-  if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));
+  if (m.rows_exact) {
+    if (channels == 1)
+      m.prepare_rows<1>();
+    else if (channels == 3)
+      m.prepare_rows<3>();
+    else
+      m.prepare_rows<4>();
+    m.tmp_t.allocate_pitched(std::size_t(height) * bytes_per_pixel(m.mid), std::size_t(width));
+    if (spec.iterations > 1) m.tmp_a.allocate_pitched(row, std::size_t(height));
+  } else {
+    m.tmp_a.allocate_pitched(row, std::size_t(height));
+    if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));
+  }
 
-  const bool line_exact = m.algo == Algorithm::EdgeExact && (!m.scan_rows.use || !m.scan_cols.use);
+  const bool line_exact =
+      m.algo == Algorithm::EdgeExact && !m.rows_exact && (!m.scan_rows.use || !m.scan_cols.use);
   if (line_exact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
     const std::size_t seg = edge::kSegmentExact;
     const std::size_t composites =

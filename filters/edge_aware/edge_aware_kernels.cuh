@@ -1,7 +1,9 @@
 // The CUDA kernels of the edge-aware filter (edge-aware paper, eq. 1-4) that read and write frames
-// of every layout the plan accepts: eq. (2)'s spacings, Algorithm A with 4 C threads per line, and
-// one kernel for the exact variant, C and D that holds whole lines per CTA and stitches them with
-// a parallel scan of affine maps. The host side is edge_aware_cuda.cu.
+// of every layout the plan accepts: eq. (2)'s spacings, Algorithm A with 4 lanes per pole and
+// direction of a line, the exact variant's row kernel (exact_rows_kernel, at the end: what runs
+// for lines of up to 4096 samples), and the scan kernel for the exact variant, C and D that holds
+// whole lines per CTA and stitches them with a parallel scan of affine maps
+// (RF_EDGE_KERNELS=scan). The host side is edge_aware_cuda.cu.
 //
 // The scan. Along a line each step of eq. (4) is an affine map of the state, for each pole
 //   causal      g+[k]   = w_k g+[k-1]   + u_k,   u_k = P_k f[k]   + Q_k f[k-1]
@@ -236,25 +238,36 @@ __global__ void convert_kernel(Frame src, Frame dst, int width, int height) {
 // Eq. (2) from the guide along rows (dt_rows[y][x]: between x-1 and x) and along columns (between
 // y-1 and y), the latter stored row-major (dt_cols[y][x]) or, with `cols_by_line`, one column
 // after another (dt_cols[x][y]) for the kernels that load a column's spacings whole. A CTA of
-// 32 x 8 threads covers 32 x 32 pixels; the transposed store goes through shared memory
-// (32 x 33 floats) so that it is coalesced too.
+// 32 x kDomainRows threads covers 32 x 32 pixels; the transposed store goes through shared
+// memory (32 x 33 floats) so that it is coalesced too. A thread loads all its pixels and their
+// neighbours before it computes: their loads then wait on memory once (the loop over its rows
+// one load at a time took 50 us for 2048x2048 RGB on the H100).
 constexpr int kDomainTile = 32;
+constexpr int kDomainRows = 8;
 
 template <int C>
 __global__ void domain_steps_kernel(Frame guide, int width, int height, float scale2,
                                     float* dt_rows, float* dt_cols, int cols_by_line) {
-  constexpr int colours = C == 1 ? 1 : 3;
+  constexpr int colours = C == 1 ? 1 : 3, R = kDomainTile / kDomainRows;
   float* tile = dynamic_smem<float>();
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = blockIdx.x * kDomainTile, y0 = blockIdx.y * kDomainTile;
   const int x = x0 + tx;
-  for (int j = ty; j < kDomainTile; j += blockDim.y) {
-    const int y = y0 + j;
+  const int xc = min(x, width - 1);
+  Pix<C> cur[R], left[R], up[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int y = min(y0 + ty + r * kDomainRows, height - 1);
+    cur[r] = load_pix<C>(guide, xc, y);
+    left[r] = load_pix<C>(guide, max(xc - 1, 0), y);
+    up[r] = load_pix<C>(guide, xc, max(y - 1, 0));
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int j = ty + r * kDomainRows, y = y0 + j;
     if (x < width && y < height) {
-      const Pix<C> cur = load_pix<C>(guide, x, y);
-      float dr = 1.0f, dc = 1.0f;
-      if (x > 0) dr = domain_step_rn<colours>(load_pix<C>(guide, x - 1, y).v, cur.v, scale2);
-      if (y > 0) dc = domain_step_rn<colours>(load_pix<C>(guide, x, y - 1).v, cur.v, scale2);
+      const float dr = x > 0 ? domain_step_rn<colours>(left[r].v, cur[r].v, scale2) : 1.0f;
+      const float dc = y > 0 ? domain_step_rn<colours>(up[r].v, cur[r].v, scale2) : 1.0f;
       const long long i = (long long)y * width + x;
       dt_rows[i] = dr;
       if (cols_by_line)
@@ -266,7 +279,7 @@ __global__ void domain_steps_kernel(Frame guide, int width, int height, float sc
   if (!cols_by_line) return;
   __syncthreads();
   const int y = y0 + tx;
-  for (int j = ty; j < kDomainTile; j += blockDim.y) {
+  for (int j = ty; j < kDomainTile; j += kDomainRows) {
     const int xx = x0 + j;
     if (xx < width && y < height)
       dt_cols[(long long)xx * height + y] = tile[tx * (kDomainTile + 1) + j];
@@ -904,6 +917,235 @@ __global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
   }
   __syncthreads();
   move_tile<C, true>(a, L, tile, line0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The exact variant with one CTA per line, each pass reading rows and writing its output
+// transposed: the four passes of two iterations all read rows (the second and fourth read the
+// transposed intermediates, whose rows are the image's columns), and the last one leaves the image
+// upright. A thread owns kRowSamples consecutive samples and keeps them, their edge weights and
+// their outputs in registers; per pole (one after the other, which halves the registers):
+//   1. both recursions over its samples from a zero state (from the steady state at the line's
+//      ends), their real parts added to its outputs, and their composites (W, U);
+//   2. the composites scanned across the line in shared memory, in 32 groups of consecutive
+//      threads: a thread of warp 0 (causal) or 1 (anticausal) composes its group's maps one after
+//      another, the warp scans the 32 group maps with shuffles, and the same thread walks its group
+//      again from the state entering it, leaving each member's entering state (its carry);
+//   3. each thread adds its carries' responses Re(W_k g), W_k the product of its w up to sample k.
+// This is the scan kernel's arithmetic (each edge weighed once per pole) with a serial scan in
+// place of shuffle scans over the whole line (H100, 2048x2048 RGB, 2 iterations, Nsight Compute:
+// 554 instructions per sample against the scan kernel's 764 and the fused kernel's 920; the frame
+// in 0.69 ms against 0.87). Where the time goes: 128 registers a thread (the samples, the weights
+// of a pole and the outputs) leave two CTAs per SM, 24% occupancy, and the issue slots 45% busy,
+// a quarter of the warps' time at the barriers around the scan. Held to 80 registers for three
+// CTAs, or reading the samples again from memory instead of holding them, it spilled and took
+// 1.08 and 1.22 ms; staging the line in shared memory first, 0.94 ms.
+constexpr int kRowSamples = 8;
+constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
+constexpr int kRowMaxThreads = 512;  // up to 4096: one
+constexpr int kRowMaxLine = kRowSamples * kRowMaxThreads;
+constexpr int kRowGroups = 32;
+
+struct RowArgs {
+  Frame src, dst;   // line l is row l of src; sample k of it is written at (x = l, y = k) of dst
+  const float* dt;  // dt[l * n + k]: the spacing between samples k-1 and k of line l
+  int n, lines;
+  PolesF poles;
+};
+
+// Shared memory of exact_rows_kernel, laid out alike on the host (for its size) and the device:
+// per direction the chains of the scan positions field by field (W, then U per channel),
+// position p at p + p / gs (gs positions to a group), so that the threads storing their chains
+// and the 32 threads walking the groups both read distinct banks.
+template <int C>
+struct RowLayout {
+  int threads, gs, positions;
+  std::size_t bytes;
+  __host__ __device__ explicit RowLayout(int threads_)
+      : threads(threads_), gs(threads_ / kRowGroups), positions(threads_ + kRowGroups) {
+    bytes = std::size_t(2) * (1 + C) * positions * sizeof(Cf);
+  }
+  __host__ __device__ int position(int p) const { return p + p / gs; }
+  // Field f (0: W, 1 + c: U of channel c) of direction dir.
+  __host__ __device__ std::size_t field(int dir, int f) const {
+    return (std::size_t(dir) * (1 + C) + f) * positions;
+  }
+};
+
+template <int C, int MaxThreads, int MinBlocks>
+__global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowArgs a) {
+  constexpr int S = kRowSamples;
+  const int l = blockIdx.x, t = threadIdx.x, T = blockDim.x, n = a.n;
+  const RowLayout<C> L(T);
+  Cf* chains = dynamic_smem<Cf>();
+
+  const int k0 = t * S;
+  const int cnt = max(0, min(S, n - k0));      // the thread's samples k0 .. k0 + cnt - 1
+  const bool cstart = k0 == 0;                 // causal start from the steady state
+  const bool aend = cnt > 0 && k0 + cnt == n;  // anticausal start at the line's last sample
+
+  // Samples k0-1 .. k0+S (fs[i] is sample k0-1+i) and the spacings of edges k0 .. k0+S, clamped
+  // to the line, straight from global memory: a warp's threads read 32 adjacent runs.
+  Pix<C> fs[S + 2];
+#pragma unroll
+  for (int i = 0; i < S + 2; ++i) fs[i] = load_pix<C>(a.src, min(max(k0 - 1 + i, 0), n - 1), l);
+  float ds[S + 1];
+  const float* dt = a.dt + (long long)l * n;
+#pragma unroll
+  for (int i = 0; i <= S; ++i) ds[i] = dt[min(k0 + i, n - 1)];
+  auto f = [&](int i) { return fs[i]; };
+  auto d = [&](int i) { return ds[i]; };
+
+  float y[S][C];
+#pragma unroll
+  for (int i = 0; i < S; ++i)
+    for (int c = 0; c < C; ++c) y[i][c] = 0.0f;
+
+#pragma unroll 1
+  for (int pole = 0; pole < 2; ++pole) {
+    const edge::Pole<float>& P = a.poles.p[pole];
+    Cf w[S + 1], cw[S + 1];
+#pragma unroll
+    for (int i = 0; i <= S; ++i) {
+      const float delta = d(i);
+      const edge::EdgeWeight<float> ew = fast_edge_weight(P, delta, fast_rcp(delta));
+      w[i] = ew.w;
+      cw[i] = ew.c;
+    }
+
+    // The scan's chains. Position r of direction dir is thread r (causal) or T-1-r
+    // (anticausal); the first active position's W is 0, so the state entering a position is the
+    // U of the composite of all positions before it. Threads past the line's end hold the
+    // identity.
+    auto put = [&](int dir, int p, const Chain<C>& x) {
+      const int at = L.position(p);
+      chains[L.field(dir, 0) + at] = x.w;
+      for (int c = 0; c < C; ++c) chains[L.field(dir, 1 + c) + at] = x.u[c];
+    };
+    auto get = [&](int dir, int p) {
+      const int at = L.position(p);
+      Chain<C> x;
+      x.w = chains[L.field(dir, 0) + at];
+      for (int c = 0; c < C; ++c) x.u[c] = chains[L.field(dir, 1 + c) + at];
+      return x;
+    };
+    // 1. The recursions from a zero state (or the steady state) and their composites.
+    {
+      Cf u[C];
+      for (int c = 0; c < C; ++c) u[c] = {0.0f, 0.0f};
+      Cf W = {1.0f, 0.0f};
+      Pix<C> prev = f(0);
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        const Pix<C> cur = f(i + 1);
+        if (i < cnt) {
+          if (i == 0 && cstart) {
+            for (int c = 0; c < C; ++c) u[c] = P.steady_causal * cur.v[c];
+            W = {0.0f, 0.0f};
+          } else {
+            // eq. (4), causal, edge k0+i: g = w g + P f[k] + Q f[k-1]
+            const edge::CausalStep<float> st = edge::causal_step(P, {w[i], cw[i]});
+            for (int c = 0; c < C; ++c) u[c] = st(u[c], cur.v[c], prev.v[c]);
+            W = w[i] * W;
+          }
+          for (int c = 0; c < C; ++c) y[i][c] += u[c].re;
+        }
+        prev = cur;
+      }
+      Chain<C> cc;
+      cc.w = W;
+      for (int c = 0; c < C; ++c) cc.u[c] = u[c];
+      put(0, t, cc);
+    }
+    {
+      Cf v[C];
+      for (int c = 0; c < C; ++c) v[c] = {0.0f, 0.0f};
+      Cf W = {1.0f, 0.0f};
+      Pix<C> next = f(S + 1);
+#pragma unroll
+      for (int i = S - 1; i >= 0; --i) {
+        const Pix<C> cur = f(i + 1);
+        if (i < cnt) {
+          if (i == cnt - 1 && aend) {
+            for (int c = 0; c < C; ++c) v[c] = P.steady_anticausal * cur.v[c];
+            W = {0.0f, 0.0f};
+          } else {
+            // eq. (4), anticausal, edge k0+i+1: g[k] = w g[k+1] + R f[k+1] + S f[k]
+            const edge::AnticausalStep<float> st = edge::anticausal_step(P, {w[i + 1], cw[i + 1]});
+            for (int c = 0; c < C; ++c) v[c] = st(v[c], next.v[c], cur.v[c]);
+            W = w[i + 1] * W;
+          }
+          for (int c = 0; c < C; ++c) y[i][c] += v[c].re;
+        }
+        next = cur;
+      }
+      Chain<C> ca;
+      ca.w = W;
+      for (int c = 0; c < C; ++c) ca.u[c] = v[c];
+      put(1, T - 1 - t, ca);
+    }
+
+    // 2. The scan (the chains were stored after each walk).
+    __syncthreads();
+    if (t < 2 * kRowGroups) {
+      const int dir = t / kRowGroups, g = t % kRowGroups, p0 = g * L.gs;
+      Chain<C> agg = identity_chain<C>();
+#pragma unroll 4
+      for (int j = 0; j < L.gs; ++j) agg = compose(get(dir, p0 + j), agg);
+      // Inclusive scan of the group maps across the warp; the state entering group g is the U
+      // of the one before it.
+      for (int s = 1; s < kRowGroups; s <<= 1) {
+        const Chain<C> lower = shfl_up(agg, s);
+        if (g >= s) agg = compose(agg, lower);
+      }
+      const Chain<C> before = shfl_up(agg, 1);
+      Cf state[C];
+      for (int c = 0; c < C; ++c) state[c] = g > 0 ? before.u[c] : Cf{0.0f, 0.0f};
+#pragma unroll 4
+      for (int j = 0; j < L.gs; ++j) {
+        const Chain<C> m = get(dir, p0 + j);
+        const int at = L.position(p0 + j);
+        for (int c = 0; c < C; ++c) {
+          chains[L.field(dir, 1 + c) + at] = state[c];
+          state[c] = m.w * state[c] + m.u[c];
+        }
+      }
+    }
+    __syncthreads();
+    Cf carry_c[C], carry_a[C];
+    for (int c = 0; c < C; ++c) {
+      carry_c[c] = chains[L.field(0, 1 + c) + L.position(t)];
+      carry_a[c] = chains[L.field(1, 1 + c) + L.position(T - 1 - t)];
+    }
+    __syncthreads();  // the chains are rewritten by the next pole
+
+    // 3. The carries' responses.
+    if (!cstart) {
+      Cf W = {1.0f, 0.0f};
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        W = w[i] * W;
+        for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_c[c].re - W.im * carry_c[c].im;
+      }
+    }
+    if (!aend) {
+      Cf W = {1.0f, 0.0f};
+#pragma unroll
+      for (int i = S - 1; i >= 0; --i) {
+        W = w[i + 1] * W;
+        for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_a[c].re - W.im * carry_a[c].im;
+      }
+    }
+  }
+
+#pragma unroll
+  for (int i = 0; i < S; ++i) {
+    if (i < cnt) {
+      Pix<C> o;
+      for (int c = 0; c < C; ++c) o.v[c] = y[i][c];
+      store_pix<C>(a.dst, l, k0 + i, o);
+    }
+  }
 }
 
 }  // namespace rf::cuda::edge_kernels
