@@ -57,22 +57,20 @@ using PolesF = edge::Poles<float>;
 // e^x and e^x - 1 for x <= 0 (x = -rho delta of edge::edge_weight()): the hardware exponential
 // (a few ulp) and, where e^x - 1 would cancel, its Taylor series to x^9 (below 3e-10 relative for
 // |x| < 0.5). The C library's expf and expm1f cost several times more and dominate the passes.
+// The series is evaluated for every x and selected, without a branch: nearly every edge takes it
+// (|x| < 0.5 unless delta > 0.5 sigma / 1.78), and a branch costs a warp more than its other side.
 __device__ __forceinline__ void fast_exp_expm1(float x, float* e, float* em1) {
   *e = __expf(x);
-  if (x > -0.5f) {
-    float p = 1.0f / 362880.0f;
-    p = fmaf(p, x, 1.0f / 40320.0f);
-    p = fmaf(p, x, 1.0f / 5040.0f);
-    p = fmaf(p, x, 1.0f / 720.0f);
-    p = fmaf(p, x, 1.0f / 120.0f);
-    p = fmaf(p, x, 1.0f / 24.0f);
-    p = fmaf(p, x, 1.0f / 6.0f);
-    p = fmaf(p, x, 0.5f);
-    p = fmaf(p, x, 1.0f);
-    *em1 = p * x;
-  } else {
-    *em1 = *e - 1.0f;
-  }
+  float p = 1.0f / 362880.0f;
+  p = fmaf(p, x, 1.0f / 40320.0f);
+  p = fmaf(p, x, 1.0f / 5040.0f);
+  p = fmaf(p, x, 1.0f / 720.0f);
+  p = fmaf(p, x, 1.0f / 120.0f);
+  p = fmaf(p, x, 1.0f / 24.0f);
+  p = fmaf(p, x, 1.0f / 6.0f);
+  p = fmaf(p, x, 0.5f);
+  p = fmaf(p, x, 1.0f);
+  *em1 = x > -0.5f ? p * x : *e - 1.0f;
 }
 
 // sin and cos of the half angle h = theta delta / 2 >= 0. Below 0.8 the Taylor series (error below
@@ -983,6 +981,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   const int cnt = max(0, min(S, n - k0));      // the thread's samples k0 .. k0 + cnt - 1
   const bool cstart = k0 == 0;                 // causal start from the steady state
   const bool aend = cnt > 0 && k0 + cnt == n;  // anticausal start at the line's last sample
+  // Where this thread's chains are stored: scan positions t (causal) and T-1-t (anticausal).
+  const int at_c = L.position(t), at_a = L.position(T - 1 - t);
 
   // Samples k0-1 .. k0+S (fs[i] is sample k0-1+i) and the spacings of edges k0 .. k0+S, clamped
   // to the line, straight from global memory: a warp's threads read 32 adjacent runs.
@@ -1017,13 +1017,11 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     // (anticausal); the first active position's W is 0, so the state entering a position is the
     // U of the composite of all positions before it. Threads past the line's end hold the
     // identity.
-    auto put = [&](int dir, int p, const Chain<C>& x) {
-      const int at = L.position(p);
+    auto put = [&](int dir, int at, const Chain<C>& x) {
       chains[L.field(dir, 0) + at] = x.w;
       for (int c = 0; c < C; ++c) chains[L.field(dir, 1 + c) + at] = x.u[c];
     };
-    auto get = [&](int dir, int p) {
-      const int at = L.position(p);
+    auto get = [&](int dir, int at) {
       Chain<C> x;
       x.w = chains[L.field(dir, 0) + at];
       for (int c = 0; c < C; ++c) x.u[c] = chains[L.field(dir, 1 + c) + at];
@@ -1055,7 +1053,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       Chain<C> cc;
       cc.w = W;
       for (int c = 0; c < C; ++c) cc.u[c] = u[c];
-      put(0, t, cc);
+      put(0, at_c, cc);
     }
     {
       Cf v[C];
@@ -1082,16 +1080,17 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       Chain<C> ca;
       ca.w = W;
       for (int c = 0; c < C; ++c) ca.u[c] = v[c];
-      put(1, T - 1 - t, ca);
+      put(1, at_a, ca);
     }
 
     // 2. The scan (the chains were stored after each walk).
     __syncthreads();
     if (t < 2 * kRowGroups) {
-      const int dir = t / kRowGroups, g = t % kRowGroups, p0 = g * L.gs;
+      // Group g's positions g gs + j are stored at g (gs + 1) + j.
+      const int dir = t / kRowGroups, g = t % kRowGroups, at0 = g * (L.gs + 1);
       Chain<C> agg = identity_chain<C>();
 #pragma unroll 4
-      for (int j = 0; j < L.gs; ++j) agg = compose(get(dir, p0 + j), agg);
+      for (int j = 0; j < L.gs; ++j) agg = compose(get(dir, at0 + j), agg);
       // Inclusive scan of the group maps across the warp; the state entering group g is the U
       // of the one before it.
       for (int s = 1; s < kRowGroups; s <<= 1) {
@@ -1103,8 +1102,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       for (int c = 0; c < C; ++c) state[c] = g > 0 ? before.u[c] : Cf{0.0f, 0.0f};
 #pragma unroll 4
       for (int j = 0; j < L.gs; ++j) {
-        const Chain<C> m = get(dir, p0 + j);
-        const int at = L.position(p0 + j);
+        const Chain<C> m = get(dir, at0 + j);
+        const int at = at0 + j;
         for (int c = 0; c < C; ++c) {
           chains[L.field(dir, 1 + c) + at] = state[c];
           state[c] = m.w * state[c] + m.u[c];
@@ -1114,8 +1113,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     __syncthreads();
     Cf carry_c[C], carry_a[C];
     for (int c = 0; c < C; ++c) {
-      carry_c[c] = chains[L.field(0, 1 + c) + L.position(t)];
-      carry_a[c] = chains[L.field(1, 1 + c) + L.position(T - 1 - t)];
+      carry_c[c] = chains[L.field(0, 1 + c) + at_c];
+      carry_a[c] = chains[L.field(1, 1 + c) + at_a];
     }
     __syncthreads();  // the chains are rewritten by the next pole
 
