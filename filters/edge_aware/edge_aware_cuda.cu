@@ -797,17 +797,6 @@ struct EdgeAwarePlan::Impl {
     return std::max(64, ((n + kRowSamples - 1) / kRowSamples + 31) / 32 * 32);
   }
 
-  // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.
-  template <int C>
-  void prepare_rows() const {
-    const std::size_t bytes =
-        std::max(RowLayout<C>(row_threads(width)).bytes, RowLayout<C>(row_threads(height)).bytes);
-    CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowThreads, 2>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowMaxThreads, 1>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-  }
-
   // Lets exact_fused_kernel use more than the default 48 KB of shared memory per CTA.
   template <int C>
   void prepare_fused() const {
@@ -1109,12 +1098,6 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.dt_cols.allocate(pixels * sizeof(float));
   const std::size_t row = std::size_t(width) * bytes_per_pixel(m.mid);
   if (m.rows_exact) {
-    if (channels == 1)
-      m.prepare_rows<1>();
-    else if (channels == 3)
-      m.prepare_rows<3>();
-    else
-      m.prepare_rows<4>();
     m.tmp_t.allocate_pitched(std::size_t(height) * bytes_per_pixel(m.mid), std::size_t(width));
     if (spec.iterations > 1) m.tmp_a.allocate_pitched(row, std::size_t(height));
   } else {
