@@ -791,10 +791,11 @@ struct EdgeAwarePlan::Impl {
     *lines_per_cta = std::min(kFusedMaxLines, std::max(1, kFusedThreads / *segments));
   }
 
-  // exact_rows_kernel's threads for lines of n samples: kRowSamples each, whole warps, at least
-  // two (the scan's group walkers).
+  // exact_rows_kernel's threads for lines of n samples: kRowSamples each, whole warps (pairs of
+  // them beyond 256: the scan's 64 groups), at least two warps (its walkers).
   static int row_threads(int n) {
-    return std::max(64, ((n + kRowSamples - 1) / kRowSamples + 31) / 32 * 32);
+    const int t = std::max(64, ((n + kRowSamples - 1) / kRowSamples + 31) / 32 * 32);
+    return t > 256 ? (t + 63) / 64 * 64 : t;
   }
 
   // Lets exact_fused_kernel use more than the default 48 KB of shared memory per CTA.
