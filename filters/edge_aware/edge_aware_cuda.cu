@@ -6,7 +6,7 @@
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels: each pass reads rows and writes the transposed image, so the column passes read rows
 // too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
-// 2 iterations, H100: 0.65 ms against 0.87 with the fused kernel below). C and D run the kernels
+// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C and D run the kernels
 // below, which measured faster than the scan kernel of edge_aware_kernels.cuh (C 1.02 against
 // 1.28 ms, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel runs when the
 // environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed side by side; the

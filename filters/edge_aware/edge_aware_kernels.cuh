@@ -925,15 +925,15 @@ __global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
 // their outputs in registers; per pole (one after the other, which halves the registers):
 //   1. both recursions over its samples from a zero state (from the steady state at the line's
 //      ends), their real parts added to its outputs, and their composites (W, U);
-//   2. the composites scanned across the line in shared memory, in 32 groups of consecutive
-//      threads: a thread of warp 0 (causal) or 1 (anticausal) composes its group's maps one after
-//      another, the warp scans the 32 group maps with shuffles, and the same thread walks its group
-//      again from the state entering it, leaving each member's entering state (its carry);
+//   2. the composites scanned across the line in shared memory, in groups of consecutive threads
+//      (row_groups()): a walker thread per group composes its group's maps one after another, its
+//      warp scans the group maps with shuffles, and the same thread walks its group again from
+//      the state entering it, leaving each member's entering state (its carry);
 //   3. each thread adds its carries' responses Re(W_k g), W_k the product of its w up to sample k.
 // This is the scan kernel's arithmetic (each edge weighed once per pole) with a serial scan in
 // place of shuffle scans over the whole line (H100, 2048x2048 RGB, 2 iterations, Nsight Compute:
-// 511 instructions per sample against the scan kernel's 765 and the fused kernel's 893; the frame
-// in 0.65 ms against 0.87). Where the time goes: 128 registers a thread (the samples, the weights
+// 526 instructions per sample against the scan kernel's 765 and the fused kernel's 893; the frame
+// in 0.63 ms against 0.87). Where the time goes: 128 registers a thread (the samples, the weights
 // of a pole and the outputs) leave two CTAs per SM, 24% occupancy, and the issue slots 48% busy;
 // the warps wait at the barriers around the scan while its 64 walkers work. Held to 80 registers
 // for three CTAs it spilled (1.08 ms with the line staged in shared memory, 1.22 reading the
