@@ -1027,9 +1027,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     // (anticausal); the first active position's W is 0, so the state entering a position is the
     // U of the composite of all positions before it. Threads past the line's end hold the
     // identity.
-    auto put = [&](int dir, int at, const Chain<C>& x) {
-      chains[L.field(dir, 0) + at] = x.w;
-      for (int c = 0; c < C; ++c) chains[L.field(dir, 1 + c) + at] = x.u[c];
+    auto put = [&](int dir, int at, Cf w_total, const Cf* u) {
+      chains[L.field(dir, 0) + at] = w_total;
+      for (int c = 0; c < C; ++c) chains[L.field(dir, 1 + c) + at] = u[c];
     };
     auto get = [&](int dir, int at) {
       Chain<C> x;
@@ -1060,10 +1060,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         }
         prev = cur;
       }
-      Chain<C> cc;
-      cc.w = W;
-      for (int c = 0; c < C; ++c) cc.u[c] = u[c];
-      put(0, at_c, cc);
+      put(0, at_c, W, u);
     }
     {
       Cf v[C];
@@ -1087,10 +1084,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         }
         next = cur;
       }
-      Chain<C> ca;
-      ca.w = W;
-      for (int c = 0; c < C; ++c) ca.u[c] = v[c];
-      put(1, at_a, ca);
+      put(1, at_a, W, v);
     }
 
     // 2. The scan (the chains were stored after each walk).
