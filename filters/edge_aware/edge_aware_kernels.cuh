@@ -415,12 +415,18 @@ struct Chain {
   Cf u[C];
 };
 
+// a x + b in four fused multiply-adds, two deep along x (a x + b as written contracts to a
+// multiply, a multiply-add and an add, three deep): for the recursions' and the scans' chains.
+__device__ __forceinline__ Cf cfma(Cf a, Cf x, Cf b) {
+  return {fmaf(a.re, x.re, fmaf(-a.im, x.im, b.re)), fmaf(a.re, x.im, fmaf(a.im, x.re, b.im))};
+}
+
 // `later` after `earlier`.
 template <int C>
 __device__ __forceinline__ Chain<C> compose(const Chain<C>& later, const Chain<C>& earlier) {
   Chain<C> r;
   r.w = later.w * earlier.w;
-  for (int c = 0; c < C; ++c) r.u[c] = later.w * earlier.u[c] + later.u[c];
+  for (int c = 0; c < C; ++c) r.u[c] = cfma(later.w, earlier.u[c], later.u[c]);
   return r;
 }
 
@@ -1128,7 +1134,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         const int at = at0 + j;
         for (int c = 0; c < C; ++c) {
           chains[L.field(dir, 1 + c) + at] = state[c];
-          state[c] = m.w * state[c] + m.u[c];
+          state[c] = cfma(m.w, state[c], m.u[c]);
         }
       }
     }
@@ -1140,13 +1146,14 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     }
     __syncthreads();  // the chains are rewritten by the next pole
 
-    // 3. The carries' responses.
+    // 3. The carries' responses, each added in two fused multiply-adds.
     if (!cstart) {
       Cf W = {1.0f, 0.0f};
 #pragma unroll
       for (int i = 0; i < S; ++i) {
         W = w[i] * W;
-        for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_c[c].re - W.im * carry_c[c].im;
+        for (int c = 0; c < C; ++c)
+          y[i][c] = fmaf(W.re, carry_c[c].re, fmaf(-W.im, carry_c[c].im, y[i][c]));
       }
     }
     if (!aend) {
@@ -1154,7 +1161,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
 #pragma unroll
       for (int i = S - 1; i >= 0; --i) {
         W = w[i + 1] * W;
-        for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_a[c].re - W.im * carry_a[c].im;
+        for (int c = 0; c < C; ++c)
+          y[i][c] = fmaf(W.re, carry_a[c].re, fmaf(-W.im, carry_a[c].im, y[i][c]));
       }
     }
   }
