@@ -20,7 +20,9 @@ namespace rf::gui {
 namespace {
 
 constexpr std::size_t kHistory = 240;
-constexpr float kLegendWidthEm = 8.0f;
+// The colour scales' titles; the heat maps' strip on the right is as wide as their boxes.
+constexpr const char* kDiffLegendTitle = "|result - truth|";
+constexpr const char* kResponseLegendTitle = "|response|";
 // A stepped run whose source delivers nothing new for this long ends (a video that does not
 // loop, a camera unplugged) instead of waiting for ever.
 constexpr double kStepStallSeconds = 10.0;
@@ -94,14 +96,26 @@ ImU32 to_u32(Rgb c) {
   return IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), 255);
 }
 
+// The width of a colour scale's box: the bar and its labels, or the title.
+float legend_box_width(const char* title) {
+  const float w = ImGui::GetFontSize() * 0.9f;
+  const float pad = ImGui::GetFontSize() * 0.4f;
+  const float label_w = ImGui::CalcTextSize("1e-10").x;
+  return std::max(w + label_w + 3 * pad, ImGui::CalcTextSize(title).x + 2 * pad);
+}
+
+// The gap between the canvas and a colour scale's bar.
+float legend_gap() {
+  return 0.8f * ImGui::GetFontSize();
+}
+
 // A vertical colour bar with decade (or linear) labels: the fixed scale of the heat maps.
 void draw_legend(ImDrawList* dl, ImVec2 pos, float height, float low, float high, bool log_scale,
                  float amplification, const char* title) {
   const float w = ImGui::GetFontSize() * 0.9f;
   const float pad = ImGui::GetFontSize() * 0.4f;
   const int steps = 64;
-  const float label_w = ImGui::CalcTextSize("1e-10").x;
-  const float box_w = std::max(w + label_w + 3 * pad, ImGui::CalcTextSize(title).x + 2 * pad);
+  const float box_w = legend_box_width(title);
   const ImVec2 box0(pos.x - pad, pos.y - ImGui::GetFontSize() - 2 * pad);
   const ImVec2 box1(pos.x - pad + box_w, pos.y + height + pad);
   dl->AddRectFilled(box0, box1, IM_COL32(20, 20, 20, 210), 4.0f);
@@ -465,14 +479,17 @@ void Studio::update_layout() {
   const float right = view.show_ui ? right_panel_width() : 0.0f;
   const float bottom = view.show_ui ? ImGui::GetFrameHeight() + 2.0f : 0.0f;
   // Heat maps keep a strip on the right for their colour scale, so it never covers the data.
-  const bool legend = view.mode == ViewMode::Diff || view.mode == ViewMode::Impulse;
-  const float legend_w = legend ? kLegendWidthEm * ImGui::GetFontSize() : 0.0f;
+  const char* legend = view.mode == ViewMode::Diff      ? kDiffLegendTitle
+                       : view.mode == ViewMode::Impulse ? kResponseLegendTitle
+                                                        : nullptr;
+  const float legend_w =
+      legend ? legend_gap() + legend_box_width(legend) + 0.4f * ImGui::GetFontSize() : 0.0f;
   canvas_ = {left, 0.0f, std::max(1.0f, io.DisplaySize.x - left - right - legend_w),
              std::max(1.0f, io.DisplaySize.y - bottom)};
   // Fit on the first frame, when the image size or the kind of view changes, and on F.
   const bool tiles_changed = (fitted_mode_ == ViewMode::Tiles) != (view.mode == ViewMode::Tiles);
   const bool legend_changed =
-      (fitted_mode_ == ViewMode::Diff || fitted_mode_ == ViewMode::Impulse) != legend;
+      (fitted_mode_ == ViewMode::Diff || fitted_mode_ == ViewMode::Impulse) != (legend != nullptr);
   const bool panes_changed =
       legend_changed ||
       (fitted_mode_ == ViewMode::SideBySide) != (view.mode == ViewMode::SideBySide) ||
@@ -869,12 +886,12 @@ void Studio::draw_overlays() {
     dl->PopClipRect();
   }
   const float legend_h = std::min(canvas_.h * 0.4f, 16.0f * s);
-  const ImVec2 legend_pos(canvas_.x + canvas_.w + 0.8f * s,
+  const ImVec2 legend_pos(canvas_.x + canvas_.w + legend_gap(),
                           canvas_.y + canvas_.h - legend_h - 1.2f * s);
   if (view.mode == ViewMode::Diff) {
     if (truth_current) {
       draw_legend(dl, legend_pos, legend_h, kLogScaleLowDecade, kLogScaleHighDecade,
-                  view.diff_scale == DiffScale::Log, view.amplification, "|result - truth|");
+                  view.diff_scale == DiffScale::Log, view.amplification, kDiffLegendTitle);
     } else {
       char buf[80];
       std::snprintf(buf, sizeof buf, "computing ground truth... %d%%",
@@ -884,7 +901,8 @@ void Studio::draw_overlays() {
     }
   }
   if (view.mode == ViewMode::Impulse)
-    draw_legend(dl, legend_pos, legend_h, kImpulseLowDecade, 0.0f, true, 1.0f, "|response|");
+    draw_legend(dl, legend_pos, legend_h, kImpulseLowDecade, 0.0f, true, 1.0f,
+                kResponseLegendTitle);
 }
 
 void Studio::render() {
