@@ -938,12 +938,13 @@ __global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
 //   3. each thread adds its carries' responses Re(W_k g), W_k the product of its w up to sample k.
 // This is the scan kernel's arithmetic (each edge weighed once per pole) with a serial scan in
 // place of shuffle scans over the whole line (H100, 2048x2048 RGB, 2 iterations, Nsight Compute:
-// 526 instructions per sample against the scan kernel's 765 and the fused kernel's 893; the frame
-// in 0.63 ms against 0.87). Where the time goes: 128 registers a thread (the samples, the weights
-// of a pole and the outputs) leave two CTAs per SM, 24% occupancy, and the issue slots 48% busy;
-// the warps wait at the barriers around the scan while its 64 walkers work. Held to 80 registers
-// for three CTAs it spilled (1.08 ms with the line staged in shared memory, 1.22 reading the
-// samples again from memory instead of holding them); staging the line with two CTAs, 0.94 ms.
+// 506 instructions per sample against the scan kernel's 765 and the fused kernel's 893; the frame
+// in 0.63-0.64 ms against 0.87). Where the time goes: 128 registers a thread (the samples, the
+// weights of a pole and the outputs) leave two CTAs per SM, 24% occupancy, and the issue slots
+// 48% busy; the warps wait at the barriers around the scan while its 64 walkers work. Held to 80
+// registers for three CTAs it spilled (1.08 ms with the line staged in shared memory, 1.22
+// reading the samples again from memory instead of holding them); staging the line with two CTAs,
+// 0.94 ms.
 constexpr int kRowSamples = 8;
 constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
 constexpr int kRowMaxThreads = 512;  // up to 4096: one
