@@ -6,22 +6,23 @@
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels: each pass reads rows and writes the transposed image, so the column passes read rows
 // too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
-// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C and D run the kernels
-// below, which measured faster than the scan kernel of edge_aware_kernels.cuh (C 1.02 against
-// 1.28 ms, D 0.99 against 1.29; docs/edge-aware-kappa.md). The scan kernel runs when the
+// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C and D run
+// line_approx_kernel below, which measured faster than the scan kernel of edge_aware_kernels.cuh
+// (C 1.02 against 1.28 ms, D 0.99 against 1.29, before its pole lanes; docs/edge-aware-kappa.md)
+// and than the row kernel with a correction per segment. The scan kernel runs when the
 // environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed side by side; the
 // kernels here take float frames only (the plan stages others):
 //
-// One thread filters one segment of a line (C and D). Consecutive threads take consecutive
-// lines: along columns their accesses coalesce; along rows each thread walks its own row and the
-// L1 cache serves the rest of the 128-byte lines it touched. The exact variant on longer lines runs
-// one kernel per pass that holds whole lines per CTA and scans its segments' composites in shared
-// memory (exact_fused_kernel, lines up to 4096 samples, which runs when the other side is longer);
-// lines longer than a CTA holds take three kernels (composites, carries, final) through global
-// memory. Every walk loads its samples and spacings in batches ahead of the
-// recursion (kLineAhead, kFusedAhead): one thread's walk is a chain of dependent steps, so a
-// memory latency per step would otherwise be paid in full. RGB is stored as RGBA float but only
-// its three colours are filtered (C = 3).
+// Two threads filter one segment of a line (C and D), one per pole. Consecutive pairs take
+// consecutive lines: along columns their accesses coalesce; along rows each pair walks its own row
+// and the L1 cache serves the rest of the 128-byte lines it touched. The exact variant on longer
+// lines runs one kernel per pass that holds whole lines per CTA and scans its segments' composites
+// in shared memory (exact_fused_kernel, lines up to 4096 samples, which runs when the other side is
+// longer); lines longer than a CTA holds take three kernels (composites, carries, final) through
+// global memory. Every walk loads its samples and spacings in batches ahead of the recursion
+// (kLineAhead, kFusedAhead): one thread's walk is a chain of dependent steps, so a memory latency
+// per step would otherwise be paid in full. RGB is stored as RGBA float but only its three colours
+// are filtered (C = 3).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -214,10 +215,10 @@ struct Line {
     return q;
   }
 
-  // Causal recursion of eq. (4) over samples [k0, k1) (k0 >= 1): s holds g+[k0-1] on entry and
-  // g+[k1-1] on exit. With Write, y[k] = Re g+[k]; with w, the product of the b^dt is gathered.
-  template <bool Write>
-  __device__ void causal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
+  // Samples k0 .. k1-1 (k0 >= 1) in order, loaded kLineAhead at a time ahead of
+  // step(k, dt[k], f[k], f[k-1]).
+  template <class Step>
+  __device__ void forward(int k0, int k1, Step step) const {
     Sample<C> prev = f(k0 - 1);
     for (int kb = k0; kb < k1; kb += kLineAhead) {
       Sample<C> fs[kLineAhead];
@@ -230,23 +231,16 @@ struct Line {
       }
 #pragma unroll
       for (int u = 0; u < kLineAhead && kb + u < k1; ++u) {
-        const float inv_delta = fast_rcp(ds[u]);
-        for (int p = 0; p < 2; ++p) {
-          const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], ds[u], inv_delta);
-          const edge::CausalStep<float> step = edge::causal_step(a.poles.p[p], e);
-          for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fs[u].v[c], prev.v[c]);
-          if (w) w[p] = e.w * w[p];
-        }
-        if (Write) emit_causal(kb + u, s);
+        step(kb + u, ds[u], fs[u], prev);
         prev = fs[u];
       }
     }
   }
 
-  // Anticausal recursion producing g-[j] for j = k1-1 down to k0: s holds g-[k1] on entry and
-  // g-[k0] on exit. With Write, y[j] += Re g-[j].
-  template <bool Write>
-  __device__ void anticausal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
+  // Samples k1-1 down to k0 alike, ahead of step(j, dt[j+1], f[j], f[j+1], y[j]); y[j], the
+  // output's sample j, is loaded with LoadY only.
+  template <bool LoadY, class Step>
+  __device__ void backward(int k0, int k1, Step step) const {
     Sample<C> next = f(k1);
     for (int jb = k1 - 1; jb >= k0; jb -= kLineAhead) {
       Sample<C> fs[kLineAhead], ys[kLineAhead];
@@ -256,21 +250,48 @@ struct Line {
         const int j = max(jb - u, k0);
         fs[u] = f(j);
         ds[u] = dt(j + 1);
-        if (Write) ys[u] = load<C>(y(j));
+        if (LoadY) ys[u] = load<C>(y(j));
       }
 #pragma unroll
       for (int u = 0; u < kLineAhead && jb - u >= k0; ++u) {
-        const float inv_delta = fast_rcp(ds[u]);
-        for (int p = 0; p < 2; ++p) {
-          const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], ds[u], inv_delta);
-          const edge::AnticausalStep<float> step = edge::anticausal_step(a.poles.p[p], e);
-          for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], next.v[c], fs[u].v[c]);
-          if (w) w[p] = e.w * w[p];
-        }
-        if (Write) emit_anticausal(jb - u, s, ys[u]);
+        step(jb - u, ds[u], fs[u], next, ys[u]);
         next = fs[u];
       }
     }
+  }
+
+  // Causal recursion of eq. (4) over samples [k0, k1) (k0 >= 1): s holds g+[k0-1] on entry and
+  // g+[k1-1] on exit. With Write, y[k] = Re g+[k]; with w, the product of the b^dt is gathered.
+  template <bool Write>
+  __device__ void causal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
+    forward(k0, k1, [&](int k, float delta, const Sample<C>& fk, const Sample<C>& prev) {
+      const float inv_delta = fast_rcp(delta);
+      for (int p = 0; p < 2; ++p) {
+        const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
+        const edge::CausalStep<float> step = edge::causal_step(a.poles.p[p], e);
+        for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fk.v[c], prev.v[c]);
+        if (w) w[p] = e.w * w[p];
+      }
+      if (Write) emit_causal(k, s);
+    });
+  }
+
+  // Anticausal recursion producing g-[j] for j = k1-1 down to k0: s holds g-[k1] on entry and
+  // g-[k0] on exit. With Write, y[j] += Re g-[j].
+  template <bool Write>
+  __device__ void anticausal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
+    backward<Write>(
+        k0, k1,
+        [&](int j, float delta, const Sample<C>& fj, const Sample<C>& next, const Sample<C>& yj) {
+          const float inv_delta = fast_rcp(delta);
+          for (int p = 0; p < 2; ++p) {
+            const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
+            const edge::AnticausalStep<float> step = edge::anticausal_step(a.poles.p[p], e);
+            for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], next.v[c], fj.v[c]);
+            if (w) w[p] = e.w * w[p];
+          }
+          if (Write) emit_anticausal(j, s, yj);
+        });
   }
 };
 
@@ -279,24 +300,60 @@ struct Line {
 
 // Algorithms C and D: segment blockIdx.y of every line starts from Algorithm B's estimate: walk
 // back until the transformed distance reaches kappa sigma_i, start there from the steady state of
-// a constant input and run up to the segment (the same walk as the CPU backend's).
+// a constant input and run up to the segment (the same walk as the CPU backend's). Two lanes per
+// line and segment, one per pole: lanes 2m and 2m+1 walk the same samples with their pole's
+// weights, and each output is the sum of the pair's real parts (a shuffle), written by the first
+// lane. The walks are serial; the second lane doubles the walks in flight (H100, 2048x2048 RGB,
+// 2 iterations: C 0.829 ms against 0.998 with both poles on one thread, D 0.872 against 0.950).
 template <int C>
 __global__ void line_approx_kernel(PassArgs a) {
-  const int l = blockIdx.x * blockDim.x + threadIdx.x;
-  if (l >= a.lines) return;
+  const int lane = blockIdx.x * blockDim.x + threadIdx.x;
+  const int l = lane >> 1, pole = lane & 1;
+  if (l >= a.lines) return;  // both lanes of a pair
   const Line<C> line{a, l};
+  const edge::Pole<float>& P = a.poles.p[pole];
+  const unsigned pair = 3u << (threadIdx.x & 30);
+  Cx<float> g[C];
+  // y[k] = `base` plus the pair's real parts.
+  auto emit = [&](int k, Sample<C> base) {
+    for (int c = 0; c < C; ++c) base.v[c] += g[c].re + __shfl_xor_sync(pair, g[c].re, 1);
+    if (pole == 0) store<C>(line.y(k), base);
+  };
+  const Sample<C> zero{};
+  // eq. (4) for this lane's pole.
+  auto causal = [&](int, float delta, const Sample<C>& fk, const Sample<C>& prev) {
+    const edge::CausalStep<float> step =
+        edge::causal_step(P, fast_edge_weight(P, delta, fast_rcp(delta)));
+    for (int c = 0; c < C; ++c) g[c] = step(g[c], fk.v[c], prev.v[c]);
+  };
+  auto anticausal = [&](int, float delta, const Sample<C>& fj, const Sample<C>& next,
+                        const Sample<C>&) {
+    const edge::AnticausalStep<float> step =
+        edge::anticausal_step(P, fast_edge_weight(P, delta, fast_rcp(delta)));
+    for (int c = 0; c < C; ++c) g[c] = step(g[c], next.v[c], fj.v[c]);
+  };
+
   const int n = a.n, s0 = blockIdx.y * a.seg, e = min(n, s0 + a.seg);
-  State<C> s;
   const int p = line.walk_back(s0, a.warmup);
-  line.steady_causal(p, s);
-  line.template causal<false>(p + 1, s0 + 1, s);
-  line.emit_causal(s0, s);
-  line.template causal<true>(s0 + 1, e, s);
+  const Sample<C> fp = line.f(p);
+  for (int c = 0; c < C; ++c) g[c] = P.steady_causal * fp.v[c];
+  line.forward(p + 1, s0 + 1, causal);
+  emit(s0, zero);
+  line.forward(s0 + 1, e, [&](int k, float delta, const Sample<C>& fk, const Sample<C>& prev) {
+    causal(k, delta, fk, prev);
+    emit(k, zero);
+  });
   const int q = line.walk_forward(e - 1, a.warmup);
-  line.steady_anticausal(q, s);
-  line.template anticausal<false>(e - 1, q, s);
-  line.emit_anticausal(e - 1, s);
-  line.template anticausal<true>(s0, e - 1, s);
+  const Sample<C> fq = line.f(q);
+  for (int c = 0; c < C; ++c) g[c] = P.steady_anticausal * fq.v[c];
+  line.template backward<false>(e - 1, q, anticausal);
+  emit(e - 1, load<C>(line.y(e - 1)));
+  line.template backward<true>(
+      s0, e - 1,
+      [&](int j, float delta, const Sample<C>& fj, const Sample<C>& next, const Sample<C>& yj) {
+        anticausal(j, delta, fj, next, yj);
+        emit(j, yj);
+      });
 }
 
 // The exact variant, step 1: each segment's composite affine map, causal and anticausal. The
@@ -877,7 +934,9 @@ struct EdgeAwarePlan::Impl {
     const unsigned segments = unsigned((a.n + a.seg - 1) / a.seg);
     const dim3 grid(blocks, segments);
     if (algo != Algorithm::EdgeExact) {
-      line_approx_kernel<C><<<grid, kThreads, 0, stream>>>(a);
+      // Two lanes (the poles) per line and segment.
+      const dim3 pairs(unsigned((2LL * a.lines + kThreads - 1) / kThreads), segments);
+      line_approx_kernel<C><<<pairs, kThreads, 0, stream>>>(a);
       CUDA_CHECK_LAUNCH();
       return;
     }
