@@ -6,23 +6,24 @@
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels: each pass reads rows and writes the transposed image, so the column passes read rows
 // too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
-// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C and D run
-// line_approx_kernel below, which measured faster than the scan kernel of edge_aware_kernels.cuh
-// (C 1.02 against 1.28 ms, D 0.99 against 1.29, before its pole lanes; docs/edge-aware-kappa.md)
-// and than the row kernel with a correction per segment. The scan kernel runs when the
+// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C runs
+// line_approx_kernel below and D line_approx_split_kernel (its directions on two warps); both
+// measured faster than the scan kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99
+// against 1.29 before the pole lanes; docs/edge-aware-kappa.md) and than the row kernel with a
+// correction per segment. The scan kernel runs when the
 // environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed side by side; the
 // kernels here take float frames only (the plan stages others):
 //
-// Two threads filter one segment of a line (C and D), one per pole. Consecutive pairs take
-// consecutive lines: along columns their accesses coalesce; along rows each pair walks its own row
-// and the L1 cache serves the rest of the 128-byte lines it touched. The exact variant on longer
-// lines runs one kernel per pass that holds whole lines per CTA and scans its segments' composites
-// in shared memory (exact_fused_kernel, lines up to 4096 samples, which runs when the other side is
-// longer); lines longer than a CTA holds take three kernels (composites, carries, final) through
-// global memory. Every walk loads its samples and spacings in batches ahead of the recursion
-// (kLineAhead, kFusedAhead): one thread's walk is a chain of dependent steps, so a memory latency
-// per step would otherwise be paid in full. RGB is stored as RGBA float but only its three colours
-// are filtered (C = 3).
+// Two threads filter one segment of a line (C and D), one per pole (D: two per direction).
+// Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
+// pair walks its own row and the L1 cache serves the rest of the 128-byte lines it touched. The
+// exact variant on longer lines runs one kernel per pass that holds whole lines per CTA and scans
+// its segments' composites in shared memory (exact_fused_kernel, lines up to 4096 samples, which
+// runs when the other side is longer); lines longer than a CTA holds take three kernels
+// (composites, carries, final) through global memory. Every walk loads its samples and spacings in
+// batches ahead of the recursion (kLineAhead, kFusedAhead): one thread's walk is a chain of
+// dependent steps, so a memory latency per step would otherwise be paid in full. RGB is stored as
+// RGBA float but only its three colours are filtered (C = 3).
 #include <cuda_runtime.h>
 
 #include <algorithm>
