@@ -261,18 +261,29 @@ struct Line {
     }
   }
 
+  // Both poles' steps of eq. (4) across one edge of spacing delta: g = step(g, f_a, f_b), with
+  // step = make(pole, its edge weight) (edge::causal_step or edge::anticausal_step); with w, the
+  // products of the b^dt are gathered.
+  template <class MakeStep>
+  __device__ void both_poles(State<C>& s, Cx<float>* w, float delta, const Sample<C>& fa,
+                             const Sample<C>& fb, MakeStep make) const {
+    const float inv_delta = fast_rcp(delta);
+    for (int p = 0; p < 2; ++p) {
+      const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
+      const auto step = make(a.poles.p[p], e);
+      for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fa.v[c], fb.v[c]);
+      if (w) w[p] = e.w * w[p];
+    }
+  }
+
   // Causal recursion of eq. (4) over samples [k0, k1) (k0 >= 1): s holds g+[k0-1] on entry and
   // g+[k1-1] on exit. With Write, y[k] = Re g+[k]; with w, the product of the b^dt is gathered.
   template <bool Write>
   __device__ void causal(int k0, int k1, State<C>& s, Cx<float>* w = nullptr) const {
     forward(k0, k1, [&](int k, float delta, const Sample<C>& fk, const Sample<C>& prev) {
-      const float inv_delta = fast_rcp(delta);
-      for (int p = 0; p < 2; ++p) {
-        const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
-        const edge::CausalStep<float> step = edge::causal_step(a.poles.p[p], e);
-        for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], fk.v[c], prev.v[c]);
-        if (w) w[p] = e.w * w[p];
-      }
+      both_poles(s, w, delta, fk, prev, [](const edge::Pole<float>& P, edge::EdgeWeight<float> e) {
+        return edge::causal_step(P, e);
+      });
       if (Write) emit_causal(k, s);
     });
   }
@@ -284,13 +295,10 @@ struct Line {
     backward<Write>(
         k0, k1,
         [&](int j, float delta, const Sample<C>& fj, const Sample<C>& next, const Sample<C>& yj) {
-          const float inv_delta = fast_rcp(delta);
-          for (int p = 0; p < 2; ++p) {
-            const edge::EdgeWeight<float> e = fast_edge_weight(a.poles.p[p], delta, inv_delta);
-            const edge::AnticausalStep<float> step = edge::anticausal_step(a.poles.p[p], e);
-            for (int c = 0; c < C; ++c) s.g[p][c] = step(s.g[p][c], next.v[c], fj.v[c]);
-            if (w) w[p] = e.w * w[p];
-          }
+          both_poles(s, w, delta, next, fj,
+                     [](const edge::Pole<float>& P, edge::EdgeWeight<float> e) {
+                       return edge::anticausal_step(P, e);
+                     });
           if (Write) emit_anticausal(j, s, yj);
         });
   }
