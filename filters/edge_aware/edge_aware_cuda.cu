@@ -382,6 +382,11 @@ __global__ void line_approx_kernel(PassArgs a) {
 // this way, so C keeps line_approx_kernel).
 constexpr int kSplitLines = 16;  // lines per CTA: a warp of pole pairs
 
+// Floats of the kept anticausal sums per sample: the CTA's lines side by side, and one more so
+// that the threads adding samples of one line read distinct banks.
+template <int C>
+constexpr int kKeptRow = kSplitLines* C + 1;
+
 template <int C>
 __global__ void line_approx_split_kernel(PassArgs a) {
   const int dir = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -392,7 +397,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   const edge::Pole<float>& P = a.poles.p[pole];
   const unsigned pair = 3u << (lane & 30);
   const int n = a.n, s0 = blockIdx.y * a.seg, e = min(n, s0 + a.seg);
-  float* kept = dynamic_smem<float>();  // the anticausal sums, [k - s0][li][c]
+  float* kept = dynamic_smem<float>();  // the anticausal sums at [k - s0][li][c], rows kKeptRow
   Cx<float> g[C];
   // The pair's sums at sample k: written (causal) or kept (anticausal) by the first lane.
   auto emit = [&](int k) {
@@ -401,7 +406,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
     if (dir == 0) {
       if (pole == 0 && ok) store<C>(line.y(k), out);
     } else if (pole == 0) {
-      for (int c = 0; c < C; ++c) kept[((k - s0) * kSplitLines + li) * C + c] = out.v[c];
+      for (int c = 0; c < C; ++c) kept[(k - s0) * kKeptRow<C> + li * C + c] = out.v[c];
     }
   };
   if (dir == 0) {
@@ -426,15 +431,18 @@ __global__ void line_approx_split_kernel(PassArgs a) {
         });
   }
   __syncthreads();
-  // y += the kept anticausal sums, the CTA's lines side by side.
-  const int lines = min(kSplitLines, a.lines - l0);
-  for (int i = threadIdx.x; i < (e - s0) * kSplitLines; i += blockDim.x) {
-    const int k = s0 + i / kSplitLines, m = i % kSplitLines;
+  // y += the kept anticausal sums: adjacent threads on adjacent lines, or on adjacent samples
+  // where those are adjacent in the output (along rows; H100, 2048x2048 RGB, 2 iterations:
+  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too).
+  const int lines = min(kSplitLines, a.lines - l0), len = e - s0;
+  const bool along = a.yk < a.yl;
+  for (int i = threadIdx.x; i < len * kSplitLines; i += blockDim.x) {
+    const int m = along ? i / len : i % kSplitLines, k = along ? i % len : i / kSplitLines;
     if (m >= lines) continue;
     const Line<C> out{a, l0 + m};
-    Sample<C> y = load<C>(out.y(k));
-    for (int c = 0; c < C; ++c) y.v[c] += kept[i * C + c];
-    store<C>(out.y(k), y);
+    Sample<C> y = load<C>(out.y(s0 + k));
+    for (int c = 0; c < C; ++c) y.v[c] += kept[k * kKeptRow<C> + m * C + c];
+    store<C>(out.y(s0 + k), y);
   }
 }
 
@@ -1018,7 +1026,7 @@ struct EdgeAwarePlan::Impl {
     if (algo != Algorithm::EdgeExact) {
       if (algo == Algorithm::EdgeD) {
         const dim3 ctas(unsigned((a.lines + kSplitLines - 1) / kSplitLines), segments);
-        const std::size_t kept = std::size_t(kSplitLines) * a.seg * C * sizeof(float);
+        const std::size_t kept = std::size_t(a.seg) * kKeptRow<C> * sizeof(float);
         line_approx_split_kernel<C><<<ctas, 64, kept, stream>>>(a);
       } else {
         // Two lanes (the poles) per line and segment.
