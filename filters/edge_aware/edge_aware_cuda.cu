@@ -6,15 +6,14 @@
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels: each pass reads rows and writes the transposed image, so the column passes read rows
 // too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
-// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C runs
-// line_approx_kernel below and D line_approx_split_kernel (its directions on two warps); both
-// measured faster than the scan kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99
-// against 1.29 before the pole lanes; docs/edge-aware-kappa.md) and than the row kernel with a
-// correction per segment. The scan kernel runs when the
-// environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed side by side; the
-// kernels here take float frames only (the plan stages others):
+// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C and D run
+// line_approx_split_kernel below (a warp per direction); both measured faster than the scan
+// kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the pole
+// lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment. The scan
+// kernel runs when the environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed
+// side by side; the kernels here take float frames only (the plan stages others):
 //
-// Two threads filter one segment of a line (C and D), one per pole (D: two per direction).
+// Two threads filter one segment of a line in each direction (C and D), one per pole.
 // Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
 // pair walks its own row and the L1 cache serves the rest of the 128-byte lines it touched. The
 // exact variant on longer lines runs one kernel per pass that holds whole lines per CTA and scans
@@ -326,68 +325,27 @@ __device__ __forceinline__ void pole_anticausal(const edge::Pole<float>& P, Cx<f
 
 // Algorithms C and D: segment blockIdx.y of every line starts from Algorithm B's estimate: walk
 // back until the transformed distance reaches kappa sigma_i, start there from the steady state of
-// a constant input and run up to the segment (the same walk as the CPU backend's). Two lanes per
-// line and segment, one per pole: lanes 2m and 2m+1 walk the same samples with their pole's
-// weights, and each output is the sum of the pair's real parts (a shuffle), written by the first
-// lane. The walks are serial; the second lane doubles the walks in flight (H100, 2048x2048 RGB,
-// 2 iterations: C 0.829 ms against 0.998 with both poles on one thread, D 0.872 against 0.950).
-template <int C>
-__global__ void line_approx_kernel(PassArgs a) {
-  const int lane = blockIdx.x * blockDim.x + threadIdx.x;
-  const int l = lane >> 1, pole = lane & 1;
-  if (l >= a.lines) return;  // both lanes of a pair
-  const Line<C> line{a, l};
-  const edge::Pole<float>& P = a.poles.p[pole];
-  const unsigned pair = 3u << (threadIdx.x & 30);
-  Cx<float> g[C];
-  // y[k] = `base` plus the pair's real parts.
-  auto emit = [&](int k, Sample<C> base) {
-    for (int c = 0; c < C; ++c) base.v[c] += g[c].re + __shfl_xor_sync(pair, g[c].re, 1);
-    if (pole == 0) store<C>(line.y(k), base);
-  };
-  const Sample<C> zero{};
-  auto causal = [&](int, float delta, const Sample<C>& fk, const Sample<C>& prev) {
-    pole_causal<C>(P, g, delta, fk, prev);
-  };
-  auto anticausal = [&](int, float delta, const Sample<C>& fj, const Sample<C>& next,
-                        const Sample<C>&) { pole_anticausal<C>(P, g, delta, fj, next); };
-
-  const int n = a.n, s0 = blockIdx.y * a.seg, e = min(n, s0 + a.seg);
-  const int p = line.walk_back(s0, a.warmup);
-  const Sample<C> fp = line.f(p);
-  for (int c = 0; c < C; ++c) g[c] = P.steady_causal * fp.v[c];
-  line.forward(p + 1, s0 + 1, causal);
-  emit(s0, zero);
-  line.forward(s0 + 1, e, [&](int k, float delta, const Sample<C>& fk, const Sample<C>& prev) {
-    causal(k, delta, fk, prev);
-    emit(k, zero);
-  });
-  const int q = line.walk_forward(e - 1, a.warmup);
-  const Sample<C> fq = line.f(q);
-  for (int c = 0; c < C; ++c) g[c] = P.steady_anticausal * fq.v[c];
-  line.template backward<false>(e - 1, q, anticausal);
-  emit(e - 1, load<C>(line.y(e - 1)));
-  line.template backward<true>(
-      s0, e - 1,
-      [&](int j, float delta, const Sample<C>& fj, const Sample<C>& next, const Sample<C>& yj) {
-        anticausal(j, delta, fj, next, yj);
-        emit(j, yj);
-      });
-}
-
-// Algorithm D with the directions apart: a CTA's first warp runs the causal recursions of 16
-// lines' segments as line_approx_kernel does, its second warp the anticausal ones, which it keeps
-// in shared memory until both are done and then adds to the output (H100, 2048x2048 RGB,
-// 2 iterations: D 0.747 ms against 0.876 with line_approx_kernel; C took 0.866 against 0.832
-// this way, so C keeps line_approx_kernel).
+// a constant input and run up to the segment (the same walk as the CPU backend's); the
+// anticausal recursion alike with the walk forward. A CTA's first warp runs the causal
+// recursions of 16 lines' segments, its second warp the anticausal ones, which it keeps in shared
+// memory until both are done and then adds to the output. In a warp, lanes 2m and 2m+1 walk the
+// same samples, each with its own pole's weights, and the output is the sum of the pair's real
+// parts (a shuffle), taken by the first lane. The walks are serial: the pole lanes and the
+// direction warps give an SM more of them in flight. H100, 2048x2048 RGB, 2 iterations: C 0.829
+// ms and D 0.872 with both directions in one warp, against 0.998 and 0.950 with both poles on
+// one thread; D 0.747 with the directions on two warps. C took 0.866 that way until the kept
+// sums were added along the samples of rows (below): now 0.740, against 0.830 in one warp.
 constexpr int kSplitLines = 16;  // lines per CTA: a warp of pole pairs
 
 // Floats of the kept anticausal sums per sample: the CTA's lines side by side, and one more so
 // that the threads adding samples of one line read distinct banks.
 template <int C>
-constexpr int kKeptRow = kSplitLines* C + 1;
+constexpr int kept_row() {
+  return C * kSplitLines + 1;
+}
 
-template <int C>
+// B is the segment length a.seg, a constant so that the divisions below are by constants.
+template <int C, int B>
 __global__ void line_approx_split_kernel(PassArgs a) {
   const int dir = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int li = lane >> 1, pole = lane & 1;
@@ -397,7 +355,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   const edge::Pole<float>& P = a.poles.p[pole];
   const unsigned pair = 3u << (lane & 30);
   const int n = a.n, s0 = blockIdx.y * a.seg, e = min(n, s0 + a.seg);
-  float* kept = dynamic_smem<float>();  // the anticausal sums at [k - s0][li][c], rows kKeptRow
+  float* kept = dynamic_smem<float>();  // the anticausal sums at [k - s0][li][c], rows kept_row()
   Cx<float> g[C];
   // The pair's sums at sample k: written (causal) or kept (anticausal) by the first lane.
   auto emit = [&](int k) {
@@ -406,7 +364,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
     if (dir == 0) {
       if (pole == 0 && ok) store<C>(line.y(k), out);
     } else if (pole == 0) {
-      for (int c = 0; c < C; ++c) kept[(k - s0) * kKeptRow<C> + li * C + c] = out.v[c];
+      for (int c = 0; c < C; ++c) kept[(k - s0) * kept_row<C>() + li * C + c] = out.v[c];
     }
   };
   if (dir == 0) {
@@ -432,10 +390,8 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   }
   __syncthreads();
   // y += the kept anticausal sums: adjacent threads on adjacent lines, or on adjacent samples
-  // where those are adjacent in the output (along rows; H100, 2048x2048 RGB, 2 iterations:
-  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too).
-  // The segments are D's blocks (a.seg == kBlockD), so that both divisions are by constants.
-  constexpr int B = edge::kBlockD;
+  // where those are adjacent in the output (along rows; H100, 2048x2048 RGB, 2 iterations: D
+  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too, C 0.740 against 0.866).
   const int lines = min(kSplitLines, a.lines - l0), len = e - s0;
   const bool along = a.yk < a.yl;
   for (int i = threadIdx.x; i < B * kSplitLines; i += blockDim.x) {
@@ -443,7 +399,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
     if (m >= lines || k >= len) continue;
     const Line<C> out{a, l0 + m};
     Sample<C> y = load<C>(out.y(s0 + k));
-    for (int c = 0; c < C; ++c) y.v[c] += kept[k * kKeptRow<C> + m * C + c];
+    for (int c = 0; c < C; ++c) y.v[c] += kept[k * kept_row<C>() + m * C + c];
     store<C>(out.y(s0 + k), y);
   }
 }
@@ -1026,15 +982,12 @@ struct EdgeAwarePlan::Impl {
     const unsigned segments = unsigned((a.n + a.seg - 1) / a.seg);
     const dim3 grid(blocks, segments);
     if (algo != Algorithm::EdgeExact) {
-      if (algo == Algorithm::EdgeD) {
-        const dim3 ctas(unsigned((a.lines + kSplitLines - 1) / kSplitLines), segments);
-        const std::size_t kept = std::size_t(a.seg) * kKeptRow<C> * sizeof(float);
-        line_approx_split_kernel<C><<<ctas, 64, kept, stream>>>(a);
-      } else {
-        // Two lanes (the poles) per line and segment.
-        const dim3 pairs(unsigned((2LL * a.lines + kThreads - 1) / kThreads), segments);
-        line_approx_kernel<C><<<pairs, kThreads, 0, stream>>>(a);
-      }
+      const dim3 ctas(unsigned((a.lines + kSplitLines - 1) / kSplitLines), segments);
+      const std::size_t kept = std::size_t(a.seg) * kept_row<C>() * sizeof(float);
+      if (algo == Algorithm::EdgeD)
+        line_approx_split_kernel<C, edge::kBlockD><<<ctas, 64, kept, stream>>>(a);
+      else
+        line_approx_split_kernel<C, edge::kSegmentC><<<ctas, 64, kept, stream>>>(a);
       CUDA_CHECK_LAUNCH();
       return;
     }
