@@ -391,7 +391,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   __syncthreads();
   // y += the kept anticausal sums: adjacent threads on adjacent lines, or on adjacent samples
   // where those are adjacent in the output (along rows; H100, 2048x2048 RGB, 2 iterations: D
-  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too, C 0.740 against 0.866).
+  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too).
   const int lines = min(kSplitLines, a.lines - l0), len = e - s0;
   const bool along = a.yk < a.yl;
   for (int i = threadIdx.x; i < B * kSplitLines; i += blockDim.x) {
