@@ -306,21 +306,20 @@ struct Line {
 // ---------------------------------------------------------------------------------------------
 // Kernels.
 
-// Eq. (4) for one pole: the causal step into sample k and the anticausal one into sample j.
+// Eq. (4) for one pole in its difference form (edge_aware_math.h): the causal step into sample k
+// and the anticausal one into sample j.
 template <int C>
-__device__ __forceinline__ void pole_causal(const edge::Pole<float>& P, Cx<float>* g, float delta,
+__device__ __forceinline__ void pole_causal(const edge::Pole<float>& P, Cx<float>* h, float delta,
                                             const Sample<C>& fk, const Sample<C>& prev) {
-  const edge::CausalStep<float> step =
-      edge::causal_step(P, fast_edge_weight(P, delta, fast_rcp(delta)));
-  for (int c = 0; c < C; ++c) g[c] = step(g[c], fk.v[c], prev.v[c]);
+  const edge::EdgeWeight<float> e = fast_edge_weight(P, delta, fast_rcp(delta));
+  for (int c = 0; c < C; ++c) h[c] = cfma(e.w, h[c], e.c * (fk.v[c] - prev.v[c]));
 }
 template <int C>
-__device__ __forceinline__ void pole_anticausal(const edge::Pole<float>& P, Cx<float>* g,
+__device__ __forceinline__ void pole_anticausal(const edge::Pole<float>& P, Cx<float>* h,
                                                 float delta, const Sample<C>& fj,
                                                 const Sample<C>& next) {
-  const edge::AnticausalStep<float> step =
-      edge::anticausal_step(P, fast_edge_weight(P, delta, fast_rcp(delta)));
-  for (int c = 0; c < C; ++c) g[c] = step(g[c], next.v[c], fj.v[c]);
+  const edge::EdgeWeight<float> e = fast_edge_weight(P, delta, fast_rcp(delta));
+  for (int c = 0; c < C; ++c) h[c] = cfma(e.w, h[c], e.c * (fj.v[c] - next.v[c]));
 }
 
 // Algorithms C and D: segment blockIdx.y of every line starts from Algorithm B's estimate: walk
@@ -356,11 +355,16 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   const unsigned pair = 3u << (lane & 30);
   const int n = a.n, s0 = blockIdx.y * a.seg, e = min(n, s0 + a.seg);
   float* kept = dynamic_smem<float>();  // the anticausal sums at [k - s0][li][c], rows kept_row()
-  Cx<float> g[C];
-  // The pair's sums at sample k: written (causal) or kept (anticausal) by the first lane.
-  auto emit = [&](int k) {
+  // The difference form of eq. (4): h starts from zero, the steady state of the constant input
+  // f[p] (resp. f[q]), and the output is f + Re{h+ + h-} summed over the poles.
+  Cx<float> h[C];
+  for (int c = 0; c < C; ++c) h[c] = {0.0f, 0.0f};
+  // The pair's sums at sample k, plus `base` (the causal walk: f[k]; the anticausal one: 0):
+  // written (causal) or kept (anticausal) by the first lane.
+  auto emit = [&](int k, const Sample<C>& base) {
     Sample<C> out;
-    for (int c = 0; c < C; ++c) out.v[c] = g[c].re + __shfl_xor_sync(pair, g[c].re, 1);
+    for (int c = 0; c < C; ++c)
+      out.v[c] = base.v[c] + (h[c].re + __shfl_xor_sync(pair, h[c].re, 1));
     if (dir == 0) {
       if (pole == 0 && ok) store<C>(line.y(k), out);
     } else if (pole == 0) {
@@ -369,23 +373,20 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   };
   if (dir == 0) {
     const int p = line.walk_back(s0, a.warmup);
-    const Sample<C> fp = line.f(p);
-    for (int c = 0; c < C; ++c) g[c] = P.steady_causal * fp.v[c];
-    if (p == s0) emit(s0);
+    if (p == s0) emit(s0, line.f(s0));
     line.forward(p + 1, e, [&](int k, float delta, const Sample<C>& fk, const Sample<C>& prev) {
-      pole_causal<C>(P, g, delta, fk, prev);
-      if (k >= s0) emit(k);
+      pole_causal<C>(P, h, delta, fk, prev);
+      if (k >= s0) emit(k, fk);
     });
   } else {
     const int q = line.walk_forward(e - 1, a.warmup);
-    const Sample<C> fq = line.f(q);
-    for (int c = 0; c < C; ++c) g[c] = P.steady_anticausal * fq.v[c];
-    if (q == e - 1) emit(e - 1);
+    const Sample<C> zero{};
+    if (q == e - 1) emit(e - 1, zero);
     line.template backward<false>(
         s0, q,
         [&](int j, float delta, const Sample<C>& fj, const Sample<C>& next, const Sample<C>&) {
-          pole_anticausal<C>(P, g, delta, fj, next);
-          if (j < e) emit(j);
+          pole_anticausal<C>(P, h, delta, fj, next);
+          if (j < e) emit(j, zero);
         });
   }
   __syncthreads();
@@ -897,10 +898,27 @@ struct EdgeAwarePlan::Impl {
   }
 
   // exact_rows_kernel's threads for lines of n samples: kRowSamples each, whole warps (pairs of
-  // them beyond 256: the scan's 64 groups), at least two warps (its walkers).
+  // them beyond 256: the scan's 64 groups), at least four warps (its walkers).
   static int row_threads(int n) {
-    const int t = std::max(64, ((n + kRowSamples - 1) / kRowSamples + 31) / 32 * 32);
+    const int t = std::max(128, ((n + kRowSamples - 1) / kRowSamples + 31) / 32 * 32);
     return t > 256 ? (t + 63) / 64 * 64 : t;
+  }
+
+  // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.
+  template <int C>
+  void prepare_rows() const {
+    std::size_t small = 0, large = 0;
+    for (int n : {width, height}) {
+      const int threads = row_threads(n);
+      std::size_t& bytes = threads <= kRowThreads ? small : large;
+      bytes = std::max(bytes, RowLayout<C>(threads).bytes);
+    }
+    if (small)
+      CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowThreads, 2>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(small)));
+    if (large)
+      CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowMaxThreads, 1>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(large)));
   }
 
   // Lets exact_fused_kernel use more than the default 48 KB of shared memory per CTA.
@@ -1042,13 +1060,13 @@ struct EdgeAwarePlan::Impl {
     a.dt = image_rows ? dt_rows.f() : dt_cols.f();  // dt_cols column after column here
     a.poles = poles[std::size_t(iteration)];
     const int threads = row_threads(a.n);
-    const std::size_t smem = RowLayout<C>(threads).bytes;
+    const RowLayout<C> layout(threads);
+    a.gs_inv = RowLayout<C>::gs_inverse(layout.gs);
+    const unsigned lines = unsigned(a.lines), block = unsigned(threads);
     if (threads <= kRowThreads)
-      exact_rows_kernel<C, kRowThreads, 2>
-          <<<unsigned(a.lines), unsigned(threads), smem, stream>>>(a);
+      exact_rows_kernel<C, kRowThreads, 2><<<lines, block, layout.bytes, stream>>>(a);
     else
-      exact_rows_kernel<C, kRowMaxThreads, 1>
-          <<<unsigned(a.lines), unsigned(threads), smem, stream>>>(a);
+      exact_rows_kernel<C, kRowMaxThreads, 1><<<lines, block, layout.bytes, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }
 
@@ -1228,6 +1246,14 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
                                                             : sizeof(Composite<4>));
     m.causal.allocate(bytes);
     m.anticausal.allocate(bytes);
+  }
+  if (m.rows_exact) {
+    if (channels == 1)
+      m.prepare_rows<1>();
+    else if (channels == 3)
+      m.prepare_rows<3>();
+    else
+      m.prepare_rows<4>();
   }
   if (line_exact) {
     if (channels == 1)
