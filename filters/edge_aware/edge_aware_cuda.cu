@@ -1,12 +1,15 @@
 // The edge-aware recursive Gaussian on CUDA (edge-aware paper, eq. 1-4): eq. (2)'s spacings once
 // per frame from the guide, then per iteration a row pass and a column pass of the complex
-// recursions of eq. (4) (edge_aware_math.h), float intermediates throughout.
+// recursions of eq. (4) (edge_aware_math.h), float intermediates throughout. Algorithm A, C, D
+// and exact_rows_kernel run eq. (4) in its difference form (edge_aware_math.h); the fused and
+// three-kernel paths of the exact variant for longer lines, and the scan kernel, run it as
+// printed.
 //
 // Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels: each pass reads rows and writes the transposed image, so the column passes read rows
 // too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
-// 2 iterations, H100: 0.63 ms against 0.87 with the fused kernel below). C and D run
+// 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel below). C and D run
 // line_approx_split_kernel below (a warp per direction); both measured faster than the scan
 // kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the pole
 // lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment. The scan
@@ -333,7 +336,9 @@ __device__ __forceinline__ void pole_anticausal(const edge::Pole<float>& P, Cx<f
 // direction warps give an SM more of them in flight. H100, 2048x2048 RGB, 2 iterations: C 0.829
 // ms and D 0.872 with both directions in one warp, against 0.998 and 0.950 with both poles on
 // one thread; D 0.747 with the directions on two warps. C took 0.866 that way until the kept
-// sums were added along the samples of rows (below): now 0.740, against 0.830 in one warp.
+// sums were added along the samples of rows (below): 0.740, against 0.830 in one warp. With
+// the difference form of eq. (4): C 0.735-0.744 and D 0.666-0.669 against 0.740-0.742 and
+// 0.717-0.720.
 constexpr int kSplitLines = 16;  // lines per CTA: a warp of pole pairs
 
 // Floats of the kept anticausal sums per sample: the CTA's lines side by side, and one more so
