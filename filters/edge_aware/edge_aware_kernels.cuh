@@ -1005,33 +1005,69 @@ struct RowArgs {
 };
 
 // Shared memory of exact_rows_kernel, laid out alike on the host (for its size) and the device:
-// per direction the chains of the scan positions field by field (W, then U per channel),
-// position p at p + p / gs (gs positions to a group), so that the threads storing their chains
-// and the 32 threads walking the groups both read distinct banks. At most 43.5 KB (RGBA, 512
-// threads): within the default limit of a CTA.
+// per pole and direction the chains of the scan positions in pairs of fields, position p at
+// p + p / gs (gs positions to a group), so that the threads storing their chains and the 32
+// threads walking the groups both access distinct banks; then the first pole's edge weights.
+// Up to 144 KB (RGBA, 512 threads), 54 KB for RGB lines of up to 2048 samples: above the default
+// limit of a CTA (the plan raises it), two CTAs still fit an SM.
 template <int C>
 struct RowLayout {
+  // The fields of a scan position (W, then U per channel) in pairs, a float4 each: (W, U0),
+  // (U1, U2), (U3, unused), so that a thread stores its chain and a walker reads a position in
+  // NP accesses of 16 bytes (H100, 2048x2048 RGB: 0.642-0.644 ms against 0.649-0.650 with a
+  // field per 8-byte access, which queued twice the stores in shared memory).
+  static constexpr int NP = (C + 2) / 2;
   int threads, groups, gs, positions;
-  std::size_t xfer, per_pole, bytes;
+  std::size_t per_pole, bytes;  // per_pole in float4s
   __host__ __device__ explicit RowLayout(int threads_)
       : RowLayout(threads_, row_groups(threads_)) {}
   // With the groups a constant of the kernel, gs is a shift.
   __host__ __device__ RowLayout(int threads_, int groups_)
       : threads(threads_), groups(groups_), gs(threads_ / groups_), positions(threads_ + groups_) {
-    xfer = std::size_t(2) * (1 + C) * positions;  // then per direction the first warp's total
-    per_pole = xfer + std::size_t(2) * (1 + C);
+    // Per pole and direction NP arrays of the positions, then per direction the first walker
+    // warp's total (NP float4s).
+    per_pole = std::size_t(2) * NP * (positions + 1);
     // Both poles' chains, then the first pole's edge weights (kRowSamples + 1 per thread).
-    bytes = (2 * per_pole + std::size_t(kRowSamples + 1) * threads_) * sizeof(Cf);
+    bytes = 2 * per_pole * sizeof(float4) + std::size_t(kRowSamples + 1) * threads_ * sizeof(Cf);
   }
   // p / gs in a multiplication (RowArgs::gs_inv).
   static unsigned gs_inverse(int gs) {
     return unsigned((0x100000000ull + unsigned(gs) - 1) / unsigned(gs));
   }
-  // Field f (0: W, 1 + c: U of channel c) of direction dir.
-  __host__ __device__ std::size_t field(int dir, int f) const {
-    return (std::size_t(dir) * (1 + C) + f) * positions;
+  // Pair p of position `at` of direction dir, and of the direction's total.
+  __host__ __device__ std::size_t pair(int dir, int p, int at) const {
+    return std::size_t(dir * NP + p) * positions + at;
+  }
+  __host__ __device__ std::size_t total(int dir, int p) const {
+    return std::size_t(2) * NP * positions + dir * NP + p;
   }
 };
+
+// A chain's fields as RowLayout's pairs.
+template <int C>
+__device__ __forceinline__ void put_pairs(float4* base, const RowLayout<C>& L, int dir, int at,
+                                          Cf w, const Cf* u) {
+  Cf f[2 * RowLayout<C>::NP];
+  f[0] = w;
+  for (int c = 0; c < C; ++c) f[1 + c] = u[c];
+  if (C + 1 < 2 * RowLayout<C>::NP) f[C + 1] = {0.0f, 0.0f};
+  for (int p = 0; p < RowLayout<C>::NP; ++p)
+    base[L.pair(dir, p, at)] =
+        make_float4(f[2 * p].re, f[2 * p].im, f[2 * p + 1].re, f[2 * p + 1].im);
+}
+template <int C>
+__device__ __forceinline__ Chain<C> get_pairs(const float4* at_pairs, std::size_t stride) {
+  Cf f[2 * RowLayout<C>::NP];
+  for (int p = 0; p < RowLayout<C>::NP; ++p) {
+    const float4 v = at_pairs[p * stride];
+    f[2 * p] = {v.x, v.y};
+    f[2 * p + 1] = {v.z, v.w};
+  }
+  Chain<C> x;
+  x.w = f[0];
+  for (int c = 0; c < C; ++c) x.u[c] = f[1 + c];
+  return x;
+}
 
 template <int C, int MaxThreads, int MinBlocks>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowArgs a) {
@@ -1039,7 +1075,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   constexpr int Groups = row_groups(MaxThreads);  // the launches keep 256 threads and fewer apart
   const int l = blockIdx.x, t = threadIdx.x, T = blockDim.x, n = a.n;
   const RowLayout<C> L(T, Groups);
-  Cf* chains = dynamic_smem<Cf>();
+  float4* chains = dynamic_smem<float4>();
 
   const int k0 = t * S;
   const int cnt = max(0, min(S, n - k0));  // the thread's samples k0 .. k0 + cnt - 1
@@ -1083,8 +1119,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   // Both poles' recursions, then one scan for both (4 walker groups: pole and direction), then
   // both poles' carries: the barriers around the scan are crossed once per line, not per pole.
   // The first pole's weights wait in shared memory for its carries.
-  Cf* keep = chains + 2 * L.per_pole;  // keep[i * T + t]: w[i] of pole 0
-  Cf w[S + 1];                         // after the loop: pole 1's
+  Cf* keep = reinterpret_cast<Cf*>(chains + 2 * L.per_pole);  // keep[i * T + t]: pole 0's w[i]
+  Cf w[S + 1];                                                // after the loop: pole 1's
 #pragma unroll 1
   for (int pole = 0; pole < 2; ++pole) {
     const edge::Pole<float>& P = a.poles.p[pole];
@@ -1096,10 +1132,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       w[i] = ew.w;
       cw[i] = ew.c;
     }
-    Cf* ch = chains + pole * L.per_pole;
+    float4* ch = chains + pole * L.per_pole;
     auto put = [&](int dir, int at, Cf w_total, const Cf* u) {
-      ch[L.field(dir, 0) + at] = w_total;
-      for (int c = 0; c < C; ++c) ch[L.field(dir, 1 + c) + at] = u[c];
+      put_pairs<C>(ch, L, dir, at, w_total, u);
     };
     {
       Cf u[C];
@@ -1138,15 +1173,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     const bool walker = t < 4 * Groups;
     const int id = t / Groups, dir = id & 1, g = t % Groups, at0 = g * (L.gs + 1);
     const int lane = g % 32, second = g / 32;
-    Cf* ch = chains + (id >> 1) * L.per_pole;
-    auto get = [&](int at) {
-      Chain<C> x;
-      x.w = ch[L.field(dir, 0) + at];
-      for (int c = 0; c < C; ++c) x.u[c] = ch[L.field(dir, 1 + c) + at];
-      return x;
-    };
+    float4* ch = chains + (id >> 1) * L.per_pole;
+    auto get = [&](int at) { return get_pairs<C>(ch + L.pair(dir, 0, at), L.positions); };
     Chain<C> agg = identity_chain<C>();
-    Cf* total = ch + L.xfer + std::size_t(dir) * (1 + C);
+    float4* total = ch + L.total(dir, 0);
     if (walker) {
 #pragma unroll 4
       for (int j = 0; j < L.gs; ++j) agg = compose(get(at0 + j), agg);
@@ -1155,16 +1185,20 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         if (lane >= s) agg = compose(agg, lower);
       }
       if (Groups == 64 && second == 0 && lane == 31) {
-        total[0] = agg.w;
-        for (int c = 0; c < C; ++c) total[1 + c] = agg.u[c];
+        // total's pairs are adjacent: put_pairs at position 0 of a layout of one position.
+        Cf f[2 * RowLayout<C>::NP];
+        f[0] = agg.w;
+        for (int c = 0; c < C; ++c) f[1 + c] = agg.u[c];
+        if (C + 1 < 2 * RowLayout<C>::NP) f[C + 1] = {0.0f, 0.0f};
+        for (int p = 0; p < RowLayout<C>::NP; ++p)
+          total[p] = make_float4(f[2 * p].re, f[2 * p].im, f[2 * p + 1].re, f[2 * p + 1].im);
       }
     }
     if (Groups == 64) __syncthreads();
     if (walker) {
       Chain<C> first = identity_chain<C>();
       if (Groups == 64 && second) {
-        first.w = total[0];
-        for (int c = 0; c < C; ++c) first.u[c] = total[1 + c];
+        first = get_pairs<C>(total, 1);
         agg = compose(agg, first);
       }
       const Chain<C> before = shfl_up(agg, 1);
@@ -1173,11 +1207,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
 #pragma unroll 4
       for (int j = 0; j < L.gs; ++j) {
         const Chain<C> m = get(at0 + j);
-        const int at = at0 + j;
-        for (int c = 0; c < C; ++c) {
-          ch[L.field(dir, 1 + c) + at] = state[c];
-          state[c] = cfma(m.w, state[c], m.u[c]);
-        }
+        put_pairs<C>(ch, L, dir, at0 + j, m.w, state);
+        for (int c = 0; c < C; ++c) state[c] = cfma(m.w, state[c], m.u[c]);
       }
     }
   }
@@ -1186,14 +1217,18 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   // 3. The carries' responses: pole 1 with its weights in registers, then pole 0.
 #pragma unroll 1
   for (int pole = 1; pole >= 0; --pole) {
-    const Cf* ch = chains + pole * L.per_pole;
+    const float4* ch = chains + pole * L.per_pole;
     if (pole == 0)
 #pragma unroll
       for (int i = 0; i <= S; ++i) w[i] = keep[i * T + t];
     Cf carry_c[C], carry_a[C];
-    for (int c = 0; c < C; ++c) {
-      carry_c[c] = ch[L.field(0, 1 + c) + at_c()];
-      carry_a[c] = ch[L.field(1, 1 + c) + at_a()];
+    {
+      const Chain<C> xc = get_pairs<C>(ch + L.pair(0, 0, at_c()), L.positions);
+      const Chain<C> xa = get_pairs<C>(ch + L.pair(1, 0, at_a()), L.positions);
+      for (int c = 0; c < C; ++c) {
+        carry_c[c] = xc.u[c];
+        carry_a[c] = xa.u[c];
+      }
     }
     {
       Cf W = {1.0f, 0.0f};
