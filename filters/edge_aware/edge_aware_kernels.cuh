@@ -977,9 +977,10 @@ __global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
 // place of shuffle scans over the whole line. Where the time goes (H100, 2048x2048 RGB,
 // 2 iterations): 128 registers a thread leave two CTAs per SM, 24% occupancy; with eq. (4) as
 // printed, 506 instructions a sample, the issue slots 45% busy and the frame in 0.63 ms. The
-// difference form took 40% of the instructions away but left the loads at the start of a line,
-// the barriers around the scan and the stores at its end exposed (the frame in 0.75 ms); one scan
-// for both poles and no spilled registers (below) brought it to 0.67: faster than the kernel of
+// difference form first took 38% of the instructions away but left the loads at the start of a
+// line, the barriers around the scan and the stores at its end exposed (the frame in 0.75 ms);
+// one scan for both poles, no spilled registers and the chains in pairs (below) brought it to
+// 0.67 at 363 instructions a sample: faster than the kernel of
 // eq. (4) as printed at 4096^2 (2.51 against 2.58 ms), 3840x2160 (1.34 against 1.55) and
 // 1920x1080 (0.35 against 0.38), slower at 2048^2 (0.67 against 0.63). Held to 80 registers for
 // three CTAs it spilled (1.08 ms with the line staged in shared memory, 1.22 reading the samples
