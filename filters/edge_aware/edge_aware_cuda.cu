@@ -869,6 +869,17 @@ bool same(const Frame& a, const Frame& b) {
   return a.ptr == b.ptr && a.pitch == b.pitch && a.kind == b.kind;
 }
 
+// Raises a kernel's limit of dynamic shared memory per CTA to `bytes`, never lowering it: the
+// limit belongs to the function, and plans of other sizes in the process launch it too.
+template <class Kernel>
+void raise_smem_limit(Kernel kernel, std::size_t bytes) {
+  cudaFuncAttributes attr{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  if (bytes > std::size_t(attr.maxDynamicSharedSizeBytes))
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
 }  // namespace
 
 struct EdgeAwarePlan::Impl {
@@ -912,18 +923,14 @@ struct EdgeAwarePlan::Impl {
   // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.
   template <int C>
   void prepare_rows() const {
-    std::size_t small = 0, large = 0;
     for (int n : {width, height}) {
       const int threads = row_threads(n);
-      std::size_t& bytes = threads <= kRowThreads ? small : large;
-      bytes = std::max(bytes, RowLayout<C>(threads).bytes);
+      const std::size_t bytes = RowLayout<C>(threads).bytes;
+      if (threads <= kRowThreads)
+        raise_smem_limit(exact_rows_kernel<C, kRowThreads, 2>, bytes);
+      else
+        raise_smem_limit(exact_rows_kernel<C, kRowMaxThreads, 1>, bytes);
     }
-    if (small)
-      CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowThreads, 2>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(small)));
-    if (large)
-      CUDA_CHECK(cudaFuncSetAttribute(exact_rows_kernel<C, kRowMaxThreads, 1>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(large)));
   }
 
   // Lets exact_fused_kernel use more than the default 48 KB of shared memory per CTA.
@@ -936,9 +943,7 @@ struct EdgeAwarePlan::Impl {
         fused_shape(n, &sb, &lb);
         bytes = std::max(bytes, FusedLayout<C>(lb, sb, lb * sb).bytes(lb * sb));
       }
-    if (bytes)
-      CUDA_CHECK(cudaFuncSetAttribute(exact_fused_kernel<C>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    if (bytes) raise_smem_limit(exact_fused_kernel<C>, bytes);
   }
 
   int segment_length() const {
@@ -964,11 +969,9 @@ struct EdgeAwarePlan::Impl {
         std::max(scan_rows.use ? scan_rows.smem : 0, scan_cols.use ? scan_cols.smem : 0);
     if (!bytes) return;
     if (seg)
-      CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<C, true>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+      raise_smem_limit(scan_kernel<C, true>, bytes);
     else
-      CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<C, false>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+      raise_smem_limit(scan_kernel<C, false>, bytes);
   }
 
   // The addressing of a rows or columns pass over float frames of C channels, for the line

@@ -379,6 +379,28 @@ TEST_CASE("edge-aware cuda: the engine runs the plan on device and host frames, 
   }
 }
 
+// The kernels' limits of shared memory belong to the functions, not to a plan: a plan of short
+// lines made after one of long lines must not lower the limit that the first one launches with.
+TEST_CASE("edge-aware cuda: plans of long and short lines run side by side") {
+  RF_REQUIRE_CUDA();
+  for (Algorithm a : {Algorithm::EdgeExact, Algorithm::EdgeC}) {
+    const FilterSpec spec = edge_spec(20.0, 0.2, a, 1.0);
+    Image wide = cartoon_image(2048, 24, 4, 7u);
+    Image narrow = cartoon_image(96, 40, 4, 8u);
+    const PixelFormat format = PixelFormat::RGBA32F;
+    std::unique_ptr<Engine> big = make_engine(Backend::Cuda);
+    big->plan(spec, wide.width, wide.height, format);
+    std::unique_ptr<Engine> small = make_engine(Backend::Cuda);
+    small->plan(spec, narrow.width, narrow.height, format);
+    Image first(wide.width, wide.height, 4), little(narrow.width, narrow.height, 4);
+    big->run(wide.view(), first.view(), nullptr);
+    small->run(narrow.view(), little.view(), nullptr);
+    CAPTURE(name(a));
+    CHECK(max_abs_diff(first, cuda::edge_aware_filter(spec, wide)) == 0.0);
+    CHECK(max_abs_diff(little, cuda::edge_aware_filter(spec, narrow)) == 0.0);
+  }
+}
+
 TEST_CASE("edge-aware cuda: bad parameters are refused") {
   RF_REQUIRE_CUDA();
   const Image in = cartoon_image(16, 16, 3, 1);
