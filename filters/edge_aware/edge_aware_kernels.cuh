@@ -980,12 +980,13 @@ __global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
 // difference form first took 38% of the instructions away but left the loads at the start of a
 // line, the barriers around the scan and the stores at its end exposed (the frame in 0.75 ms);
 // one scan for both poles, no spilled registers and the chains in pairs (below) brought it to
-// 0.67 at 363 instructions a sample: faster than the kernel of
-// eq. (4) as printed at 4096^2 (2.51 against 2.58 ms), 3840x2160 (1.34 against 1.55) and
-// 1920x1080 (0.35 against 0.38), slower at 2048^2 (0.67 against 0.63). Held to 80 registers for
-// three CTAs it spilled (1.08 ms with the line staged in shared memory, 1.22 reading the samples
-// again from memory instead of holding them); staging the line with two CTAs, 0.94 ms; persistent
-// CTAs copying the next line into shared memory (cp.async) while filtering one, 0.95.
+// 0.67 at 363 instructions a sample: faster than the kernel of eq. (4) as printed at 4096^2 (2.51
+// against 2.58 ms), 3840x2160 (1.34 against 1.55) and 1920x1080 (0.35 against 0.38), slower at
+// 2048^2 (0.67 against 0.63). With eq. (4) as printed, held to 80 registers for three CTAs it
+// spilled (1.08 ms with the line staged in shared memory, 1.22 reading the samples again from
+// memory instead of holding them) and staging the line with two CTAs took 0.94 ms; in the
+// difference form, persistent CTAs copying the next line into shared memory (cp.async) while
+// filtering one took 0.95 (docs/edge-aware-kappa.md).
 constexpr int kRowSamples = 8;
 constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
 constexpr int kRowMaxThreads = 512;  // up to 4096: one
