@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -870,9 +871,12 @@ bool same(const Frame& a, const Frame& b) {
 }
 
 // Raises a kernel's limit of dynamic shared memory per CTA to `bytes`, never lowering it: the
-// limit belongs to the function, and plans of other sizes in the process launch it too.
+// limit belongs to the function, and plans of other sizes in the process launch it too. Plans
+// made on several threads at once raise limits one at a time.
 template <class Kernel>
 void raise_smem_limit(Kernel kernel, std::size_t bytes) {
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
   cudaFuncAttributes attr{};
   CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   if (bytes > std::size_t(attr.maxDynamicSharedSizeBytes))
