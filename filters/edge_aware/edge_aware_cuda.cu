@@ -937,6 +937,13 @@ struct EdgeAwarePlan::Impl {
     }
   }
 
+  // The shared-memory limits of the exact variant's kernels that this plan launches.
+  template <int C>
+  void prepare_limits(bool line_exact) const {
+    if (rows_exact) prepare_rows<C>();
+    if (line_exact) prepare_fused<C>();
+  }
+
   // Lets exact_fused_kernel use more than the default 48 KB of shared memory per CTA.
   template <int C>
   void prepare_fused() const {
@@ -1259,22 +1266,12 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.causal.allocate(bytes);
     m.anticausal.allocate(bytes);
   }
-  if (m.rows_exact) {
-    if (channels == 1)
-      m.prepare_rows<1>();
-    else if (channels == 3)
-      m.prepare_rows<3>();
-    else
-      m.prepare_rows<4>();
-  }
-  if (line_exact) {
-    if (channels == 1)
-      m.prepare_fused<1>();
-    else if (channels == 3)
-      m.prepare_fused<3>();
-    else
-      m.prepare_fused<4>();
-  }
+  if (channels == 1)
+    m.prepare_limits<1>(line_exact);
+  else if (channels == 3)
+    m.prepare_limits<3>(line_exact);
+  else
+    m.prepare_limits<4>(line_exact);
   CUDA_CHECK(cudaStreamCreateWithFlags(&m.capture, cudaStreamNonBlocking));
 }
 

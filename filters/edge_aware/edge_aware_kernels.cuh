@@ -1045,17 +1045,15 @@ struct RowLayout {
   }
 };
 
-// A chain's fields as RowLayout's pairs.
+// A chain's fields as RowLayout's pairs: pair p at at_pairs[p * stride].
 template <int C>
-__device__ __forceinline__ void put_pairs(float4* base, const RowLayout<C>& L, int dir, int at,
-                                          Cf w, const Cf* u) {
+__device__ __forceinline__ void put_pairs(float4* at_pairs, std::size_t stride, Cf w, const Cf* u) {
   Cf f[2 * RowLayout<C>::NP];
   f[0] = w;
   for (int c = 0; c < C; ++c) f[1 + c] = u[c];
   if (C + 1 < 2 * RowLayout<C>::NP) f[C + 1] = {0.0f, 0.0f};
   for (int p = 0; p < RowLayout<C>::NP; ++p)
-    base[L.pair(dir, p, at)] =
-        make_float4(f[2 * p].re, f[2 * p].im, f[2 * p + 1].re, f[2 * p + 1].im);
+    at_pairs[p * stride] = make_float4(f[2 * p].re, f[2 * p].im, f[2 * p + 1].re, f[2 * p + 1].im);
 }
 template <int C>
 __device__ __forceinline__ Chain<C> get_pairs(const float4* at_pairs, std::size_t stride) {
@@ -1136,7 +1134,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     }
     float4* ch = chains + pole * L.per_pole;
     auto put = [&](int dir, int at, Cf w_total, const Cf* u) {
-      put_pairs<C>(ch, L, dir, at, w_total, u);
+      put_pairs<C>(ch + L.pair(dir, 0, at), L.positions, w_total, u);
     };
     {
       Cf u[C];
@@ -1186,15 +1184,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         const Chain<C> lower = shfl_up(agg, s);
         if (lane >= s) agg = compose(agg, lower);
       }
-      if (Groups == 64 && second == 0 && lane == 31) {
-        // total's pairs are adjacent: put_pairs at position 0 of a layout of one position.
-        Cf f[2 * RowLayout<C>::NP];
-        f[0] = agg.w;
-        for (int c = 0; c < C; ++c) f[1 + c] = agg.u[c];
-        if (C + 1 < 2 * RowLayout<C>::NP) f[C + 1] = {0.0f, 0.0f};
-        for (int p = 0; p < RowLayout<C>::NP; ++p)
-          total[p] = make_float4(f[2 * p].re, f[2 * p].im, f[2 * p + 1].re, f[2 * p + 1].im);
-      }
+      if (Groups == 64 && second == 0 && lane == 31) put_pairs<C>(total, 1, agg.w, agg.u);
     }
     if (Groups == 64) __syncthreads();
     if (walker) {
@@ -1209,7 +1199,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
 #pragma unroll 4
       for (int j = 0; j < L.gs; ++j) {
         const Chain<C> m = get(at0 + j);
-        put_pairs<C>(ch, L, dir, at0 + j, m.w, state);
+        put_pairs<C>(ch + L.pair(dir, 0, at0 + j), L.positions, m.w, state);
         for (int c = 0; c < C; ++c) state[c] = cfma(m.w, state[c], m.u[c]);
       }
     }
