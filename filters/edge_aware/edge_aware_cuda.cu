@@ -7,25 +7,28 @@
 //
 // Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
-// pixels: each pass reads rows and writes the transposed image, so the column passes read rows
-// too, and frames of every layout are read and written without a float copy (2048x2048 RGB,
-// 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel below). C and D run
-// line_approx_split_kernel below (a warp per direction); both measured faster than the scan
-// kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the pole
-// lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment. The scan
-// kernel runs when the environment says RF_EDGE_KERNELS=scan, so that the kernels can be timed
-// side by side; the kernels here take float frames only (the plan stages others):
+// pixels, and on devices with thread block clusters (sm_90) up to 16384, a line of more than 4096
+// samples then taking a cluster of CTAs: each pass reads rows and writes the transposed image, so
+// the column passes read rows too, and frames of every layout are read and written without a
+// float copy (2048x2048 RGB, 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel
+// below; 8192x8192 RGB in clusters of 4 CTAs: 11.3 ms against 18.3 with the three kernels). C
+// and D run line_approx_split_kernel below (a warp per direction); both measured faster than the
+// scan kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the
+// pole lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment.
+// The scan kernel runs when the environment says RF_EDGE_KERNELS=scan, so that the kernels can be
+// timed side by side; the kernels here take float frames only (the plan stages others):
 //
 // Two threads filter one segment of a line in each direction (C and D), one per pole.
 // Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
-// pair walks its own row and the L1 cache serves the rest of the 128-byte lines it touched. The
-// exact variant on longer lines runs one kernel per pass that holds whole lines per CTA and scans
-// its segments' composites in shared memory (exact_fused_kernel, lines up to 4096 samples, which
-// runs when the other side is longer); lines longer than a CTA holds take three kernels
-// (composites, carries, final) through global memory. Every walk loads its samples and spacings in
-// batches ahead of the recursion (kLineAhead, kFusedAhead): one thread's walk is a chain of
-// dependent steps, so a memory latency per step would otherwise be paid in full. RGB is stored as
-// RGBA float but only its three colours are filtered (C = 3).
+// pair walks its own row and the L1 cache serves the rest of the 128-byte lines it touched. Where
+// exact_rows_kernel does not take the image (a side longer than 16384 pixels, or than 4096
+// without clusters), the exact variant runs one kernel per pass that holds whole lines per CTA and
+// scans its segments' composites in shared memory (exact_fused_kernel, lines up to 4096 samples);
+// lines longer than a CTA holds take three kernels (composites, carries, final) through global
+// memory. Every walk loads its samples and spacings in batches ahead of the recursion
+// (kLineAhead, kFusedAhead): one thread's walk is a chain of dependent steps, so a memory latency
+// per step would otherwise be paid in full. RGB is stored as RGBA float but only its three
+// colours are filtered (C = 3).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -924,13 +927,34 @@ struct EdgeAwarePlan::Impl {
     return t > 256 ? (t + 63) / 64 * 64 : t;
   }
 
+  // How exact_rows_kernel takes lines of n samples: one CTA a line up to kRowMaxLine, beyond it
+  // a cluster of `chunks` CTAs of at most kRowThreads threads, the line split evenly.
+  struct RowShape {
+    int threads, chunks;
+  };
+  static RowShape row_shape(int n) {
+    if (n <= kRowMaxLine) return {row_threads(n), 1};
+    const int chunks = (n + kRowSamples * kRowThreads - 1) / (kRowSamples * kRowThreads);
+    return {row_threads((n + chunks - 1) / chunks), chunks};
+  }
+
+  // The longest line exact_rows_kernel takes on this device: clusters need sm_90.
+  static int row_max_line() {
+    int device = 0, clusters = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+    return clusters ? kRowClusterMaxLine : kRowMaxLine;
+  }
+
   // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.
   template <int C>
   void prepare_rows() const {
     for (int n : {width, height}) {
-      const int threads = row_threads(n);
-      const std::size_t bytes = RowLayout<C>(threads).bytes;
-      if (threads <= kRowThreads)
+      const RowShape shape = row_shape(n);
+      const std::size_t bytes = RowLayout<C>(shape.threads).bytes;
+      if (shape.chunks > 1)
+        raise_smem_limit(exact_rows_kernel<C, kRowThreads, 2, true>, bytes);
+      else if (shape.threads <= kRowThreads)
         raise_smem_limit(exact_rows_kernel<C, kRowThreads, 2>, bytes);
       else
         raise_smem_limit(exact_rows_kernel<C, kRowMaxThreads, 1>, bytes);
@@ -1078,11 +1102,27 @@ struct EdgeAwarePlan::Impl {
     a.lines = image_rows ? height : width;
     a.dt = image_rows ? dt_rows.f() : dt_cols.f();  // dt_cols column after column here
     a.poles = poles[std::size_t(iteration)];
-    const int threads = row_threads(a.n);
+    const RowShape shape = row_shape(a.n);
+    const int threads = shape.threads;
     const RowLayout<C> layout(threads);
     a.gs_inv = RowLayout<C>::gs_inverse(layout.gs);
+    a.chunks = shape.chunks;
     const unsigned lines = unsigned(a.lines), block = unsigned(threads);
-    if (threads <= kRowThreads)
+    if (shape.chunks > 1) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(lines * unsigned(shape.chunks));
+      config.blockDim = dim3(block);
+      config.dynamicSmemBytes = layout.bytes;
+      config.stream = stream;
+      cudaLaunchAttribute cluster{};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = unsigned(shape.chunks);
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
+      CUDA_CHECK(cudaLaunchKernelEx(&config, exact_rows_kernel<C, kRowThreads, 2, true>, a));
+    } else if (threads <= kRowThreads)
       exact_rows_kernel<C, kRowThreads, 2><<<lines, block, layout.bytes, stream>>>(a);
     else
       exact_rows_kernel<C, kRowMaxThreads, 1><<<lines, block, layout.bytes, stream>>>(a);
@@ -1237,7 +1277,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
       m.plan_scan<4>(std::size_t(limit));
   }
   m.rows_exact =
-      m.algo == Algorithm::EdgeExact && !m.scan && width <= kRowMaxLine && height <= kRowMaxLine;
+      m.algo == Algorithm::EdgeExact && !m.scan && std::max(width, height) <= Impl::row_max_line();
   m.float_chain = !m.rows_exact && !(m.scan_rows.use && m.scan_cols.use);
   m.mid = m.rows_exact ? float_kind(channels) : intermediate_kind(channels, m.float_chain);
 

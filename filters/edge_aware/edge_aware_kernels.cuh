@@ -1,9 +1,9 @@
 // The CUDA kernels of the edge-aware filter (edge-aware paper, eq. 1-4) that read and write frames
 // of every layout the plan accepts: eq. (2)'s spacings, Algorithm A with 4 lanes per pole and
 // direction of a line, the exact variant's row kernel (exact_rows_kernel, at the end: what runs
-// for lines of up to 4096 samples), and the scan kernel for the exact variant, C and D that holds
-// whole lines per CTA and stitches them with a parallel scan of affine maps
-// (RF_EDGE_KERNELS=scan). The host side is edge_aware_cuda.cu.
+// for lines of up to 4096 samples, and up to 16384 in clusters of CTAs on sm_90), and the scan
+// kernel for the exact variant, C and D that holds whole lines per CTA and stitches them with a
+// parallel scan of affine maps (RF_EDGE_KERNELS=scan). The host side is edge_aware_cuda.cu.
 //
 // The scan. Along a line each step of eq. (4) is an affine map of the state, for each pole
 //   causal      g+[k]   = w_k g+[k-1]   + u_k,   u_k = P_k f[k]   + Q_k f[k-1]
@@ -37,6 +37,7 @@
 // steady states at its own ends, as lines do.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -45,7 +46,57 @@
 
 #include "filters/edge_aware/edge_aware_math.h"
 
+// Thread block clusters exist from sm_90 on; the plan launches the clustered kernel only on such
+// devices, and other architectures compile its cluster operations to nothing.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define RF_EDGE_CLUSTERS 1
+#else
+#define RF_EDGE_CLUSTERS 0
+#endif
+
 namespace rf::cuda::edge_kernels {
+
+// The CTA's rank in its cluster, the cluster's size, its barrier (whole, or its two halves: every
+// thread arrives, then waits), and the same shared-memory object of another CTA of the cluster.
+namespace cluster {
+__device__ __forceinline__ int rank() {
+#if RF_EDGE_CLUSTERS
+  return int(cooperative_groups::this_cluster().block_rank());
+#else
+  return 0;
+#endif
+}
+__device__ __forceinline__ int size() {
+#if RF_EDGE_CLUSTERS
+  return int(cooperative_groups::this_cluster().num_blocks());
+#else
+  return 1;
+#endif
+}
+__device__ __forceinline__ void sync() {
+#if RF_EDGE_CLUSTERS
+  cooperative_groups::this_cluster().sync();
+#endif
+}
+__device__ __forceinline__ void arrive() {
+#if RF_EDGE_CLUSTERS
+  cooperative_groups::this_cluster().barrier_arrive();
+#endif
+}
+__device__ __forceinline__ void wait() {
+#if RF_EDGE_CLUSTERS
+  cooperative_groups::this_cluster().barrier_wait();
+#endif
+}
+template <class T>
+__device__ __forceinline__ T* of_rank(T* p, int r) {
+#if RF_EDGE_CLUSTERS
+  return cooperative_groups::this_cluster().map_shared_rank(p, unsigned(r));
+#else
+  return p;
+#endif
+}
+}  // namespace cluster
 
 using edge::Cx;
 using Cf = Cx<float>;
@@ -991,6 +1042,10 @@ constexpr int kRowSamples = 8;
 constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
 constexpr int kRowMaxThreads = 512;  // up to 4096: one
 constexpr int kRowMaxLine = kRowSamples * kRowMaxThreads;
+// Longer lines: a cluster of up to 8 CTAs of up to kRowThreads threads per line (sm_90), each CTA
+// a chunk of the line; the chunks' maps cross the cluster through distributed shared memory.
+constexpr int kRowMaxChunks = 8;
+constexpr int kRowClusterMaxLine = kRowSamples * kRowThreads * kRowMaxChunks;
 // Groups of the scan per direction: 32 (a walker warp) up to 256 threads, 64 (two walker warps)
 // beyond, so that a group has at most 8 positions (H100, 3840x2160 RGB: 1.55 ms against 1.86 with
 // up to 15; at 2048x2048, 64 groups of 4 took 0.715 ms against 0.663 with 32 of 8).
@@ -1002,6 +1057,7 @@ struct RowArgs {
   Frame src, dst;   // line l is row l of src; sample k of it is written at (x = l, y = k) of dst
   const float* dt;  // dt[l * n + k]: the spacing between samples k-1 and k of line l
   int n, lines;
+  int chunks;       // CTAs per line: 1, or the size of the clusters the kernel is launched in
   unsigned gs_inv;  // ceil(2^32 / gs) of RowLayout: p / gs = umulhi(p, gs_inv) for p < 2^16
   PolesF poles;
 };
@@ -1069,15 +1125,23 @@ __device__ __forceinline__ Chain<C> get_pairs(const float4* at_pairs, std::size_
   return x;
 }
 
-template <int C, int MaxThreads, int MinBlocks>
+// With Clustered, a line is a cluster of a.chunks CTAs (consecutive in x), CTA r of it the
+// samples r T S .. (r + 1) T S - 1. Each CTA scans its chunk as a line of its own; between the
+// walkers' two walks the chunks' maps (the walker warps' totals) cross the cluster, and each CTA
+// composes those before it (causal) or after it (anticausal) into the state entering its chunk,
+// from which its walkers start. Otherwise the kernel is the same.
+template <int C, int MaxThreads, int MinBlocks, bool Clustered = false>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowArgs a) {
   constexpr int S = kRowSamples;
   constexpr int Groups = row_groups(MaxThreads);  // the launches keep 256 threads and fewer apart
-  const int l = blockIdx.x, t = threadIdx.x, T = blockDim.x, n = a.n;
+  static_assert(!Clustered || Groups == 32, "a chunk's total is the walker warp's");
+  const int t = threadIdx.x, T = blockDim.x, n = a.n;
+  const int l = Clustered ? int(blockIdx.x) / a.chunks : int(blockIdx.x);
+  const int chunk = Clustered ? cluster::rank() : 0;
   const RowLayout<C> L(T, Groups);
   float4* chains = dynamic_smem<float4>();
 
-  const int k0 = t * S;
+  const int k0 = (chunk * T + t) * S;
   const int cnt = max(0, min(S, n - k0));  // the thread's samples k0 .. k0 + cnt - 1
   // Where this thread's chains are stored: scan positions t (causal) and T-1-t (anticausal),
   // computed where they are used. Held from here to the end they took two registers that the
@@ -1175,7 +1239,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     const int lane = g % 32, second = g / 32;
     float4* ch = chains + (id >> 1) * L.per_pole;
     auto get = [&](int at) { return get_pairs<C>(ch + L.pair(dir, 0, at), L.positions); };
-    Chain<C> agg = identity_chain<C>();
+    Chain<C> agg = identity_chain<C>(), first = identity_chain<C>();
     float4* total = ch + L.total(dir, 0);
     if (walker) {
 #pragma unroll 4
@@ -1185,14 +1249,30 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         if (lane >= s) agg = compose(agg, lower);
       }
       if (Groups == 64 && second == 0 && lane == 31) put_pairs<C>(total, 1, agg.w, agg.u);
+      if (Clustered && lane == 31) put_pairs<C>(total, 1, agg.w, agg.u);  // the chunk's map
     }
-    if (Groups == 64) __syncthreads();
+    if (Clustered)
+      cluster::sync();
+    else if (Groups == 64)
+      __syncthreads();
     if (walker) {
-      Chain<C> first = identity_chain<C>();
       if (Groups == 64 && second) {
         first = get_pairs<C>(total, 1);
         agg = compose(agg, first);
       }
+      if (Clustered) {
+        // The state entering the chunk: the maps of the chunks before it in the walk's direction,
+        // composed from the line's end, where the state is zero.
+        const int chunks = cluster::size(), before = dir ? chunks - 1 - chunk : chunk;
+        for (int i = 0; i < before; ++i) {
+          const int r = dir ? chunks - 1 - i : i;
+          first = compose(get_pairs<C>(cluster::of_rank(total, r), 1), first);
+        }
+        agg = compose(agg, first);
+      }
+    }
+    if (Clustered) cluster::arrive();  // the other CTAs' totals are read
+    if (walker) {
       const Chain<C> before = shfl_up(agg, 1);
       Cf state[C];
       for (int c = 0; c < C; ++c) state[c] = lane > 0 ? before.u[c] : first.u[c];
@@ -1258,6 +1338,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       store_pix<C>(a.dst, l, k0 + i, o);
     }
   }
+  if (Clustered) cluster::wait();  // no CTA leaves while another may read its totals
 }
 
 }  // namespace rf::cuda::edge_kernels
