@@ -53,7 +53,8 @@ fi
 #   rt     the one-thread-per-line algorithm beside them: orders 1 and 3, mirror, up to 4096^2
 #   sweep  4096^2, one channel, orders 1 and 3, zero/clamp/repeat/mirror, every algorithm,
 #          sigma 1..100 (scripts/plot-sigma-sweep.py draws it)
-#   edge   the edge-aware filter's algorithms a, c, d, exact on 2048^2, 4096^2 and the HD frames
+#   edge   the edge-aware filter's algorithms a, c, d, exact on 2048^2, 4096^2, 8192^2 and the
+#          HD frames
 # Estimated from the previous record's times: about 3 minutes on an H100 (a case's timed runs
 # stop after 0.5 s of GPU time, at least 10 of them: RT and the plain FIR at large sigma).
 if has bench; then
@@ -71,7 +72,7 @@ if has bench; then
   sweep=("${bench[@]}" --sizes 4096 --no-hd --orders 1,3 --ext zero,clamp,repeat,mirror
     --channels 1 --sigmas "${BENCH_SIGMAS:-1,2,4,8,16,32,64,100}"
     --algos "${BENCH_SWEEP_ALGOS:-rt,alg4,alg5,alg6}")
-  edge=("${bench[@]}" --filters edge-aware --sizes 2048,4096)
+  edge=("${bench[@]}" --filters edge-aware --sizes 2048,4096,8192)
   : >"$out/bench.txt"
   start=$SECONDS
   for part in grid rt sweep edge; do

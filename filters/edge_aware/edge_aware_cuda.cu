@@ -7,11 +7,11 @@
 //
 // Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
-// pixels, and on devices with thread block clusters (sm_90) up to 16384, a line of more than 4096
+// pixels, and on devices with thread block clusters (sm_90) up to 32768, a line of more than 4096
 // samples then taking a cluster of CTAs: each pass reads rows and writes the transposed image, so
 // the column passes read rows too, and frames of every layout are read and written without a
 // float copy (2048x2048 RGB, 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel
-// below; 8192x8192 RGB in clusters of 4 CTAs: 11.3 ms against 18.3 with the three kernels). C
+// below; 8192x8192 RGB in clusters of 2 CTAs: 10.0 ms against 18.3 with the three kernels). C
 // and D run line_approx_split_kernel below (a warp per direction); both measured faster than the
 // scan kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the
 // pole lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment.
@@ -21,7 +21,7 @@
 // Two threads filter one segment of a line in each direction (C and D), one per pole.
 // Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
 // pair walks its own row and the L1 cache serves the rest of the 128-byte lines it touched. Where
-// exact_rows_kernel does not take the image (a side longer than 16384 pixels, or than 4096
+// exact_rows_kernel does not take the image (a side longer than 32768 pixels, or than 4096
 // without clusters), the exact variant runs one kernel per pass that holds whole lines per CTA and
 // scans its segments' composites in shared memory (exact_fused_kernel, lines up to 4096 samples);
 // lines longer than a CTA holds take three kernels (composites, carries, final) through global
@@ -928,13 +928,16 @@ struct EdgeAwarePlan::Impl {
   }
 
   // How exact_rows_kernel takes lines of n samples: one CTA a line up to kRowMaxLine, beyond it
-  // a cluster of `chunks` CTAs of at most kRowThreads threads, the line split evenly.
+  // a cluster of `chunks` CTAs, the line split evenly, each chunk more than kRowThreads threads
+  // (H100, RGB, 2 iterations, chunks of up to 4096 samples against 2048: 8192x8192 9.99 ms
+  // against 11.33, 6144x6144 6.09 against 6.60; 4096x4096 in clusters of two 256-thread CTAs
+  // took 2.81 against 2.48 in one CTA of 512).
   struct RowShape {
     int threads, chunks;
   };
   static RowShape row_shape(int n) {
     if (n <= kRowMaxLine) return {row_threads(n), 1};
-    const int chunks = (n + kRowSamples * kRowThreads - 1) / (kRowSamples * kRowThreads);
+    const int chunks = (n + kRowMaxLine - 1) / kRowMaxLine;
     return {row_threads((n + chunks - 1) / chunks), chunks};
   }
 
@@ -951,9 +954,9 @@ struct EdgeAwarePlan::Impl {
   void prepare_rows() const {
     for (int n : {width, height}) {
       const RowShape shape = row_shape(n);
-      const std::size_t bytes = RowLayout<C>(shape.threads).bytes;
+      const std::size_t bytes = RowLayout<C>(shape.threads, shape.chunks > 1).bytes;
       if (shape.chunks > 1)
-        raise_smem_limit(exact_rows_kernel<C, kRowThreads, 2, true>, bytes);
+        raise_smem_limit(exact_rows_kernel<C, kRowMaxThreads, 1, true>, bytes);
       else if (shape.threads <= kRowThreads)
         raise_smem_limit(exact_rows_kernel<C, kRowThreads, 2>, bytes);
       else
@@ -1104,7 +1107,7 @@ struct EdgeAwarePlan::Impl {
     a.poles = poles[std::size_t(iteration)];
     const RowShape shape = row_shape(a.n);
     const int threads = shape.threads;
-    const RowLayout<C> layout(threads);
+    const RowLayout<C> layout(threads, shape.chunks > 1);
     a.gs_inv = RowLayout<C>::gs_inverse(layout.gs);
     a.chunks = shape.chunks;
     const unsigned lines = unsigned(a.lines), block = unsigned(threads);
@@ -1121,7 +1124,7 @@ struct EdgeAwarePlan::Impl {
       cluster.val.clusterDim.z = 1;
       config.attrs = &cluster;
       config.numAttrs = 1;
-      CUDA_CHECK(cudaLaunchKernelEx(&config, exact_rows_kernel<C, kRowThreads, 2, true>, a));
+      CUDA_CHECK(cudaLaunchKernelEx(&config, exact_rows_kernel<C, kRowMaxThreads, 1, true>, a));
     } else if (threads <= kRowThreads)
       exact_rows_kernel<C, kRowThreads, 2><<<lines, block, layout.bytes, stream>>>(a);
     else

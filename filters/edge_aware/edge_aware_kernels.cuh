@@ -1,7 +1,7 @@
 // The CUDA kernels of the edge-aware filter (edge-aware paper, eq. 1-4) that read and write frames
 // of every layout the plan accepts: eq. (2)'s spacings, Algorithm A with 4 lanes per pole and
 // direction of a line, the exact variant's row kernel (exact_rows_kernel, at the end: what runs
-// for lines of up to 4096 samples, and up to 16384 in clusters of CTAs on sm_90), and the scan
+// for lines of up to 4096 samples, and up to 32768 in clusters of CTAs on sm_90), and the scan
 // kernel for the exact variant, C and D that holds whole lines per CTA and stitches them with a
 // parallel scan of affine maps (RF_EDGE_KERNELS=scan). The host side is edge_aware_cuda.cu.
 //
@@ -1042,10 +1042,10 @@ constexpr int kRowSamples = 8;
 constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
 constexpr int kRowMaxThreads = 512;  // up to 4096: one
 constexpr int kRowMaxLine = kRowSamples * kRowMaxThreads;
-// Longer lines: a cluster of up to 8 CTAs of up to kRowThreads threads per line (sm_90), each CTA
-// a chunk of the line; the chunks' maps cross the cluster through distributed shared memory.
+// Longer lines: a cluster of up to 8 CTAs per line (sm_90), each CTA a chunk of the line of up to
+// kRowMaxLine samples; the chunks' maps cross the cluster through distributed shared memory.
 constexpr int kRowMaxChunks = 8;
-constexpr int kRowClusterMaxLine = kRowSamples * kRowThreads * kRowMaxChunks;
+constexpr int kRowClusterMaxLine = kRowMaxLine * kRowMaxChunks;
 // Groups of the scan per direction: 32 (a walker warp) up to 256 threads, 64 (two walker warps)
 // beyond, so that a group has at most 8 positions (H100, 3840x2160 RGB: 1.55 ms against 1.86 with
 // up to 15; at 2048x2048, 64 groups of 4 took 0.715 ms against 0.663 with 32 of 8).
@@ -1057,9 +1057,9 @@ struct RowArgs {
   Frame src, dst;   // line l is row l of src; sample k of it is written at (x = l, y = k) of dst
   const float* dt;  // dt[l * n + k]: the spacing between samples k-1 and k of line l
   int n, lines;
-  int chunks;       // CTAs per line: 1, or the size of the clusters the kernel is launched in
   unsigned gs_inv;  // ceil(2^32 / gs) of RowLayout: p / gs = umulhi(p, gs_inv) for p < 2^16
   PolesF poles;
+  int chunks;  // CTAs per line: 1, or the size of the clusters the kernel is launched in
 };
 
 // Shared memory of exact_rows_kernel, laid out alike on the host (for its size) and the device:
@@ -1077,14 +1077,14 @@ struct RowLayout {
   static constexpr int NP = (C + 2) / 2;
   int threads, groups, gs, positions;
   std::size_t per_pole, bytes;  // per_pole in float4s
-  __host__ __device__ explicit RowLayout(int threads_)
-      : RowLayout(threads_, row_groups(threads_)) {}
+  __host__ __device__ RowLayout(int threads_, bool clustered)
+      : RowLayout(threads_, row_groups(threads_), clustered) {}
   // With the groups a constant of the kernel, gs is a shift.
-  __host__ __device__ RowLayout(int threads_, int groups_)
+  __host__ __device__ RowLayout(int threads_, int groups_, bool clustered)
       : threads(threads_), groups(groups_), gs(threads_ / groups_), positions(threads_ + groups_) {
     // Per pole and direction NP arrays of the positions, then per direction the first walker
-    // warp's total (NP float4s).
-    per_pole = std::size_t(2) * NP * (positions + 1);
+    // warp's total and, in clusters, the chunk's total (NP float4s each).
+    per_pole = std::size_t(2) * NP * (positions + (clustered ? 2 : 1));
     // Both poles' chains, then the first pole's edge weights (kRowSamples + 1 per thread).
     bytes = 2 * per_pole * sizeof(float4) + std::size_t(kRowSamples + 1) * threads_ * sizeof(Cf);
   }
@@ -1092,12 +1092,16 @@ struct RowLayout {
   static unsigned gs_inverse(int gs) {
     return unsigned((0x100000000ull + unsigned(gs) - 1) / unsigned(gs));
   }
-  // Pair p of position `at` of direction dir, and of the direction's total.
+  // Pair p of position `at` of direction dir, of the direction's first walker warp's total, and
+  // of the chunk's total.
   __host__ __device__ std::size_t pair(int dir, int p, int at) const {
     return std::size_t(dir * NP + p) * positions + at;
   }
   __host__ __device__ std::size_t total(int dir, int p) const {
     return std::size_t(2) * NP * positions + dir * NP + p;
+  }
+  __host__ __device__ std::size_t chunk_total(int dir, int p) const {
+    return std::size_t(2) * NP * (positions + 1) + dir * NP + p;
   }
 };
 
@@ -1127,18 +1131,17 @@ __device__ __forceinline__ Chain<C> get_pairs(const float4* at_pairs, std::size_
 
 // With Clustered, a line is a cluster of a.chunks CTAs (consecutive in x), CTA r of it the
 // samples r T S .. (r + 1) T S - 1. Each CTA scans its chunk as a line of its own; between the
-// walkers' two walks the chunks' maps (the walker warps' totals) cross the cluster, and each CTA
-// composes those before it (causal) or after it (anticausal) into the state entering its chunk,
-// from which its walkers start. Otherwise the kernel is the same.
+// walkers' two walks the chunks' maps (the second walker warp's totals) cross the cluster, and
+// each CTA composes those before it (causal) or after it (anticausal) into the state entering its
+// chunk, from which its walkers start. Otherwise the kernel is the same.
 template <int C, int MaxThreads, int MinBlocks, bool Clustered = false>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowArgs a) {
   constexpr int S = kRowSamples;
   constexpr int Groups = row_groups(MaxThreads);  // the launches keep 256 threads and fewer apart
-  static_assert(!Clustered || Groups == 32, "a chunk's total is the walker warp's");
   const int t = threadIdx.x, T = blockDim.x, n = a.n;
   const int l = Clustered ? int(blockIdx.x) / a.chunks : int(blockIdx.x);
   const int chunk = Clustered ? cluster::rank() : 0;
-  const RowLayout<C> L(T, Groups);
+  const RowLayout<C> L(T, Groups, Clustered);
   float4* chains = dynamic_smem<float4>();
 
   const int k0 = (chunk * T + t) * S;
@@ -1249,30 +1252,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         if (lane >= s) agg = compose(agg, lower);
       }
       if (Groups == 64 && second == 0 && lane == 31) put_pairs<C>(total, 1, agg.w, agg.u);
-      if (Clustered && lane == 31) put_pairs<C>(total, 1, agg.w, agg.u);  // the chunk's map
     }
-    if (Clustered)
-      cluster::sync();
-    else if (Groups == 64)
-      __syncthreads();
-    if (walker) {
-      if (Groups == 64 && second) {
-        first = get_pairs<C>(total, 1);
-        agg = compose(agg, first);
-      }
-      if (Clustered) {
-        // The state entering the chunk: the maps of the chunks before it in the walk's direction,
-        // composed from the line's end, where the state is zero.
-        const int chunks = cluster::size(), before = dir ? chunks - 1 - chunk : chunk;
-        for (int i = 0; i < before; ++i) {
-          const int r = dir ? chunks - 1 - i : i;
-          first = compose(get_pairs<C>(cluster::of_rank(total, r), 1), first);
-        }
-        agg = compose(agg, first);
-      }
-    }
-    if (Clustered) cluster::arrive();  // the other CTAs' totals are read
-    if (walker) {
+    // The second walk leaves at each position the state entering it, starting from `first`.
+    auto second_walk = [&] {
       const Chain<C> before = shfl_up(agg, 1);
       Cf state[C];
       for (int c = 0; c < C; ++c) state[c] = lane > 0 ? before.u[c] : first.u[c];
@@ -1282,6 +1264,34 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
         put_pairs<C>(ch + L.pair(dir, 0, at0 + j), L.positions, m.w, state);
         for (int c = 0; c < C; ++c) state[c] = cfma(m.w, state[c], m.u[c]);
       }
+    };
+    if (Groups == 64) __syncthreads();
+    if (walker) {
+      if (Groups == 64 && second) {
+        first = get_pairs<C>(total, 1);
+        agg = compose(agg, first);
+      }
+      if (!Clustered) second_walk();
+    }
+    if (Clustered) {
+      float4* chunk_total = ch + L.chunk_total(dir, 0);
+      if (walker && lane == 31 && (Groups == 32 || second))
+        put_pairs<C>(chunk_total, 1, agg.w, agg.u);  // the chunk's map
+      cluster::sync();
+      if (walker) {
+        // The state entering the chunk: the maps of the chunks before it in the walk's direction,
+        // composed from the line's end, where the state is zero.
+        Chain<C> carry = identity_chain<C>();
+        const int chunks = cluster::size(), before = dir ? chunks - 1 - chunk : chunk;
+        for (int i = 0; i < before; ++i) {
+          const int r = dir ? chunks - 1 - i : i;
+          carry = compose(get_pairs<C>(cluster::of_rank(chunk_total, r), 1), carry);
+        }
+        first = compose(first, carry);
+        agg = compose(agg, carry);
+      }
+      cluster::arrive();  // the other CTAs' totals are read
+      if (walker) second_walk();
     }
   }
   __syncthreads();
