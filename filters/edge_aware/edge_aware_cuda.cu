@@ -934,6 +934,20 @@ struct EdgeAwarePlan::Impl {
   // took 2.81 against 2.48 in one CTA of 512).
   struct RowShape {
     int threads, chunks;
+    template <int C>
+    RowLayout<C> layout() const {
+      return RowLayout<C>(threads, chunks > 1);
+    }
+    // f(the kernel's instance for this shape).
+    template <int C, class F>
+    void with_kernel(F f) const {
+      if (chunks > 1)
+        f(exact_rows_kernel<C, kRowMaxThreads, 1, true>);
+      else if (threads <= kRowThreads)
+        f(exact_rows_kernel<C, kRowThreads, 2>);
+      else
+        f(exact_rows_kernel<C, kRowMaxThreads, 1>);
+    }
   };
   static RowShape row_shape(int n) {
     if (n <= kRowMaxLine) return {row_threads(n), 1};
@@ -954,13 +968,8 @@ struct EdgeAwarePlan::Impl {
   void prepare_rows() const {
     for (int n : {width, height}) {
       const RowShape shape = row_shape(n);
-      const std::size_t bytes = RowLayout<C>(shape.threads, shape.chunks > 1).bytes;
-      if (shape.chunks > 1)
-        raise_smem_limit(exact_rows_kernel<C, kRowMaxThreads, 1, true>, bytes);
-      else if (shape.threads <= kRowThreads)
-        raise_smem_limit(exact_rows_kernel<C, kRowThreads, 2>, bytes);
-      else
-        raise_smem_limit(exact_rows_kernel<C, kRowMaxThreads, 1>, bytes);
+      const std::size_t bytes = shape.layout<C>().bytes;
+      shape.with_kernel<C>([&](void (*kernel)(RowArgs)) { raise_smem_limit(kernel, bytes); });
     }
   }
 
@@ -1106,30 +1115,23 @@ struct EdgeAwarePlan::Impl {
     a.dt = image_rows ? dt_rows.f() : dt_cols.f();  // dt_cols column after column here
     a.poles = poles[std::size_t(iteration)];
     const RowShape shape = row_shape(a.n);
-    const int threads = shape.threads;
-    const RowLayout<C> layout(threads, shape.chunks > 1);
+    const RowLayout<C> layout = shape.layout<C>();
     a.gs_inv = RowLayout<C>::gs_inverse(layout.gs);
-    a.chunks = shape.chunks;
-    const unsigned lines = unsigned(a.lines), block = unsigned(threads);
-    if (shape.chunks > 1) {
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(lines * unsigned(shape.chunks));
-      config.blockDim = dim3(block);
-      config.dynamicSmemBytes = layout.bytes;
-      config.stream = stream;
-      cudaLaunchAttribute cluster{};
-      cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = unsigned(shape.chunks);
-      cluster.val.clusterDim.y = 1;
-      cluster.val.clusterDim.z = 1;
-      config.attrs = &cluster;
-      config.numAttrs = 1;
-      CUDA_CHECK(cudaLaunchKernelEx(&config, exact_rows_kernel<C, kRowMaxThreads, 1, true>, a));
-    } else if (threads <= kRowThreads)
-      exact_rows_kernel<C, kRowThreads, 2><<<lines, block, layout.bytes, stream>>>(a);
-    else
-      exact_rows_kernel<C, kRowMaxThreads, 1><<<lines, block, layout.bytes, stream>>>(a);
-    CUDA_CHECK_LAUNCH();
+    // A CTA per line, or per chunk of it in clusters of shape.chunks CTAs.
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(a.lines) * unsigned(shape.chunks));
+    config.blockDim = dim3(unsigned(shape.threads));
+    config.dynamicSmemBytes = layout.bytes;
+    config.stream = stream;
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = unsigned(shape.chunks);
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = shape.chunks > 1 ? 1 : 0;
+    shape.with_kernel<C>(
+        [&](void (*kernel)(RowArgs)) { CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a)); });
   }
 
   template <int C>

@@ -46,57 +46,33 @@
 
 #include "filters/edge_aware/edge_aware_math.h"
 
-// Thread block clusters exist from sm_90 on; the plan launches the clustered kernel only on such
-// devices, and other architectures compile its cluster operations to nothing.
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-#define RF_EDGE_CLUSTERS 1
-#else
-#define RF_EDGE_CLUSTERS 0
-#endif
-
 namespace rf::cuda::edge_kernels {
 
-// The CTA's rank in its cluster, the cluster's size, its barrier (whole, or its two halves: every
-// thread arrives, then waits), and the same shared-memory object of another CTA of the cluster.
-namespace cluster {
-__device__ __forceinline__ int rank() {
-#if RF_EDGE_CLUSTERS
-  return int(cooperative_groups::this_cluster().block_rank());
+// The CTA's cluster (sm_90): its rank and size, its barrier (whole, or its two halves: every thread
+// arrives, then waits), and the same shared-memory object of another CTA of it. The plan launches
+// the clustered kernel only on devices with clusters; other architectures compile it against a
+// cluster of one CTA.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+using Cluster = cooperative_groups::cluster_group;
+__device__ __forceinline__ Cluster this_cluster() {
+  return cooperative_groups::this_cluster();
+}
 #else
-  return 0;
-#endif
+struct Cluster {
+  __device__ unsigned block_rank() const { return 0; }
+  __device__ unsigned num_blocks() const { return 1; }
+  __device__ void sync() const {}
+  __device__ void barrier_arrive() const {}
+  __device__ void barrier_wait() const {}
+  template <class T>
+  __device__ T* map_shared_rank(T* p, unsigned) const {
+    return p;
+  }
+};
+__device__ __forceinline__ Cluster this_cluster() {
+  return {};
 }
-__device__ __forceinline__ int size() {
-#if RF_EDGE_CLUSTERS
-  return int(cooperative_groups::this_cluster().num_blocks());
-#else
-  return 1;
 #endif
-}
-__device__ __forceinline__ void sync() {
-#if RF_EDGE_CLUSTERS
-  cooperative_groups::this_cluster().sync();
-#endif
-}
-__device__ __forceinline__ void arrive() {
-#if RF_EDGE_CLUSTERS
-  cooperative_groups::this_cluster().barrier_arrive();
-#endif
-}
-__device__ __forceinline__ void wait() {
-#if RF_EDGE_CLUSTERS
-  cooperative_groups::this_cluster().barrier_wait();
-#endif
-}
-template <class T>
-__device__ __forceinline__ T* of_rank(T* p, int r) {
-#if RF_EDGE_CLUSTERS
-  return cooperative_groups::this_cluster().map_shared_rank(p, unsigned(r));
-#else
-  return p;
-#endif
-}
-}  // namespace cluster
 
 using edge::Cx;
 using Cf = Cx<float>;
@@ -1059,7 +1035,6 @@ struct RowArgs {
   int n, lines;
   unsigned gs_inv;  // ceil(2^32 / gs) of RowLayout: p / gs = umulhi(p, gs_inv) for p < 2^16
   PolesF poles;
-  int chunks;  // CTAs per line: 1, or the size of the clusters the kernel is launched in
 };
 
 // Shared memory of exact_rows_kernel, laid out alike on the host (for its size) and the device:
@@ -1129,7 +1104,7 @@ __device__ __forceinline__ Chain<C> get_pairs(const float4* at_pairs, std::size_
   return x;
 }
 
-// With Clustered, a line is a cluster of a.chunks CTAs (consecutive in x), CTA r of it the
+// With Clustered, a line is a cluster of CTAs (consecutive in x), CTA r of it the
 // samples r T S .. (r + 1) T S - 1. Each CTA scans its chunk as a line of its own; between the
 // walkers' two walks the chunks' maps (the second walker warp's totals) cross the cluster, and
 // each CTA composes those before it (causal) or after it (anticausal) into the state entering its
@@ -1139,8 +1114,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   constexpr int S = kRowSamples;
   constexpr int Groups = row_groups(MaxThreads);  // the launches keep 256 threads and fewer apart
   const int t = threadIdx.x, T = blockDim.x, n = a.n;
-  const int l = Clustered ? int(blockIdx.x) / a.chunks : int(blockIdx.x);
-  const int chunk = Clustered ? cluster::rank() : 0;
+  const Cluster cluster = this_cluster();
+  const int chunks = Clustered ? int(cluster.num_blocks()) : 1;
+  const int l = int(blockIdx.x) / chunks, chunk = Clustered ? int(cluster.block_rank()) : 0;
   const RowLayout<C> L(T, Groups, Clustered);
   float4* chains = dynamic_smem<float4>();
 
@@ -1277,20 +1253,20 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       float4* chunk_total = ch + L.chunk_total(dir, 0);
       if (walker && lane == 31 && (Groups == 32 || second))
         put_pairs<C>(chunk_total, 1, agg.w, agg.u);  // the chunk's map
-      cluster::sync();
+      cluster.sync();
       if (walker) {
         // The state entering the chunk: the maps of the chunks before it in the walk's direction,
         // composed from the line's end, where the state is zero.
         Chain<C> carry = identity_chain<C>();
-        const int chunks = cluster::size(), before = dir ? chunks - 1 - chunk : chunk;
+        const int before = dir ? chunks - 1 - chunk : chunk;
         for (int i = 0; i < before; ++i) {
-          const int r = dir ? chunks - 1 - i : i;
-          carry = compose(get_pairs<C>(cluster::of_rank(chunk_total, r), 1), carry);
+          const unsigned r = unsigned(dir ? chunks - 1 - i : i);
+          carry = compose(get_pairs<C>(cluster.map_shared_rank(chunk_total, r), 1), carry);
         }
         first = compose(first, carry);
         agg = compose(agg, carry);
       }
-      cluster::arrive();  // the other CTAs' totals are read
+      cluster.barrier_arrive();  // the other CTAs' totals are read
       if (walker) second_walk();
     }
   }
@@ -1348,7 +1324,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       store_pix<C>(a.dst, l, k0 + i, o);
     }
   }
-  if (Clustered) cluster::wait();  // no CTA leaves while another may read its totals
+  if (Clustered) cluster.barrier_wait();  // no CTA leaves while another may read its totals
 }
 
 }  // namespace rf::cuda::edge_kernels
