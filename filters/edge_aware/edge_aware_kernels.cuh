@@ -1315,7 +1315,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
       // Sample k0+i of line l goes to (x = l, y = k0+i) of dst, each store a warp access of 32
       // rows. With the layout dispatched at every store (store_pix) the stores leave apart, not at
       // once behind the last arithmetic (H100, 2048x2048 RGB: the frame in 0.674 ms against 0.752
-      // with one dispatch for all eight).
+      // with one dispatch for all eight). These stores are a third of the frame: storing each line
+      // as a row of its own instead (not the filter's output) takes 0.46 ms against 0.67. Clusters
+      // of 8 CTAs that gathered 8 lines' samples into 128-byte runs of a row gained 3.5% at
+      // 2048x2048 and lost 4-26% at the other sizes (docs/edge-aware-kappa.md, seventh round).
 #pragma unroll
   for (int i = 0; i < S; ++i) {
     if (i < cnt) {
