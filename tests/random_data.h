@@ -1,0 +1,42 @@
+// Seeded random test data: the one place the suites make random images, frames and lines, so a
+// failing case can be replayed from its seed. Never zeros: values are drawn from [lo, hi).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "filters/core/image.h"
+
+namespace rf::test {
+
+// A float image of `channels` interleaved channels with samples uniform on [lo, hi).
+inline Image random_image(int width, int height, int channels, std::uint64_t seed,
+                          float lo = 0.0f, float hi = 1.0f) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  Image img(width, height, channels);
+  for (float& v : img.pixels) v = u(rng);
+  return img;
+}
+
+// `count` bytes uniform on [0, 255] (8-bit frames, encoded images).
+inline std::vector<std::uint8_t> random_bytes(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> u(0, 255);
+  std::vector<std::uint8_t> out(count);
+  for (auto& v : out) v = std::uint8_t(u(rng));
+  return out;
+}
+
+// A line of n samples uniform on [lo, hi), in double (the references' precision).
+inline std::vector<double> random_line(int n, std::uint64_t seed, double lo = -1.0,
+                                       double hi = 1.0) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<double> x(std::size_t(n > 0 ? n : 0));
+  for (double& v : x) v = u(rng);
+  return x;
+}
+
+}  // namespace rf::test
