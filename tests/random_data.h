@@ -11,8 +11,8 @@
 namespace rf::test {
 
 // A float image of `channels` interleaved channels with samples uniform on [lo, hi).
-inline Image random_image(int width, int height, int channels, std::uint64_t seed,
-                          float lo = 0.0f, float hi = 1.0f) {
+inline Image random_image(int width, int height, int channels, std::uint64_t seed, float lo = 0.0f,
+                          float hi = 1.0f) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(lo, hi);
   Image img(width, height, channels);
@@ -27,6 +27,17 @@ inline std::vector<std::uint8_t> random_bytes(std::size_t count, std::uint64_t s
   std::vector<std::uint8_t> out(count);
   for (auto& v : out) v = std::uint8_t(u(rng));
   return out;
+}
+
+// A float image of random 8-bit levels k / 255: the same k as random_bytes(width * height *
+// channels, seed), so an RGBA8 frame and its float copy come from one seed. Exact through 8-bit
+// files and frames.
+inline Image random_image_8bit(int width, int height, int channels, std::uint64_t seed) {
+  const std::vector<std::uint8_t> levels =
+      random_bytes(std::size_t(width) * std::size_t(height) * std::size_t(channels), seed);
+  Image img(width, height, channels);
+  for (std::size_t i = 0; i < levels.size(); ++i) img.pixels[i] = float(levels[i]) / 255.0f;
+  return img;
 }
 
 // A line of n samples uniform on [lo, hi), in double (the references' precision).

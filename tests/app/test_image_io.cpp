@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
 using namespace rf;
@@ -55,13 +55,6 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-Image random_image(int w, int h, int c, std::mt19937& rng, float lo, float hi) {
-  Image img(w, h, c);
-  std::uniform_real_distribution<float> u(lo, hi);
-  for (float& v : img.pixels) v = u(rng);
-  return img;
-}
-
 const std::string kImages = std::string(RF_SOURCE_DIR) + "/../shared/images/";
 
 std::string shared_image(const std::string& name) {
@@ -75,10 +68,9 @@ std::string shared_image(const std::string& name) {
 
 TEST_CASE("image io: PFM round trips floats exactly, gray and RGB") {
   TempDir dir;
-  std::mt19937 rng(42);
   for (int c : {1, 3}) {
     CAPTURE(c);
-    Image img = random_image(37, 23, c, rng, -1e3f, 1e3f);
+    Image img = rf::test::random_image(37, 23, c, 42, -1e3f, 1e3f);
     img.pixels[5] = std::numeric_limits<float>::denorm_min();
     img.pixels[6] = -0.0f;
     const std::string path = dir / ("round" + std::to_string(c) + ".pfm");
@@ -116,16 +108,13 @@ TEST_CASE("image io: PFM rows are stored bottom-up, in either byte order") {
 
 TEST_CASE("image io: 8-bit formats keep channels and round trip on the 1/255 grid") {
   TempDir dir;
-  std::mt19937 rng(3);
-  std::uniform_int_distribution<int> byte(0, 255);
   for (int c : {1, 2, 3, 4})
     for (const char* ext : {".png", ".bmp", ".tga"}) {
       if (c == 2 && std::string(ext) == ".bmp") continue;  // BMP has no gray + alpha
       CAPTURE(c);
       const std::string ext_name = ext;
       CAPTURE(ext_name);
-      Image img(19, 7, c);
-      for (float& v : img.pixels) v = byte(rng) / 255.0f;
+      const Image img = rf::test::random_image_8bit(19, 7, c, 3);
       const std::string path = dir / (std::string("q") + std::to_string(c) + ext);
       io::write_image(path, img);
       const Image back = io::read_image(path);
@@ -149,7 +138,6 @@ TEST_CASE("image io: 8-bit output clamps and rounds") {
 
 TEST_CASE("image io: JPEG and HDR write and read back closely") {
   TempDir dir;
-  std::mt19937 rng(5);
   Image img(32, 24, 3);
   for (int y = 0; y < 24; ++y)
     for (int x = 0; x < 32; ++x)
@@ -162,7 +150,7 @@ TEST_CASE("image io: JPEG and HDR write and read back closely") {
     err = std::max(err, double(std::abs(jpg.pixels[i] - img.pixels[i])));
   CHECK(err < 0.05);
 
-  const Image hdr_in = random_image(9, 5, 3, rng, 0.01f, 50.0f);
+  const Image hdr_in = rf::test::random_image(9, 5, 3, 5, 0.01f, 50.0f);
   io::write_image(dir / "x.hdr", hdr_in);
   const Image hdr = io::read_image(dir / "x.hdr");
   REQUIRE(hdr.channels == 3);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <random>
 #include <set>
 
 #include "app/sources/pattern.h"
@@ -13,6 +12,7 @@
 #include "app/sources/source_detail.h"
 #include "filters/core/errors.h"
 #include "sources_test_util.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::app;
@@ -84,17 +84,19 @@ int strip_dht(std::vector<std::uint8_t>& jpeg) {
   return removed;
 }
 
-// A smooth colourful picture with seeded noise: compresses like a camera frame.
+// A smooth colourful picture with seeded noise of +-8 levels: compresses like a camera frame.
 std::vector<std::uint8_t> test_picture(int w, int h, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> noise(-8, 8);
+  const Image noise = rf::test::random_image(w, h, 3, seed, -8.5f, 8.5f);
+  auto level = [&](int x, int y, int c, int base) {
+    return std::uint8_t(std::clamp(base + int(std::lround(noise.at(x, y, c))), 0, 255));
+  };
   std::vector<std::uint8_t> rgba(std::size_t(w) * h * 4);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       std::uint8_t* p = &rgba[(std::size_t(y) * w + x) * 4];
-      p[0] = std::uint8_t(std::clamp(40 + 170 * x / w + noise(rng), 0, 255));
-      p[1] = std::uint8_t(std::clamp(200 - 150 * y / h + noise(rng), 0, 255));
-      p[2] = std::uint8_t(std::clamp(60 + 120 * ((x + y) % 16) / 16 + noise(rng), 0, 255));
+      p[0] = level(x, y, 0, 40 + 170 * x / w);
+      p[1] = level(x, y, 1, 200 - 150 * y / h);
+      p[2] = level(x, y, 2, 60 + 120 * ((x + y) % 16) / 16);
       p[3] = 255;
     }
   return rgba;
@@ -124,12 +126,9 @@ TEST_CASE("yuyv_to_rgba: black, white, gray and saturated colours (BT.601 limite
 }
 
 TEST_CASE("yuyv_to_rgba matches the double-precision BT.601 formula on random data") {
-  std::mt19937 rng(601);
-  std::uniform_int_distribution<int> byte(0, 255);
   const int w = 33, h = 7;  // odd width: the last group's Y1 is not shown
   const std::size_t stride = std::size_t((w + 1) / 2) * 4;
-  std::vector<std::uint8_t> yuyv(stride * h);
-  for (auto& b : yuyv) b = std::uint8_t(byte(rng));
+  const std::vector<std::uint8_t> yuyv = rf::test::random_bytes(stride * h, 601);
   std::vector<std::uint8_t> rgba(std::size_t(w) * h * 4 + 16, 0xAB);  // 16 guard bytes
   yuyv_to_rgba(yuyv.data(), w, h, rgba.data());
   double worst = 0.0;
@@ -146,13 +145,11 @@ TEST_CASE("yuyv_to_rgba matches the double-precision BT.601 formula on random da
 }
 
 TEST_CASE("yuyv_to_rgba with padded rows equals the packed conversion") {
-  std::mt19937 rng(7);
-  std::uniform_int_distribution<int> byte(0, 255);
   for (int w : {1, 2, 3, 31, 64}) {
     const int h = 5;
     const std::size_t packed = std::size_t((w + 1) / 2) * 4, padded = packed + 12;
-    std::vector<std::uint8_t> a(packed * h), b(padded * h);
-    for (auto& v : b) v = std::uint8_t(byte(rng));
+    const std::vector<std::uint8_t> b = rf::test::random_bytes(padded * h, 7);
+    std::vector<std::uint8_t> a(packed * h);
     for (int y = 0; y < h; ++y) std::copy_n(&b[y * padded], packed, &a[y * packed]);
     std::vector<std::uint8_t> ra(std::size_t(w) * h * 4), rb(ra.size());
     yuyv_to_rgba(a.data(), w, h, ra.data());
@@ -193,9 +190,7 @@ TEST_CASE("decode_mjpeg decodes a JPEG with and without its Huffman tables (DHT)
 }
 
 TEST_CASE("decode_mjpeg rejects data that is not a JPEG") {
-  std::mt19937 rng(3);
-  std::vector<std::uint8_t> junk(500);
-  for (auto& b : junk) b = std::uint8_t(rng());
+  std::vector<std::uint8_t> junk = rf::test::random_bytes(500, 3);
   junk[0] = 0x12;  // certainly no SOI marker
   Frame f;
   CHECK_THROWS_AS(decode_mjpeg(junk.data(), junk.size(), f), IoError);

@@ -6,13 +6,13 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <thread>
 
 #include "app/io/image_io.h"
 #include "app/sources/source.h"
 #include "filters/core/errors.h"
 #include "sources_test_util.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::app;
@@ -24,15 +24,9 @@ namespace {
 // A w x h RGB image whose red channel is `tag` / 255 everywhere, so the frame tells which file
 // it came from; green and blue are seeded noise.
 Image tagged_image(int w, int h, int tag) {
-  Image img(w, h, 3);
-  std::mt19937 rng{unsigned(tag)};
-  std::uniform_int_distribution<int> byte(0, 255);
+  Image img = rf::test::random_image_8bit(w, h, 3, std::uint64_t(tag));
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      img.at(x, y, 0) = tag / 255.0f;
-      img.at(x, y, 1) = byte(rng) / 255.0f;
-      img.at(x, y, 2) = byte(rng) / 255.0f;
-    }
+    for (int x = 0; x < w; ++x) img.at(x, y, 0) = tag / 255.0f;
   return img;
 }
 
@@ -56,10 +50,7 @@ int step_and_read(Source& s, Frame& f, double timeout_s = 5.0) {
 TEST_CASE("open_image: 8-bit images become RGBA8, gray replicated, alpha 1") {
   TempDir dir;
   REQUIRE(!dir.path().empty());
-  Image gray(13, 7, 1);
-  std::mt19937 rng(11);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (float& v : gray.pixels) v = byte(rng) / 255.0f;
+  const Image gray = rf::test::random_image_8bit(13, 7, 1, 11);
   io::write_image(dir.file("gray.png"), gray);
 
   auto source = open_image(dir.file("gray.png"));
@@ -85,10 +76,7 @@ TEST_CASE("open_image: 8-bit images become RGBA8, gray replicated, alpha 1") {
 
 TEST_CASE("open_image: PFM stays float (RGBA32F) with values above 1 kept") {
   TempDir dir;
-  Image hdr(9, 5, 3);
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> value(0.0f, 40.0f);
-  for (float& v : hdr.pixels) v = value(rng);
+  const Image hdr = rf::test::random_image(9, 5, 3, 5, 0.0f, 40.0f);
   io::write_image(dir.file("bright.pfm"), hdr);
   Frame f;
   REQUIRE(open_image(dir.file("bright.pfm"))->poll(f));
@@ -107,10 +95,7 @@ TEST_CASE("open_image: PFM stays float (RGBA32F) with values above 1 kept") {
 
 TEST_CASE("open_image: Radiance HDR stays float, within RGBE's 8-bit mantissa") {
   TempDir dir;
-  Image hdr(11, 6, 3);
-  std::mt19937 rng(8);
-  std::uniform_real_distribution<float> value(0.05f, 60.0f);
-  for (float& v : hdr.pixels) v = value(rng);
+  const Image hdr = rf::test::random_image(11, 6, 3, 8, 0.05f, 60.0f);
   io::write_image(dir.file("sky.hdr"), hdr);
   auto source = open_image(dir.file("sky.hdr"));
   CHECK(source->description() == "sky.hdr 11x6 float");

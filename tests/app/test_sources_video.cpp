@@ -3,19 +3,21 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <thread>
+#include <vector>
 
 #include "app/io/image_io.h"
 #include "app/sources/child_process.h"
 #include "app/sources/source.h"
 #include "filters/core/errors.h"
 #include "sources_test_util.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::app;
@@ -144,9 +146,9 @@ TEST_CASE("a damaged or missing video is an IoError naming the file") {
   TempDir dir;
   const std::string bad = dir.file("noise.mp4");
   {
-    std::mt19937 rng(9);
-    std::ofstream out(bad, std::ios::binary);
-    for (int i = 0; i < 4096; ++i) out.put(char(rng()));
+    const std::vector<std::uint8_t> noise = rf::test::random_bytes(4096, 9);
+    std::ofstream(bad, std::ios::binary)
+        .write(reinterpret_cast<const char*>(noise.data()), std::streamsize(noise.size()));
   }
   try {
     open_video(bad);
@@ -211,8 +213,8 @@ TEST_CASE("a video with damage in the middle plays on and says the file is damag
     std::ifstream in(clip, std::ios::binary);
     bytes.assign(std::istreambuf_iterator<char>(in), {});
   }
-  std::mt19937 rng(44);
-  for (std::size_t i = bytes.size() / 2; i < bytes.size() / 2 + 3000; ++i) bytes[i] = char(rng());
+  const std::vector<std::uint8_t> damage = rf::test::random_bytes(3000, 44);
+  std::copy(damage.begin(), damage.end(), bytes.begin() + std::ptrdiff_t(bytes.size() / 2));
   const std::string damaged = dir.file("damaged.ts");
   std::ofstream(damaged, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
   auto source = open_video(damaged, false);

@@ -10,13 +10,14 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <random>
+#include <vector>
 
 #include "app/sources/output_frame.h"
 #include "app/sources/source.h"
 #include "app/sources/v4l2_io.h"
 #include "app/sources/v4l2_output.h"
 #include "filters/core/errors.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::app;
@@ -211,8 +212,8 @@ class FakeOutput final : public detail::V4l2Io {
 std::shared_ptr<OutputFrame> random_frame(OutputFramePool& pool, int w, int h, unsigned seed) {
   auto f = pool.acquire(w, h);
   REQUIRE(bool(f));
-  std::mt19937 rng(seed);
-  for (std::size_t i = 0; i < f->bytes(); ++i) f->data[i] = std::uint8_t(rng());
+  const std::vector<std::uint8_t> bytes = rf::test::random_bytes(f->bytes(), seed);
+  std::copy(bytes.begin(), bytes.end(), f->data);
   f->fps = 30.0;
   return f;
 }

@@ -12,12 +12,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "app/io/atomic_file.h"
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
 using namespace rf;
@@ -30,14 +30,6 @@ using rf::test_util::TempDir;
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-Image noise(int w, int h, int c) {
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  Image img(w, h, c);
-  for (float& v : img.pixels) v = u(rng);
-  return img;
 }
 
 // Files may grow to `bytes` while this lives; beyond, write() fails with EFBIG (SIGXFSZ ignored).
@@ -64,7 +56,8 @@ class FileSizeLimit {
 
 TEST_CASE("write_image: a write that fails half-way leaves the old file and no partial one") {
   TempDir dir;
-  const Image big = noise(97, 83, 3);  // 97 KB as PFM, about 24 KB as PNG of noise
+  const Image big =
+      rf::test::random_image(97, 83, 3, 7);  // 97 KB as PFM, about 24 KB as PNG of noise
   for (const char* name : {"out.pfm", "out.png", "out.bmp", "out.tga", "out.hdr", "out.jpg"}) {
     CAPTURE(name);
     const std::string path = dir / name;
@@ -96,7 +89,7 @@ TEST_CASE("write_image: success replaces the old file whole; the directory holds
     std::ofstream f(path);
     f << "old";
   }
-  const Image img = noise(31, 17, 1);
+  const Image img = rf::test::random_image(31, 17, 1, 7);
   io::write_image(path, img);
   CHECK(io::read_image(path).pixels == img.pixels);
   CHECK(dir.files() == 1);
@@ -118,10 +111,11 @@ TEST_CASE("write_atomically: a writer that throws leaves nothing; bad destinatio
                                        }),
                   IoError);
   CHECK(dir.files() == 0);
-  CHECK_THROWS_WITH_AS(io::write_image(dir / "no-such-dir/out.png", noise(2, 2, 1)),
-                       doctest::Contains("no-such-dir/out.png: cannot write"), IoError);
+  CHECK_THROWS_WITH_AS(
+      io::write_image(dir / "no-such-dir/out.png", rf::test::random_image(2, 2, 1, 7)),
+      doctest::Contains("no-such-dir/out.png: cannot write"), IoError);
   fs::create_directories(dir / "a-dir.png");
-  CHECK_THROWS_AS(io::write_image(dir / "a-dir.png", noise(2, 2, 1)), IoError);
+  CHECK_THROWS_AS(io::write_image(dir / "a-dir.png", rf::test::random_image(2, 2, 1, 7)), IoError);
   CHECK(dir.files() == 1);
 }
 
@@ -129,7 +123,7 @@ TEST_CASE("rfcli filter: a failed write leaves an existing output untouched, one
   TempDir dir;
   const std::string rfcli = std::string(RF_BINARY_DIR) + "/bin/rfcli";
   REQUIRE(fs::exists(rfcli));
-  io::write_image(dir / "in.pfm", noise(120, 90, 3));
+  io::write_image(dir / "in.pfm", rf::test::random_image(120, 90, 3, 7));
   {
     std::ofstream f(dir / "out.pfm");
     f << "the previous result";

@@ -4,12 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "app/sources/pattern.h"
 #include "app/sources/source.h"
 #include "app/sources/yuv.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::app;
@@ -48,13 +48,12 @@ TEST_CASE("the YUYV lookup tables compute yuv.h's formula for every Y, Cb and Cr
 }
 
 TEST_CASE("NV12 converts pixel by pixel with shared chroma, odd sizes and padded rows") {
-  std::mt19937 rng(20161);
   for (auto [w, h, pad] : {std::tuple{1, 1, 0}, std::tuple{7, 5, 3}, std::tuple{64, 31, 16}}) {
     CAPTURE(w);
     CAPTURE(h);
     const std::size_t stride = yuv_min_stride(Encoding::Nv12, w) + std::size_t(pad);
-    std::vector<std::uint8_t> nv12(yuv_frame_bytes(Encoding::Nv12, h, stride));
-    for (auto& v : nv12) v = std::uint8_t(rng());
+    const std::vector<std::uint8_t> nv12 =
+        rf::test::random_bytes(yuv_frame_bytes(Encoding::Nv12, h, stride), 20161);
     std::vector<std::uint8_t> rgba(std::size_t(w) * h * 4);
     nv12_to_rgba(nv12.data(), w, h, stride, rgba.data());
     int wrong = 0;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include "app/gui/diff_stats.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::gui;
@@ -30,14 +30,10 @@ TEST_CASE("diff stats: a hand-computed 3x3 case") {
 }
 
 TEST_CASE("diff stats: band membership on odd sizes, RGB of RGBA") {
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
   const int cases[][3] = {{1, 1, 1}, {2, 31, 3}, {33, 2, 1}, {257, 131, 12}, {31, 33, 40}};
   for (const auto& c : cases) {
     const int w = c[0], h = c[1], band = c[2];
-    Image a(w, h, 4), b(w, h, 4);
-    for (float& v : a.pixels) v = u(rng);
-    for (float& v : b.pixels) v = u(rng);
+    const Image a = rf::test::random_image(w, h, 4, 11), b = rf::test::random_image(w, h, 4, 12);
     const DiffStats s = diff_stats(a, b, band);
     std::size_t inner = std::size_t(std::max(0, w - 2 * band)) * std::max(0, h - 2 * band);
     CHECK(s.interior.samples == 3 * inner);

@@ -8,12 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <random>
 #include <thread>
 
 #include "app/gui/recorder.h"
 #include "filters/core/errors.h"
 #include "recording_util.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::gui;
@@ -26,14 +26,16 @@ std::shared_ptr<app::OutputFrame> clip_frame(app::OutputFramePool& pool, int w, 
                                              bool noise = true) {
   std::shared_ptr<app::OutputFrame> f;
   while (!(f = pool.acquire(w, h))) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  std::mt19937 rng(1000u + unsigned(k));
+  const std::vector<std::uint8_t> red_blue =
+      rf::test::random_bytes(2 * std::size_t(w) * std::size_t(h), 1000u + unsigned(k));
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      std::uint8_t* p = f->data + (std::size_t(y) * w + x) * 4;
+      const std::size_t i = std::size_t(y) * w + x;
+      std::uint8_t* p = f->data + i * 4;
       const int base = (x * 3 + y + 9 * k) & 255;
-      p[0] = std::uint8_t(noise ? rng() : unsigned(base));
+      p[0] = noise ? red_blue[2 * i] : std::uint8_t(base);
       p[1] = std::uint8_t(base);
-      p[2] = std::uint8_t(noise ? rng() : unsigned(255 - base));
+      p[2] = noise ? red_blue[2 * i + 1] : std::uint8_t(255 - base);
       p[3] = 255;
     }
   f->fps = 25.0;
@@ -56,7 +58,7 @@ std::string notes_text(Recorder& r) {
 }  // namespace
 
 TEST_CASE("recording FFV1 gives back every frame sent, byte for byte, in order") {
-  if (!test::have_ffmpeg()) {
+  if (!gui::test::have_ffmpeg()) {
     MESSAGE("[skipped] ffmpeg and ffprobe are not installed");
     return;
   }
@@ -76,12 +78,12 @@ TEST_CASE("recording FFV1 gives back every frame sent, byte for byte, in order")
     CHECK(r.frames_written() == n);
     CHECK(notes_text(r) == "recorded 12 frames in " + path + "\n");
   }
-  const auto facts = test::probe(path);
+  const auto facts = gui::test::probe(path);
   CHECK(facts.frames == n);
   CHECK(facts.width == w);
   CHECK(facts.height == h);
   CHECK(facts.codec == "ffv1");
-  const auto frames = test::decode_rgba(path, w, h);
+  const auto frames = gui::test::decode_rgba(path, w, h);
   REQUIRE(frames.size() == std::size_t(n));
   for (int k = 0; k < n; ++k) {
     CAPTURE(k);
@@ -93,7 +95,7 @@ TEST_CASE("recording FFV1 gives back every frame sent, byte for byte, in order")
 }
 
 TEST_CASE("recording H.264 to MP4 keeps the size, the count and the pictures") {
-  if (!test::have_ffmpeg()) {
+  if (!gui::test::have_ffmpeg()) {
     MESSAGE("[skipped] ffmpeg and ffprobe are not installed");
     return;
   }
@@ -111,12 +113,12 @@ TEST_CASE("recording H.264 to MP4 keeps the size, the count and the pictures") {
         push(r, f);
       }
     }
-    const auto facts = test::probe(path);
+    const auto facts = gui::test::probe(path);
     CHECK(facts.frames == 20);
     CHECK(facts.width == w);
     CHECK(facts.height == h);
     CHECK(facts.codec == "h264");
-    const auto frames = test::decode_rgba(path, w, h);
+    const auto frames = gui::test::decode_rgba(path, w, h);
     REQUIRE(frames.size() == 20);
     // Each decoded frame is near its own source frame (and far from its neighbours').
     for (int k = 0; k < 20; ++k) {
@@ -134,7 +136,7 @@ TEST_CASE("recording H.264 to MP4 keeps the size, the count and the pictures") {
 }
 
 TEST_CASE("a source that changes size mid-recording continues in a second file") {
-  if (!test::have_ffmpeg()) {
+  if (!gui::test::have_ffmpeg()) {
     MESSAGE("[skipped] ffmpeg and ffprobe are not installed");
     return;
   }
@@ -150,7 +152,7 @@ TEST_CASE("a source that changes size mid-recording continues in a second file")
   CHECK(notes_text(r) == "the source changed to 40x30: 5 frames in " + path +
                              ", recording goes on in " + second + "\nrecorded 7 frames in " +
                              second + "\n");
-  const auto a = test::probe(path), b = test::probe(second);
+  const auto a = gui::test::probe(path), b = gui::test::probe(second);
   CHECK(a.frames == 5);
   CHECK(a.width == 32);
   CHECK(b.frames == 7);
@@ -184,7 +186,7 @@ TEST_CASE("recording problems before the first frame are one line naming them") 
 }
 
 TEST_CASE("a full disk stops the recording with ffmpeg's reason, and the caller goes on") {
-  if (!test::have_ffmpeg() || !std::filesystem::exists("/dev/full")) {
+  if (!gui::test::have_ffmpeg() || !std::filesystem::exists("/dev/full")) {
     MESSAGE("[skipped] ffmpeg or /dev/full missing");
     return;
   }
@@ -203,7 +205,7 @@ TEST_CASE("a full disk stops the recording with ffmpeg's reason, and the caller 
 }
 
 TEST_CASE("a recording cut off mid-file (file size limit) still plays what it holds") {
-  if (!test::have_ffmpeg()) {
+  if (!gui::test::have_ffmpeg()) {
     MESSAGE("[skipped] ffmpeg and ffprobe are not installed");
     return;
   }
@@ -230,11 +232,11 @@ TEST_CASE("a recording cut off mid-file (file size limit) still plays what it ho
     ::setrlimit(RLIMIT_FSIZE, &saved);
     CAPTURE(notes);
     CHECK(notes.rfind("E: recording stopped after ", 0) == 0);
-    const auto facts = test::probe(path);
+    const auto facts = gui::test::probe(path);
     CHECK(facts.frames > 0);
     CHECK(facts.width == 96);
     // A decoder may conceal a last partial frame; what matters is that the frames decode.
-    const auto decoded = test::decode_rgba(path, 96, 64);
+    const auto decoded = gui::test::decode_rgba(path, 96, 64);
     CHECK(decoded.size() >= std::size_t(facts.frames));
     CHECK(decoded.size() <= std::size_t(facts.frames) + 1);
   }

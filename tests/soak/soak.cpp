@@ -41,6 +41,7 @@
 #include "app/gui/ui_style.h"
 #include "app/io/image_io.h"
 #include "filters/core/engine.h"
+#include "tests/random_data.h"
 
 namespace fs = std::filesystem;
 using namespace rf;
@@ -74,12 +75,8 @@ struct Media {
     dir = fs::temp_directory_path() / ("rf_soak_" + std::to_string(::getpid()));
     fs::create_directories(dir / "folder");
     fs::create_directories(dir / "no-images");
-    auto random_image = [&](int w, int h, int c) {
-      Image img(w, h, c);
-      std::uniform_real_distribution<float> u(0.0f, 1.0f);
-      for (float& v : img.pixels) v = u(rng);
-      return img;
-    };
+    // Each image seeded from the run's generator: a run's seed replays its media too.
+    auto random_image = [&](int w, int h, int c) { return rf::test::random_image(w, h, c, rng()); };
     const std::pair<const char*, int> stills[] = {
         {"rgb.png", 3},   {"gray.png", 1},     {"rgba.png", 4}, {"photo.jpg", 3},
         {"float.pfm", 3}, {"radiance.hdr", 3}, {"old.bmp", 3},  {"old.tga", 4}};
@@ -106,9 +103,8 @@ struct Media {
       bad.push_back(path);
     };
     write_bytes("empty.png", "");
-    std::string noise(4096, '\0');
-    for (char& c : noise) c = char(rng());
-    write_bytes("noise.png", noise);
+    const std::vector<std::uint8_t> noise = rf::test::random_bytes(4096, rng());
+    write_bytes("noise.png", std::string(noise.begin(), noise.end()));
     write_bytes("notes.txt", "not an image\n");
     // A PNG signature and header that claim 30000 x 30000 pixels, with no pixel data.
     write_bytes("claims-huge.png",

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "filters/core/device_frame.h"
 #include "filters/core/engine.h"
+#include "tests/random_data.h"
 
 namespace rf::test {
 
@@ -20,11 +20,10 @@ struct Rgba8Image {
   Image as_float;
 
   Rgba8Image(int width, int height, unsigned seed)
-      : w(width), h(height), bytes(std::size_t(width) * height * 4), as_float(width, height, 4) {
-    std::mt19937 rng(seed);
-    for (auto& b : bytes) b = std::uint8_t(rng() % 256);
-    for (std::size_t i = 0; i < bytes.size(); ++i) as_float.pixels[i] = float(bytes[i]) / 255.f;
-  }
+      : w(width),
+        h(height),
+        bytes(random_bytes(std::size_t(width) * height * 4, seed)),
+        as_float(random_image_8bit(width, height, 4, seed)) {}
 };
 
 // `spec` on a CUDA engine planned for RGBA8 frames in `space`, output poisoned first; returns

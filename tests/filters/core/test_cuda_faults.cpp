@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
 #include "tests/filters/core/cuda_test.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 namespace fs = std::filesystem;
@@ -36,14 +36,6 @@ namespace {
 #ifdef RF_HAVE_CUDA
 using rf::cuda_test::DeviceMemoryHog;
 #endif
-
-Image noise(int w, int h, int c, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  Image img(w, h, c);
-  for (float& v : img.pixels) v = u(rng);
-  return img;
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -72,7 +64,7 @@ TEST_CASE("CUDA faults: out of device memory while planning is a DeviceError, th
     CHECK(message.find(" at filters/") != std::string::npos);
   }
   // Memory is back: the same engine plans and filters, and agrees with the CPU.
-  Image img = noise(301, 257, 4, 3);
+  Image img = rf::test::random_image(301, 257, 4, 3);
   const Image want = filter_image(spec, img, Backend::Cpu);
   FrameView v = img.view();
   engine->plan(spec, img.width, img.height, v.format);
@@ -99,7 +91,7 @@ TEST_CASE("CUDA faults: rfcli out of device memory says so in one line, exit 2, 
   const fs::path dir = fs::temp_directory_path() / ("rf_cuda_oom_" + std::to_string(getpid()));
   fs::create_directories(dir);
   // 4096^2 RGB: the CUDA engine needs three 256 MiB buffers (RGBA float) for it.
-  io::write_image((dir / "in.pfm").string(), noise(4096, 4096, 3, 5));
+  io::write_image((dir / "in.pfm").string(), rf::test::random_image(4096, 4096, 3, 5));
   {
     std::ofstream f(dir / "out.pfm");
     f << "the previous result";
@@ -169,7 +161,7 @@ TEST_CASE("CUDA faults: a kernel fault is a DeviceError; the CPU backend still f
   o.data = out;
   o.pitch = pitch;
   CHECK_THROWS_AS(engine->run(in, o), DeviceError);
-  const Image img = noise(64, 48, 1, 9);
+  const Image img = rf::test::random_image(64, 48, 1, 9);
   CHECK_NOTHROW(filter_image(spec, img, Backend::Cpu));
 #endif
 }

@@ -1,11 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +13,7 @@
 #include "filters/core/errors.h"
 #include "filters/core/gaussian_design.h"
 #include "tests/filters/lee2014/lee2014_test_util.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 using design_math::Complex;
@@ -164,14 +165,13 @@ TEST_CASE("design: B-spline prefilters invert the sampled B-spline kernel") {
       {FilterKind::BSpline5, {66.0 / 120.0, 26.0 / 120.0, 1.0 / 120.0}},
       {FilterKind::BSpline7, {2416.0 / 5040.0, 1191.0 / 5040.0, 120.0 / 5040.0, 1.0 / 5040.0}},
   };
-  std::mt19937 rng(20261121);
-  std::uniform_real_distribution<double> uni(-1.0, 1.0);
   for (const Case& c : cases) {
     CAPTURE(to_string(c.kind));
     const Recursive f = design(make_spec(c.kind, 3, 1.0));
     const int n = 257, pad = design_math::decay_half_length(f);
-    std::vector<double> x(n + 2 * pad, 0.0);
-    for (int i = 0; i < n; ++i) x[pad + i] = uni(rng);
+    const std::vector<double> line = rf::test::random_line(n, 20261121);
+    std::vector<double> x(n + 2 * pad, 0.0);  // the line with zeros around it
+    std::copy(line.begin(), line.end(), x.begin() + pad);
     const std::vector<double> coeffs = filter_pair(f, x);
     const int m = int(c.kernel.size()) - 1;
     double worst = 0.0;
