@@ -3,329 +3,29 @@
 // MJPEG without Huffman tables, pausing, and errors: busy, no USB bandwidth, unplugged.
 #include <doctest/doctest.h>
 #include <linux/videodev2.h>
-#include <sys/mman.h>
 #include <turbojpeg.h>
 
-#include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cstring>
-#include <deque>
+#include <cstdlib>
 #include <functional>
-#include <mutex>
+#include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "app/sources/source.h"
 #include "app/sources/v4l2_io.h"
+#include "fake_v4l2.h"
 #include "filters/core/errors.h"
 #include "sources_test_util.h"
 
 using namespace rf;
 using namespace rf::app;
+using rf::app::test::FakeCamera;
+using rf::app::test::FakeOutput;
 using rf::app::test::wait_for_frame;
 
 namespace {
-
-struct FakeMode {
-  std::uint32_t fourcc;
-  int width, height;
-  std::vector<int> fps;
-};
-
-// A UVC-like camera in memory. A frame "arrives" every `period` while streaming: the fake fills
-// `burst` queued buffers at once (with consecutive sequence numbers) and wakes poll().
-class FakeCamera final : public detail::V4l2Io {
- public:
-  static constexpr int kFd = 42;
-  static constexpr std::size_t kOffsetStep = 1 << 24;
-
-  std::string path = "/dev/video7";
-  std::vector<FakeMode> modes;
-  std::uint32_t device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
-  std::uint32_t padding = 0;  // extra bytes per YUYV row
-  int burst = 1;
-  std::chrono::milliseconds period{5};
-  bool busy = false;
-  bool no_bandwidth = false;
-  std::atomic<bool> unplugged{false};
-  std::atomic<bool> queue_error{false};  // the driver flagged its queue as failed
-  // The content of every MJPEG frame from now on.
-  void set_jpeg(std::vector<std::uint8_t> bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    jpeg_ = std::move(bytes);
-  }
-
-  // What the source did, for the tests to inspect.
-  std::atomic<int> opens{0}, closes{0}, unmaps{0}, stream_offs{0};
-  std::size_t buffer_count() const { return buffers_.size(); }
-
-  // Luma of YUYV frames: a diagonal ramp moving with the frame number, so that every pixel tells
-  // its position and frame and a wrong row stride shows.
-  static int luma(int x, int y, std::uint32_t sequence) {
-    return 16 + int((sequence + std::uint32_t(x) + 2u * std::uint32_t(y)) % 200u);
-  }
-
-  int open(const std::string& p) override {
-    if (p != path) {
-      errno = ENOENT;
-      return -1;
-    }
-    ++opens;
-    return kFd;
-  }
-  int close(int) override {
-    ++closes;
-    return 0;
-  }
-  void* mmap(int, std::size_t length, off_t offset) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const std::size_t i = std::size_t(offset) / kOffsetStep;
-    if (i >= buffers_.size() || length != buffers_[i].memory.size()) {
-      errno = EINVAL;
-      return MAP_FAILED;
-    }
-    return buffers_[i].memory.data();
-  }
-  int munmap(void*, std::size_t) override {
-    ++unmaps;
-    return 0;
-  }
-  std::vector<std::string> nodes() override { return {path}; }
-
-  int poll(pollfd* fds, nfds_t, int timeout_ms) override {
-    fds[0].revents = 0;
-    if (unplugged || queue_error) {
-      fds[0].revents = unplugged ? POLLERR | POLLHUP : POLLERR;
-      return 1;
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!done_.empty()) {
-        fds[0].revents = POLLIN;
-        return 1;
-      }
-    }
-    std::this_thread::sleep_for(std::min(period, std::chrono::milliseconds(timeout_ms)));
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!streaming_) return 0;
-    for (int k = 0; k < burst; ++k) {
-      Buffer* free = nullptr;
-      for (Buffer& b : buffers_)
-        if (b.queued) {
-          free = &b;
-          break;
-        }
-      if (!free) break;
-      fill(*free);
-    }
-    if (done_.empty()) return 0;
-    fds[0].revents = POLLIN;
-    return 1;
-  }
-
-  int ioctl(int fd, unsigned long request, void* arg) override {
-    if (fd != kFd) return fail(EBADF);
-    if (unplugged) return fail(ENODEV);
-    std::lock_guard<std::mutex> lock(mutex_);
-    switch (request) {
-      case VIDIOC_QUERYCAP: {
-        auto* cap = static_cast<v4l2_capability*>(arg);
-        *cap = {};
-        std::strcpy(reinterpret_cast<char*>(cap->driver), "fake");
-        std::strcpy(reinterpret_cast<char*>(cap->card), "Fake Camera");
-        cap->capabilities = device_caps | V4L2_CAP_DEVICE_CAPS;
-        cap->device_caps = device_caps;
-        return 0;
-      }
-      case VIDIOC_ENUM_FMT: {
-        auto* d = static_cast<v4l2_fmtdesc*>(arg);
-        const auto formats = fourccs();
-        if (d->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || d->index >= formats.size())
-          return fail(EINVAL);
-        d->pixelformat = formats[d->index];
-        return 0;
-      }
-      case VIDIOC_ENUM_FRAMESIZES: {
-        auto* s = static_cast<v4l2_frmsizeenum*>(arg);
-        std::uint32_t n = 0;
-        for (const FakeMode& m : modes)
-          if (m.fourcc == s->pixel_format && n++ == s->index) {
-            s->type = V4L2_FRMSIZE_TYPE_DISCRETE;
-            s->discrete = {std::uint32_t(m.width), std::uint32_t(m.height)};
-            return 0;
-          }
-        return fail(EINVAL);
-      }
-      case VIDIOC_ENUM_FRAMEINTERVALS: {
-        auto* iv = static_cast<v4l2_frmivalenum*>(arg);
-        for (const FakeMode& m : modes)
-          if (m.fourcc == iv->pixel_format && std::uint32_t(m.width) == iv->width &&
-              std::uint32_t(m.height) == iv->height && iv->index < m.fps.size()) {
-            iv->type = V4L2_FRMIVAL_TYPE_DISCRETE;
-            iv->discrete = {1, std::uint32_t(m.fps[iv->index])};
-            return 0;
-          }
-        return fail(EINVAL);
-      }
-      case VIDIOC_G_FMT:
-        if (format_.width == 0) set_format(modes.front());  // the power-on default
-        static_cast<v4l2_format*>(arg)->fmt.pix = format_;
-        return 0;
-      case VIDIOC_S_FMT: {
-        if (busy || streaming_) return fail(EBUSY);
-        v4l2_pix_format& want = static_cast<v4l2_format*>(arg)->fmt.pix;
-        // Like a driver: an unknown format becomes the first one; the size becomes the largest
-        // offered that fits, or the smallest.
-        const auto formats = fourccs();
-        if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
-          want.pixelformat = formats.front();
-        // Among this format's sizes: the largest that fits, else the smallest.
-        const FakeMode* best = nullptr;
-        auto fits = [&](const FakeMode& m) {
-          return m.width <= int(want.width) && m.height <= int(want.height);
-        };
-        auto area = [](const FakeMode& m) { return m.width * m.height; };
-        for (const FakeMode& m : modes) {
-          if (m.fourcc != want.pixelformat) continue;
-          if (!best || (fits(m) && !fits(*best)) ||
-              (fits(m) == fits(*best) && (fits(m) ? area(m) > area(*best) : area(m) < area(*best))))
-            best = &m;
-        }
-        set_format(*best);
-        want = format_;
-        return 0;
-      }
-      case VIDIOC_G_PARM:
-      case VIDIOC_S_PARM: {
-        auto* parm = static_cast<v4l2_streamparm*>(arg);
-        if (request == VIDIOC_S_PARM) timeperframe_ = parm->parm.capture.timeperframe;
-        parm->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
-        parm->parm.capture.timeperframe = timeperframe_;
-        return 0;
-      }
-      case VIDIOC_REQBUFS: {
-        if (busy) return fail(EBUSY);
-        auto* req = static_cast<v4l2_requestbuffers*>(arg);
-        if (req->memory != V4L2_MEMORY_MMAP) return fail(EINVAL);
-        req->count = std::min<std::uint32_t>(req->count, 6);
-        buffers_.assign(req->count, Buffer{});
-        for (Buffer& b : buffers_) b.memory.assign(format_.sizeimage, 0);
-        return 0;
-      }
-      case VIDIOC_QUERYBUF: {
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        if (b->index >= buffers_.size()) return fail(EINVAL);
-        b->length = std::uint32_t(buffers_[b->index].memory.size());
-        b->m.offset = std::uint32_t(b->index * kOffsetStep);
-        return 0;
-      }
-      case VIDIOC_QBUF: {
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        if (b->index >= buffers_.size() || buffers_[b->index].queued) return fail(EINVAL);
-        buffers_[b->index].queued = true;
-        return 0;
-      }
-      case VIDIOC_DQBUF: {
-        if (done_.empty()) return fail(EAGAIN);
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        const std::uint32_t i = done_.front();
-        done_.pop_front();
-        b->index = i;
-        b->bytesused = buffers_[i].bytesused;
-        b->sequence = buffers_[i].sequence;
-        b->flags = V4L2_BUF_FLAG_MAPPED | V4L2_BUF_FLAG_DONE;
-        return 0;
-      }
-      case VIDIOC_STREAMON:
-        if (no_bandwidth) return fail(ENOSPC);
-        streaming_ = true;
-        return 0;
-      case VIDIOC_STREAMOFF:
-        ++stream_offs;
-        streaming_ = false;
-        done_.clear();
-        return 0;
-      default:
-        return fail(ENOTTY);
-    }
-  }
-
- private:
-  struct Buffer {
-    std::vector<std::uint8_t> memory;
-    bool queued = false;
-    std::uint32_t bytesused = 0;
-    std::uint32_t sequence = 0;
-  };
-
-  static int fail(int err) {
-    errno = err;
-    return -1;
-  }
-
-  std::vector<std::uint32_t> fourccs() const {
-    std::vector<std::uint32_t> f;
-    for (const FakeMode& m : modes)
-      if (std::find(f.begin(), f.end(), m.fourcc) == f.end()) f.push_back(m.fourcc);
-    return f;
-  }
-
-  void set_format(const FakeMode& m) {
-    format_ = {};
-    format_.width = std::uint32_t(m.width);
-    format_.height = std::uint32_t(m.height);
-    format_.pixelformat = m.fourcc;
-    format_.field = V4L2_FIELD_NONE;
-    if (m.fourcc == V4L2_PIX_FMT_YUYV) {
-      format_.bytesperline = std::uint32_t(m.width) * 2 + padding;
-      format_.sizeimage = format_.bytesperline * std::uint32_t(m.height);
-    } else if (m.fourcc == V4L2_PIX_FMT_NV12) {
-      format_.bytesperline = std::uint32_t(m.width) + padding;
-      format_.sizeimage = format_.bytesperline * std::uint32_t(m.height + (m.height + 1) / 2);
-    } else {
-      format_.sizeimage = std::uint32_t(m.width * m.height * 2);
-    }
-    timeperframe_ = {1, std::uint32_t(m.fps.front())};
-  }
-
-  void fill(Buffer& b) {
-    b.queued = false;
-    b.sequence = sequence_++;
-    if (format_.pixelformat == V4L2_PIX_FMT_YUYV) {
-      std::fill(b.memory.begin(), b.memory.end(), 0xEE);  // padding shows as garbage
-      for (std::uint32_t y = 0; y < format_.height; ++y)
-        for (std::uint32_t x = 0; x < format_.width; ++x) {
-          std::uint8_t* p = &b.memory[y * format_.bytesperline + x * 2];
-          p[0] = std::uint8_t(luma(int(x), int(y), b.sequence));
-          p[1] = 128;  // U for even x, V for odd x: neutral chroma
-        }
-      b.bytesused = format_.sizeimage;
-    } else if (format_.pixelformat == V4L2_PIX_FMT_NV12) {
-      std::fill(b.memory.begin(), b.memory.end(), 0xEE);
-      for (std::uint32_t y = 0; y < format_.height; ++y)
-        for (std::uint32_t x = 0; x < format_.width; ++x)
-          b.memory[y * format_.bytesperline + x] = std::uint8_t(luma(int(x), int(y), b.sequence));
-      const std::size_t chroma = std::size_t(format_.bytesperline) * format_.height;
-      for (std::uint32_t y = 0; y < (format_.height + 1) / 2; ++y)
-        std::fill_n(&b.memory[chroma + y * format_.bytesperline], format_.width, 128);
-      b.bytesused = format_.sizeimage;
-    } else {
-      const std::size_t n = std::min(jpeg_.size(), b.memory.size());
-      std::copy_n(jpeg_.begin(), n, b.memory.begin());
-      b.bytesused = std::uint32_t(n);
-    }
-    done_.push_back(std::uint32_t(&b - buffers_.data()));
-  }
-
-  std::mutex mutex_;
-  std::vector<std::uint8_t> jpeg_;
-  v4l2_pix_format format_{};
-  v4l2_fract timeperframe_{1, 30};
-  std::vector<Buffer> buffers_;
-  std::deque<std::uint32_t> done_;
-  bool streaming_ = false;
-  std::uint32_t sequence_ = 0;
-};
 
 std::shared_ptr<FakeCamera> usual_camera() {
   auto cam = std::make_shared<FakeCamera>();
@@ -626,4 +326,20 @@ TEST_CASE("busy, bandwidth-starved and unsuitable cameras are IoErrors naming th
 
   CHECK(open_error(usual_camera(), "/dev/video3") ==
         "camera /dev/video3: no such device (is it plugged in?)");
+
+  auto not_v4l2 = usual_camera();
+  not_v4l2->not_v4l2 = true;
+  CHECK(open_error(not_v4l2) == "camera /dev/video7: not a V4L2 video device");
+  CHECK(not_v4l2->closes == not_v4l2->opens);
+
+  // A loopback output node is no camera: list_cameras passes it by, open_camera names it.
+  auto loopback = std::make_shared<FakeOutput>();
+  CHECK(detail::list_cameras(*loopback).empty());
+  try {
+    detail::open_camera(loopback, loopback->path, 0, 0);
+    FAIL("an output node opened as a camera");
+  } catch (const IoError& e) {
+    CHECK(std::string(e.what()) == "camera /dev/video10 (Fake Loopback) cannot capture video");
+  }
+  CHECK(loopback->closes == loopback->opens);
 }

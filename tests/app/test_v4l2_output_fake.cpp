@@ -3,210 +3,26 @@
 // streaming buffers, a size change, and the one-line errors for a missing, busy or wrong device.
 #include <doctest/doctest.h>
 #include <linux/videodev2.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <deque>
-#include <mutex>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "app/sources/output_frame.h"
 #include "app/sources/source.h"
 #include "app/sources/v4l2_io.h"
 #include "app/sources/v4l2_output.h"
+#include "fake_v4l2.h"
 #include "filters/core/errors.h"
 #include "tests/random_data.h"
 
 using namespace rf;
 using namespace rf::app;
+using rf::app::test::FakeOutput;
 
 namespace {
-
-// A v4l2loopback-like output node in memory: it takes a format, then frames by write() (when
-// `readwrite`) or through mmap buffers queued for output, and keeps every frame it was given.
-class FakeOutput final : public detail::V4l2Io {
- public:
-  static constexpr int kFd = 17;
-  static constexpr std::size_t kOffsetStep = 1 << 24;
-
-  std::string path = "/dev/video10";
-  std::uint32_t device_caps = V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_READWRITE | V4L2_CAP_STREAMING;
-  std::vector<std::uint32_t> formats = {V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_RGB24};
-  std::uint32_t padding = 0;  // extra bytes per row the driver asks for
-  bool busy = false;          // another writer holds it
-  bool not_v4l2 = false;      // a node that answers no V4L2 ioctl
-  std::atomic<bool> unplugged{false};
-  // Sizes the driver refuses once frames flow (a reader holds the format).
-  bool fixed_size_after_start = false;
-
-  struct Written {
-    std::uint32_t fourcc;
-    int width, height;
-    std::uint32_t bytesperline;
-    std::vector<std::uint8_t> bytes;
-  };
-  std::vector<Written> frames() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return written_;
-  }
-  std::atomic<int> opens{0}, closes{0}, unmaps{0};
-
-  int open(const std::string& p) override {
-    if (p != path) {
-      errno = ENOENT;
-      return -1;
-    }
-    ++opens;
-    return kFd;
-  }
-  int close(int) override {
-    ++closes;
-    return 0;
-  }
-  void* mmap(int, std::size_t length, off_t offset) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const std::size_t i = std::size_t(offset) / kOffsetStep;
-    if (i >= buffers_.size() || length != buffers_[i].size()) {
-      errno = EINVAL;
-      return MAP_FAILED;
-    }
-    return buffers_[i].data();
-  }
-  int munmap(void*, std::size_t) override {
-    ++unmaps;
-    return 0;
-  }
-  int poll(pollfd* fds, nfds_t, int) override {
-    fds[0].revents = POLLOUT;
-    return 1;
-  }
-  std::vector<std::string> nodes() override { return {path}; }
-
-  ssize_t write(int fd, const void* data, std::size_t bytes) override {
-    if (fd != kFd) return fail(EBADF);
-    if (unplugged) return fail(ENODEV);
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!(device_caps & V4L2_CAP_READWRITE) || format_.width == 0) return fail(EINVAL);
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    keep(std::vector<std::uint8_t>(p, p + std::min<std::size_t>(bytes, format_.sizeimage)));
-    started_ = true;
-    return ssize_t(bytes);
-  }
-
-  int ioctl(int fd, unsigned long request, void* arg) override {
-    if (fd != kFd) return fail(EBADF);
-    if (not_v4l2) return fail(ENOTTY);
-    if (unplugged) return fail(ENODEV);
-    std::lock_guard<std::mutex> lock(mutex_);
-    switch (request) {
-      case VIDIOC_QUERYCAP: {
-        auto* cap = static_cast<v4l2_capability*>(arg);
-        *cap = {};
-        std::strcpy(reinterpret_cast<char*>(cap->driver), "v4l2 loopback");
-        std::strcpy(reinterpret_cast<char*>(cap->card), "Fake Loopback");
-        cap->capabilities = device_caps | V4L2_CAP_DEVICE_CAPS;
-        cap->device_caps = device_caps;
-        return 0;
-      }
-      case VIDIOC_ENUM_FMT: {
-        auto* d = static_cast<v4l2_fmtdesc*>(arg);
-        if (d->type != V4L2_BUF_TYPE_VIDEO_OUTPUT || d->index >= formats.size())
-          return fail(EINVAL);
-        d->pixelformat = formats[d->index];
-        return 0;
-      }
-      case VIDIOC_S_FMT: {
-        auto* f = static_cast<v4l2_format*>(arg);
-        if (f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT) return fail(EINVAL);
-        if (busy || streaming_) return fail(EBUSY);
-        v4l2_pix_format& want = f->fmt.pix;
-        if (fixed_size_after_start && started_ &&
-            (want.width != format_.width || want.height != format_.height))
-          return fail(EBUSY);
-        // Like a driver: an unknown format becomes the first one it takes.
-        if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
-          want.pixelformat = formats.front();
-        const std::uint32_t bpp = want.pixelformat == V4L2_PIX_FMT_YUYV ? 2 : 3;
-        want.bytesperline =
-            (want.pixelformat == V4L2_PIX_FMT_YUYV ? (want.width + 1) / 2 * 4 : want.width * bpp) +
-            padding;
-        want.sizeimage = want.bytesperline * want.height;
-        format_ = want;
-        return 0;
-      }
-      case VIDIOC_S_PARM:
-        return 0;
-      case VIDIOC_REQBUFS: {
-        auto* req = static_cast<v4l2_requestbuffers*>(arg);
-        if (req->type != V4L2_BUF_TYPE_VIDEO_OUTPUT || req->memory != V4L2_MEMORY_MMAP)
-          return fail(EINVAL);
-        if (streaming_) return fail(EBUSY);
-        req->count = std::min<std::uint32_t>(req->count, 4);
-        buffers_.assign(req->count, std::vector<std::uint8_t>(format_.sizeimage));
-        queued_.assign(req->count, false);
-        done_.clear();
-        return 0;
-      }
-      case VIDIOC_QUERYBUF: {
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        if (b->index >= buffers_.size()) return fail(EINVAL);
-        b->length = std::uint32_t(buffers_[b->index].size());
-        b->m.offset = std::uint32_t(b->index * kOffsetStep);
-        return 0;
-      }
-      case VIDIOC_QBUF: {
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        if (b->index >= buffers_.size() || queued_[b->index]) return fail(EINVAL);
-        // The "reader" takes the frame at once; the buffer comes back on the next DQBUF.
-        const auto& mem = buffers_[b->index];
-        keep(std::vector<std::uint8_t>(mem.begin(), mem.begin() + b->bytesused));
-        queued_[b->index] = true;
-        done_.push_back(b->index);
-        return 0;
-      }
-      case VIDIOC_DQBUF: {
-        if (done_.empty()) return fail(EAGAIN);
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        b->index = done_.front();
-        done_.pop_front();
-        queued_[b->index] = false;
-        return 0;
-      }
-      case VIDIOC_STREAMON:
-        streaming_ = true;
-        started_ = true;
-        return 0;
-      case VIDIOC_STREAMOFF:
-        streaming_ = false;
-        std::fill(queued_.begin(), queued_.end(), false);
-        done_.clear();
-        return 0;
-      default:
-        return fail(ENOTTY);
-    }
-  }
-
- private:
-  static int fail(int err) {
-    errno = err;
-    return -1;
-  }
-  void keep(std::vector<std::uint8_t> bytes) {
-    written_.push_back({format_.pixelformat, int(format_.width), int(format_.height),
-                        format_.bytesperline, std::move(bytes)});
-  }
-
-  std::mutex mutex_;
-  v4l2_pix_format format_{};
-  std::vector<std::vector<std::uint8_t>> buffers_;
-  std::vector<bool> queued_;
-  std::deque<std::uint32_t> done_;
-  bool streaming_ = false;
-  bool started_ = false;
-  std::vector<Written> written_;
-};
 
 // A seeded random RGBA frame from a pool (the pipeline's kind of frame).
 std::shared_ptr<OutputFrame> random_frame(OutputFramePool& pool, int w, int h, unsigned seed) {
