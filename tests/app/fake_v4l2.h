@@ -138,7 +138,8 @@ class FakeV4l2Node : public detail::V4l2Io {
   const std::string driver_, card_;
 };
 
-// A size a camera offers in one format, and the rates it lists for it.
+// A size a camera offers in one format, and the rates it lists for it (none: it lists no frame
+// intervals for that size, as some drivers do).
 struct FakeCameraMode {
   std::uint32_t fourcc;
   int width, height;
@@ -329,7 +330,7 @@ class FakeCamera final : public FakeV4l2Node {
     } else {
       format_.sizeimage = std::uint32_t(m.width * m.height * 2);
     }
-    timeperframe_ = {1, std::uint32_t(m.fps.front())};
+    if (!m.fps.empty()) timeperframe_ = {1, std::uint32_t(m.fps.front())};
   }
 
   void fill(Buffer& b) {

@@ -2,6 +2,8 @@
 // that are not cameras).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -34,7 +36,15 @@ TEST_CASE("list_cameras lists capture devices, and nothing where there are none"
       CHECK(!m.fourcc.empty());
       CHECK(m.width > 0);
       CHECK(m.height > 0);
-      CHECK(m.fps >= 0.0);
+      // A rate the driver lists for this size, or 0 as the size's only mode when it lists none.
+      CAPTURE(m.fps);
+      CHECK(std::isfinite(m.fps));
+      if (!(m.fps > 0.0)) {
+        CHECK(m.fps == 0.0);
+        CHECK(std::count_if(c.modes.begin(), c.modes.end(), [&](const CameraMode& o) {
+                return o.fourcc == m.fourcc && o.width == m.width && o.height == m.height;
+              }) == 1);
+      }
     }
   }
   if (!probe.good()) CHECK(cameras.empty());

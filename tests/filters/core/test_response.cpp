@@ -122,9 +122,14 @@ TEST_CASE("response: the gain is the spectrum of the measured impulse response")
   // Causal only: the magnitude of the running sum's spectrum, away from its pole.
   const Recursive sat = design(make_spec(FilterKind::Sat, 1, 1));
   const std::vector<double> h = impulse_response(sat, 20000);
-  const double w = 2.0;
-  // The truncated step's spectrum oscillates around the infinite one by at most 1 / (2 sin(w/2)).
-  CHECK(std::abs(spectrum(h, 20000, w) - response_gain(sat, w)) <= 1.0 / (2 * std::sin(w / 2)));
+  // The step truncated to its first N = 20001 samples is a geometric sum: its spectrum is the
+  // infinite one times |1 - e^{-i omega N}| = 2 |sin(omega N / 2)|.
+  for (double w : {0.3, 1.0, 2.0, 3.0}) {
+    CAPTURE(w);
+    CHECK(spectrum(h, 20000, w) ==
+          doctest::Approx(response_gain(sat, w) * 2.0 * std::abs(std::sin(w * 20001 / 2)))
+              .epsilon(1e-9));
+  }
 }
 
 TEST_CASE("response: points on [0, pi], the ideal Gaussian for the Gaussian kinds only") {
