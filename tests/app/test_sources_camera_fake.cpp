@@ -7,10 +7,8 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/sources/source.h"
@@ -24,6 +22,7 @@ using namespace rf::app;
 using rf::app::test::FakeCamera;
 using rf::app::test::FakeOutput;
 using rf::app::test::wait_for_frame;
+using rf::app::test::wait_until;
 
 namespace {
 
@@ -57,16 +56,6 @@ std::string open_error(std::shared_ptr<FakeCamera> cam, const std::string& devic
     return e.what();
   }
   return "(opened)";
-}
-
-bool wait_until(const std::function<bool()>& done, double timeout_s = 3.0) {
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<long>(timeout_s * 1000.0));
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return false;
 }
 
 }  // namespace
@@ -119,7 +108,7 @@ TEST_CASE("a YUYV camera streams converted frames, padded rows and all") {
     CHECK(wrong == 0);
     // Frames keep coming: more than the 4 buffers, so the source gives them back to the driver.
     int frames = 0;
-    while (frames < 12 && wait_for_frame(*source, f, 2.0)) ++frames;
+    while (frames < 12 && wait_for_frame(*source, f)) ++frames;
     CHECK(frames == 12);
     CHECK(source->status().empty());
   }
@@ -196,7 +185,7 @@ TEST_CASE("a camera shows only the newest of frames that arrive together") {
   auto source = detail::open_camera(cam, cam->path, 64, 48);
   Frame f;
   std::vector<int> seen;
-  while (seen.size() < 6 && wait_for_frame(*source, f, 2.0)) seen.push_back(sequence_of(f));
+  while (seen.size() < 6 && wait_for_frame(*source, f)) seen.push_back(sequence_of(f));
   REQUIRE(seen.size() == 6);
   // Bursts fill sequences 0-2, 3-5, ...: only 2, 5, 8, ... are shown.
   for (int s : seen) CHECK(s % 3 == 2);
@@ -253,7 +242,7 @@ TEST_CASE("a size only MJPEG offers selects MJPEG, whose frames lack Huffman tab
   cam->set_jpeg(stripped);
   REQUIRE(wait_for_frame(*source, f));
   CHECK(std::abs(int(f.bytes[0]) - 200) <= 3);
-  CHECK(wait_until([&] { return source->status().empty(); }, 5.0));
+  CHECK(wait_until([&] { return source->status().empty(); }));
 }
 
 TEST_CASE("a camera prefers YUYV, at the size asked for or the driver's nearest") {
