@@ -152,32 +152,32 @@ Recursive bspline_prefilter(const std::vector<double>& centre_to_edge) {
   return design_math::from_poles(poles);
 }
 
-// The parameters of the recursive design, checked against the kind's row of the table.
-void check_design_params(const FilterSpec& spec) {
-  const KindInfo& k = info(spec.kind);
+// The parameters the filter along one line reads, checked against the kind's row of the table.
+void check_line(const LineSpec& line) {
+  const KindInfo& k = info(line.kind);
   const OrderInfo* order = &k.orders.front();
   if (k.params.has(Param::Order)) {
-    order = k.order_info(spec.order);
+    order = k.order_info(line.order);
     const std::string orders = orders_text(k);
     if (!order)
       refuse(std::string("order must be ") + (orders.find("..") == std::string::npos ? "" : "in ") +
-             orders + " for " + k.name + " (got " + std::to_string(spec.order) + ")");
+             orders + " for " + k.name + " (got " + std::to_string(line.order) + ")");
   }
   if (k.params.has(Param::Sigma)) {
-    check_range("sigma", info(Param::Sigma).range, spec.sigma, false);
+    check_range("sigma", info(Param::Sigma).range, line.sigma, false);
     const std::string design = k.params.has(Param::Order)
                                    ? std::string(k.name) + " order " + std::to_string(order->order)
                                    : std::string(k.name);
-    if (spec.sigma < order->min_sigma)
+    if (line.sigma < order->min_sigma)
       refuse("sigma must be >= " + number(order->min_sigma) + " for " + design + " (got " +
-             number(spec.sigma) + ")");
-    if (spec.sigma > order->max_sigma)
+             number(line.sigma) + ")");
+    if (line.sigma > order->max_sigma)
       refuse("sigma must be <= " + number(order->max_sigma) + " for " + design + " (got " +
-             number(spec.sigma) +
+             number(line.sigma) +
              "): its double-precision coefficients lose the poles beyond; use a lower order");
   }
-  if (k.params.has(Param::Pole)) check_range("pole", info(Param::Pole).range, spec.pole, false);
-  if (!k.accepts(spec.ext)) {
+  if (k.params.has(Param::Pole)) check_range("pole", info(Param::Pole).range, line.pole, false);
+  if (!k.accepts(line.ext)) {
     std::string taken;
     int count = 0;
     for (Extension e : k.extensions)
@@ -185,16 +185,30 @@ void check_design_params(const FilterSpec& spec) {
         taken += std::string(taken.empty() ? "" : " or ") + to_string(e);
         ++count;
       }
-    refuse(std::string("extension ") + to_string(spec.ext) + ": the " + k.title +
+    refuse(std::string("extension ") + to_string(line.ext) + ": the " + k.title +
            " takes only the " + taken + (count == 1 ? " extension (" : " extensions (") +
            k.why_these_extensions + ")");
   }
+  if (line.derivative != 0)
+    refuse(std::string("derivative must be 0 for ") + k.name + " (got " +
+           std::to_string(line.derivative) + "): the recursive designs offer no derivative");
+}
+
+// The spec of one line, for messages.
+FilterSpec as_spec(const LineSpec& line) {
+  FilterSpec s;
+  s.kind = line.kind;
+  s.sigma = line.sigma;
+  s.order = line.order;
+  s.pole = line.pole;
+  s.ext = line.ext;
+  return s;
 }
 
 }  // namespace
 
 void validate(const FilterSpec& spec) {
-  check_design_params(spec);
+  for (Axis axis : {Axis::X, Axis::Y}) check_line(line_spec(spec, axis));
   const ParamSet p = info(spec.kind).params;
   if (p.has(Param::SigmaR)) check_range("sigma_r", info(Param::SigmaR).range, spec.sigma_r, false);
   if (p.has(Param::Kappa)) check_range("kappa", info(Param::Kappa).range, spec.kappa, false);
@@ -204,22 +218,27 @@ void validate(const FilterSpec& spec) {
 
 Recursive design(const FilterSpec& spec) {
   validate(spec);
+  return design(line_spec(spec, Axis::X));
+}
+
+Recursive design(const LineSpec& line) {
+  check_line(line);
   Recursive f;
-  switch (spec.kind) {
+  switch (line.kind) {
     case FilterKind::Gaussian:
-      if (spec.order == 1)
-        f = first_order_gaussian(spec.sigma);
-      else if (spec.order == 2)
-        f = from_reciprocal_poles_matched(deriche_d(2), spec.sigma);
+      if (line.order == 1)
+        f = first_order_gaussian(line.sigma);
+      else if (line.order == 2)
+        f = from_reciprocal_poles_matched(deriche_d(2), line.sigma);
       else
         // van Vliet, Young and Verbeek 1998: poles for sigma0 = 2 scaled by d -> d^(1/q).
-        f = from_reciprocal_poles_matched(vyv_poles(spec.order), spec.sigma);
+        f = from_reciprocal_poles_matched(vyv_poles(line.order), line.sigma);
       break;
     case FilterKind::Deriche:
-      f = from_reciprocal_poles_matched(deriche_d(spec.order), spec.sigma);
+      f = from_reciprocal_poles_matched(deriche_d(line.order), line.sigma);
       break;
     case FilterKind::Yvrg:
-      f = yvrg(spec.sigma);
+      f = yvrg(line.sigma);
       break;
     case FilterKind::BSpline3:
       f = bspline_prefilter({4.0 / 6.0, 1.0 / 6.0});
@@ -231,8 +250,8 @@ Recursive design(const FilterSpec& spec) {
       f = bspline_prefilter({2416.0 / 5040.0, 1191.0 / 5040.0, 120.0 / 5040.0, 1.0 / 5040.0});
       break;
     case FilterKind::Exponential:
-      f.b0 = 1.0 - spec.pole;
-      f.a = {-spec.pole};
+      f.b0 = 1.0 - line.pole;
+      f.a = {-line.pole};
       break;
     case FilterKind::Sat:
       // The running sum y_i = x_i + y_(i-1): the one filter allowed a pole on the unit circle.
@@ -244,7 +263,7 @@ Recursive design(const FilterSpec& spec) {
       refuse("edge-aware filtering has no single recursive design: its weights vary per pixel");
   }
   if (!design_math::is_stable(f))
-    refuse(std::string("the ") + to_string(spec.kind) + " design for " + describe(spec) +
+    refuse(std::string("the ") + to_string(line.kind) + " design for " + describe(as_spec(line)) +
            " is unstable in double precision; lower sigma or the order");
   return f;
 }

@@ -26,7 +26,10 @@ struct Recursive {
 // table: zero, or ignore, the same for it), edge-aware parameters out of range.
 void validate(const FilterSpec& spec);
 
-// The coefficients for `spec` (validated first).
+// The coefficients of the filter along one line (checked first).
+Recursive design(const LineSpec& line);
+
+// The coefficients for `spec` along X (validated first).
 Recursive design(const FilterSpec& spec);
 
 }  // namespace rf

@@ -127,6 +127,16 @@ std::string describe(const FilterSpec& s) {
   return out;
 }
 
+LineSpec line_spec(const FilterSpec& spec, Axis) {
+  LineSpec line;
+  line.kind = spec.kind;
+  line.sigma = spec.sigma;
+  line.order = spec.order;
+  line.pole = spec.pole;
+  line.ext = spec.ext;
+  return line;
+}
+
 FilterSpec parse_spec(const FilterArgs& a) {
   const FilterSpec s = parse(a, true);
   validate(s);

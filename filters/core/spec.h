@@ -73,6 +73,23 @@ std::optional<Extension> parse_extension(std::string_view);
 // One line describing the spec for logs, titles and JSON sidecars.
 std::string describe(const FilterSpec&);
 
+// The axes of an image: X along rows (the image width), Y along columns (the height).
+enum class Axis { X, Y };
+
+// The one-dimensional filter a spec applies along one axis: what the design of its recursion
+// reads (rf::design(const LineSpec&) in design.h).
+struct LineSpec {
+  FilterKind kind = FilterSpec().kind;
+  double sigma = FilterSpec().sigma;
+  int order = FilterSpec().order;
+  double pole = FilterSpec().pole;
+  Extension ext = FilterSpec().ext;
+  int derivative = 0;  // 0: the filter itself; the recursive designs offer no derivative yet
+};
+
+// The filter along `axis`. Both axes read the same fields of FilterSpec.
+LineSpec line_spec(const FilterSpec& spec, Axis axis);
+
 // The filter parameters as a person gives them: rfcli's options and the Python module's keyword
 // arguments, names in place of the enums. The defaults are FilterSpec's.
 struct FilterArgs {

@@ -348,6 +348,32 @@ TEST_CASE("changing the kind keeps what the new kind offers and takes its defaul
   CHECK(message_of(a).find("--filter: unknown filter 'box'") == 0);
 }
 
+TEST_CASE("line_spec: both axes read the spec; design(LineSpec) is design(FilterSpec)") {
+  FilterSpec s;
+  s.kind = FilterKind::Gaussian;
+  s.order = 5;
+  s.sigma = 7.5;
+  s.ext = Extension::Clamp;
+  for (Axis axis : {Axis::X, Axis::Y}) {
+    const LineSpec line = line_spec(s, axis);
+    CHECK(line.kind == s.kind);
+    CHECK(line.sigma == s.sigma);
+    CHECK(line.order == s.order);
+    CHECK(line.pole == s.pole);
+    CHECK(line.ext == s.ext);
+    CHECK(line.derivative == 0);
+    const Recursive a = design(line), b = design(s);
+    CHECK(a.b0 == b.b0);
+    CHECK(a.a == b.a);
+  }
+  LineSpec line = line_spec(s, Axis::Y);
+  line.derivative = 1;
+  CHECK_THROWS_WITH_AS(design(line), doctest::Contains("derivative must be 0"), InvalidParameter);
+  line.derivative = 0;
+  line.order = 6;
+  CHECK_THROWS_WITH_AS(design(line), doctest::Contains("order must be in 1..5"), InvalidParameter);
+}
+
 TEST_CASE("describe: the parameters each kind reads") {
   FilterSpec s;
   CHECK(describe(s) == "gaussian order 3 sigma 4, mirror");
