@@ -6,6 +6,7 @@
 #include <exception>
 #include <map>
 
+#include "app/gui/panels/filter_choices.h"
 #include "app/gui/presets.h"
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
@@ -13,11 +14,9 @@
 namespace rf::gui {
 namespace {
 
-// The extensions a ground truth can take: every one but ignore, which extends nothing.
 std::map<std::string, Extension> truth_extensions() {
   std::map<std::string, Extension> m;
-  for (const ExtensionInfo& e : extension_table())
-    if (e.ext != Extension::Ignore) m.emplace(e.name, e.ext);
+  for (Extension e : truth_extension_choices()) m.emplace(to_string(e), e);
   return m;
 }
 
