@@ -16,6 +16,7 @@
 #include "core/engine.h"
 #include "core/errors.h"
 #include "core/extension.h"
+#include "core/filter_table.h"
 #include "core/image.h"
 #include "core/response.h"
 #include "core/spec.h"

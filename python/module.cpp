@@ -215,7 +215,30 @@ class PyEngine {
   std::mutex mutex_;
 };
 
-const char* kFilterDoc = R"(Filters an image and returns the result as a new array.
+// "name: text" wrapped at 96 columns, its continuation lines indented, for the docstrings.
+std::string doc_item(const std::string& name, const std::string& text) {
+  constexpr std::size_t kWidth = 96;
+  std::string out, line = name + ":";
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line.size() + 1 + word.size() > kWidth) {
+      out += line + "\n";
+      line = "   ";
+    }
+    line += " " + word;
+    start = end + 1;
+  }
+  return out + line + "\n";
+}
+
+// filter()'s docstring: the parameters as rfcli's --help describes them, from the filter table.
+const char* filter_doc() {
+  static const std::string doc = [] {
+    const rf::OptionHelp& h = rf::option_help();
+    return std::string(R"(Filters an image and returns the result as a new array.
 
 filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, algo='auto',
        sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5, backend='auto', out=None)
@@ -227,21 +250,29 @@ array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anyth
     Numba, JAX) the array is filtered where it is, without a copy, by the CUDA backend, and the
     result is a new rfstudio.DeviceArray (or `out`); there the layout must be H x W float32,
     H x W x 4 float32 or H x W x 4 uint8.
-kind: gaussian (order 1..5), deriche (order 2 or 4), yvrg, bspline3, bspline5, bspline7, exp,
-    sat, edge-aware.
-sigma: Gaussian standard deviation in pixels. order: recursion order (default 3; deriche 2).
-ext: boundary extension: ignore, zero, clamp, repeat, mirror (None: mirror; zero for sat,
-    which takes only zero).
-algo: auto, rt, alg4, alg5, alg6, one-way, two-way (yvrg); edge-aware: a, c, d, exact.
-sigma_r, kappa, iterations: the edge-aware filter's range sigma on [0, 1], warm-up distance in
-    sigmas and iterations. pole: the exponential smoother's pole, |pole| < 1.
-backend: auto (CUDA when a device is present, else the CPU), cpu or cuda.
-out: an array of the same shape, dtype and memory to write into (the input itself filters in
+)") + doc_item("kind", h.filter) +
+           doc_item("sigma", h.sigma) + doc_item("order", h.order + "; None: the kind's default") +
+           doc_item("ext", h.ext + "; None: the kind's default") + doc_item("algo", h.algo) +
+           doc_item("sigma_r", h.sigma_r) + doc_item("kappa", h.kappa) +
+           doc_item("iterations", h.iterations) + doc_item("pole", h.pole) +
+           doc_item("backend", h.backend) +
+           R"(out: an array of the same shape, dtype and memory to write into (the input itself filters in
     place); returned.
 
 Raises ValueError naming the parameter, with the message rfcli prints, and
 rfstudio.BackendUnavailable for backend='cuda' without a CUDA device. The GIL is released while
 the filter runs.)";
+  }();
+  return doc.c_str();
+}
+
+// The names of a table, as the tuple of a module attribute.
+template <class Row>
+py::tuple names_of(const std::vector<Row>& table) {
+  py::list names;
+  for (const Row& row : table) names.append(row.name);
+  return py::tuple(names);
+}
 
 const char* kTruthDoc = R"(The ground truth of a filter, computed in double on the CPU.
 
@@ -284,7 +315,7 @@ PYBIND11_MODULE(_rfstudio, m) {
                   args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations, pole, backend);
               return PyEngine(a, false).run(array, out);
             },
-            kFilterDoc, py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...,
+            filter_doc(), py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...,
             py::arg("backend") = d.backend, py::arg("out") = py::none());
 
         m.def(
@@ -357,6 +388,11 @@ PYBIND11_MODULE(_rfstudio, m) {
       },
       kCoeffsDoc, py::arg("kind") = d.filter, py::kw_only(), py::arg("sigma") = d.sigma,
       py::arg("order") = py::none(), py::arg("pole") = d.pole);
+
+  m.attr("kinds") = names_of(rf::kind_table());
+  m.attr("extensions") = names_of(rf::extension_table());
+  m.attr("algorithms") = names_of(rf::algorithm_table());
+  m.attr("backends") = names_of(rf::backend_table());
 
   m.def(
       "cuda_available", [] { return rf::cuda_available(); },

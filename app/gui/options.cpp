@@ -6,15 +6,17 @@
 #include <exception>
 #include <map>
 
+#include "app/gui/panels/filter_choices.h"
 #include "app/gui/presets.h"
+#include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf::gui {
 namespace {
 
-template <class E>
-std::map<std::string, E> names_of(std::initializer_list<E> values) {
-  std::map<std::string, E> m;
-  for (E v : values) m.emplace(to_string(v), v);
+std::map<std::string, Extension> truth_extensions() {
+  std::map<std::string, Extension> m;
+  for (Extension e : truth_extension_choices()) m.emplace(to_string(e), e);
   return m;
 }
 
@@ -45,20 +47,23 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   }
   CLI::App app{
       "rfstudio: live recursive filtering, its timing, and its difference from ground truth"};
-  FilterSpec& s = o->spec;
-  std::string kind, ext, algo, backend, view, truth;
-
-  app.add_option("--filter", kind,
-                 "gaussian|deriche|yvrg|bspline3|bspline5|bspline7|exp|sat|edge-aware");
-  app.add_option("--sigma", s.sigma, "Gaussian sigma in pixels")->check(CLI::PositiveNumber);
-  app.add_option("--order", s.order, "recursion order 1..5");
-  app.add_option("--pole", s.pole, "pole of the exponential smoother, |p| < 1");
-  app.add_option("--ext", ext, "ignore|zero|clamp|repeat|mirror");
-  app.add_option("--sigma-r", s.sigma_r, "edge-aware range sigma on [0, 1]");
-  app.add_option("--kappa", s.kappa, "edge-aware warm-up distance in sigmas");
-  app.add_option("--iterations", s.iterations, "edge-aware iterations");
-  app.add_option("--algo", algo, "auto|rt|alg4|alg5|alg6|one-way|two-way|a|c|d|exact");
-  app.add_option("--backend", backend, "auto|cpu|cuda");
+  // rfcli's filter options, over the spec the preset made (or FilterSpec's defaults).
+  FilterArgs args = to_args(o->spec);
+  std::string kind;
+  std::optional<int> order;
+  std::optional<std::string> ext;
+  std::string view, truth;
+  const OptionHelp& help = option_help();
+  app.add_option("--filter", kind, help.filter);
+  app.add_option("--sigma", args.sigma, help.sigma)->check(CLI::PositiveNumber);
+  app.add_option("--order", order, help.order);
+  app.add_option("--pole", args.pole, help.pole);
+  app.add_option("--ext", ext, help.ext);
+  app.add_option("--sigma-r", args.sigma_r, help.sigma_r);
+  app.add_option("--kappa", args.kappa, help.kappa);
+  app.add_option("--iterations", args.iterations, help.iterations);
+  app.add_option("--algo", args.algo, help.algo);
+  app.add_option("--backend", args.backend, help.backend);
 
   auto* sources = app.add_option_group("source", "one frame source (default: the astronaut)");
   std::string image, folder, video, camera, pattern;
@@ -77,8 +82,7 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_option("--truth", truth, "ground truth of the diff view: fir|padded|extension");
   app.add_option("--truth-ext", o->diff.truth_ext,
                  "extension of the truth when the result ignores boundaries, or to compare with")
-      ->transform(CLI::CheckedTransformer(
-          names_of({Extension::Zero, Extension::Clamp, Extension::Repeat, Extension::Mirror})));
+      ->transform(CLI::CheckedTransformer(truth_extensions()));
   app.add_option("--amplify", o->view.amplification, "diff amplification")
       ->check(CLI::PositiveNumber);
   app.add_option("--split", o->view.split, "split-wipe position 0..1")->check(CLI::Range(0.0, 1.0));
@@ -137,29 +141,15 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
     std::fprintf(stderr, "rfstudio: %s\n", what.c_str());
     return 2;
   };
-  if (!kind.empty()) {
-    auto k = parse_filter_kind(kind);
-    if (!k) return fail("unknown --filter '" + kind + "'");
-    s.kind = *k;
-  }
-  if (!ext.empty()) {
-    auto e = parse_extension(ext);
-    if (!e) return fail("unknown --ext '" + ext + "'");
-    s.ext = *e;
-  }
-  // The summed-area table takes only the zero extension: without --ext it gets that one, as
-  // rfcli's does; an explicit other one is refused by the filter, in its own words.
-  if (s.kind == FilterKind::Sat && ext.empty() && s.ext != Extension::Ignore)
-    s.ext = Extension::Zero;
-  if (!algo.empty()) {
-    auto a = parse_algorithm(algo);
-    if (!a) return fail("unknown --algo '" + algo + "'");
-    s.algo = *a;
-  }
-  if (!backend.empty()) {
-    auto b = parse_backend(backend);
-    if (!b) return fail("unknown --backend '" + backend + "'");
-    s.backend = *b;
+  // Names are checked here, with rfcli's messages; values the filter refuses are shown in the
+  // filter panel, where the person can change them.
+  if (!kind.empty()) change_filter(args, kind);
+  if (order) args.order = order;
+  if (ext) args.ext = ext;
+  try {
+    o->spec = parse_spec_unvalidated(args);
+  } catch (const InvalidParameter& e) {
+    return fail(e.what());
   }
   if (!view.empty()) {
     auto v = parse_view_mode(view);

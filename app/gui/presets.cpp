@@ -4,10 +4,12 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "app/io/atomic_file.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf::gui {
 namespace {
@@ -51,6 +53,16 @@ T convert(const json& v, const char* key) {
 template <class T>
 void read(const json& j, const char* key, T* value) {
   if (j.contains(key)) *value = convert<T>(j.at(key), key);
+}
+
+template <class T>
+void read(const json& j, const char* key, std::optional<T>* value) {
+  if (j.contains(key)) *value = convert<T>(j.at(key), key);
+}
+
+// A filter parameter's key, as the filter table spells it ("sigma_r").
+const char* key(Param p) {
+  return info(p).key;
 }
 
 template <class E, class Parse>
@@ -111,11 +123,11 @@ json to_json(const Preset& p) {
                    {"look", p.lesson.look},
                    {"shows", p.lesson.shows},
                    {"paper", p.lesson.paper}};
-  j["filter"] = {{"kind", to_string(s.kind)}, {"sigma", s.sigma},
-                 {"order", s.order},          {"pole", s.pole},
-                 {"ext", to_string(s.ext)},   {"sigma_r", s.sigma_r},
-                 {"kappa", s.kappa},          {"iterations", s.iterations},
-                 {"algo", to_string(s.algo)}, {"backend", to_string(s.backend)}};
+  j["filter"] = {{"kind", to_string(s.kind)},         {key(Param::Sigma), s.sigma},
+                 {key(Param::Order), s.order},        {key(Param::Pole), s.pole},
+                 {key(Param::Ext), to_string(s.ext)}, {key(Param::SigmaR), s.sigma_r},
+                 {key(Param::Kappa), s.kappa},        {key(Param::Iterations), s.iterations},
+                 {"algo", to_string(s.algo)},         {"backend", to_string(s.backend)}};
   j["view"] = {{"mode", to_string(p.view.mode)},
                {"split", p.view.split},
                {"diff_scale", p.view.diff_scale == DiffScale::Log ? "log" : "linear"},
@@ -149,17 +161,21 @@ Preset preset_from_json(const json& j, const Preset& base) {
   }
   if (j.contains("filter")) {
     const json& f = j.at("filter");
-    FilterSpec& s = p.spec;
-    read_enum(f, "kind", &s.kind, parse_filter_kind);
-    read(f, "sigma", &s.sigma);
-    read(f, "order", &s.order);
-    read(f, "pole", &s.pole);
-    read_enum(f, "ext", &s.ext, parse_extension);
-    read(f, "sigma_r", &s.sigma_r);
-    read(f, "kappa", &s.kappa);
-    read(f, "iterations", &s.iterations);
-    read_enum(f, "algo", &s.algo, parse_algorithm);
-    read_enum(f, "backend", &s.backend, parse_backend);
+    if (!f.is_object()) throw InvalidParameter("preset key 'filter' has the wrong type");
+    // Read as rfcli reads its options, over the current spec: the same names, the same defaults
+    // when the kind changes, the same checks and messages.
+    FilterArgs a = to_args(p.spec);
+    if (f.contains("kind")) change_filter(a, convert<std::string>(f.at("kind"), "kind"));
+    read(f, key(Param::Sigma), &a.sigma);
+    read(f, key(Param::Order), &a.order);
+    read(f, key(Param::Pole), &a.pole);
+    read(f, key(Param::Ext), &a.ext);
+    read(f, key(Param::SigmaR), &a.sigma_r);
+    read(f, key(Param::Kappa), &a.kappa);
+    read(f, key(Param::Iterations), &a.iterations);
+    read(f, "algo", &a.algo);
+    read(f, "backend", &a.backend);
+    p.spec = parse_spec(a);
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

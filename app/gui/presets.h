@@ -38,7 +38,9 @@ Preset make_preset(const std::string& name, const FilterSpec& spec, const ViewSe
                    const DiffSettings& diff, std::optional<SourceChoice> source);
 
 nlohmann::json to_json(const Preset& preset);
-// Reads over `base` (the current state): keys present replace its values. Throws
+// Reads over `base` (the current state): keys present replace its values. The "filter" object is
+// read as rfcli reads its options (rf::parse_spec): a kind named without its order or extension
+// takes the kind's defaults, and a bad name or value throws rfcli's message. Other keys throw
 // InvalidParameter naming the key for an unknown name or a value of the wrong type.
 Preset preset_from_json(const nlohmann::json& j, const Preset& base);
 

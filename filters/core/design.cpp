@@ -7,23 +7,13 @@
 #include <string>
 
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 #include "filters/core/gaussian_design.h"
 
 namespace rf {
 namespace {
 
 using design_math::Complex;
-
-constexpr double kMaxSigma = 2000.0;
-// Beyond these the poles crowd so close to z = 1 that the direct-form coefficients, rounded to
-// double, no longer hold them: the variance of the designed pair drifts from sigma^2 by more than
-// ~6e-4 (order 4) or ~2e-4 (order 5), and order 5 turns unstable near sigma = 800.
-constexpr double kMaxSigmaOrder4 = 1000.0;
-constexpr double kMaxSigmaOrder5 = 200.0;
-// Below this the sampled Gaussian is nearly a single tap and the higher-order designs wrap their
-// poles around the unit circle; Young and van Vliet's closed form starts its q(sigma) branches
-// here.
-constexpr double kMinSigmaHigherOrder = 0.5;
 
 std::string number(double v) {
   char buf[32];
@@ -35,15 +25,20 @@ std::string number(double v) {
   throw InvalidParameter(message);
 }
 
-void check_sigma(double sigma, double min_sigma, const char* what) {
-  if (!std::isfinite(sigma))
-    refuse("sigma must be a finite number > 0 (got " + number(sigma) + ")");
-  if (sigma <= 0.0) refuse("sigma must be > 0 (got " + number(sigma) + ")");
-  if (sigma > kMaxSigma)
-    refuse("sigma must be <= " + number(kMaxSigma) + " (got " + number(sigma) + ")");
-  if (sigma < min_sigma)
-    refuse(std::string("sigma must be >= ") + number(min_sigma) + " for " + what + " (got " +
-           number(sigma) + ")");
+// A value outside `r`, refused in words a person reads: "sigma must be > 0 (got -1)",
+// "pole must satisfy |pole| < 1 (got 1.5)", "iterations must be >= 1 (got 0)".
+void check_range(const char* name, const Range& r, double v, bool integer) {
+  if (r.contains(v)) return;
+  if (r.lo_open && r.hi_open && r.lo == -r.hi)
+    refuse(std::string(name) + " must satisfy |" + name + "| < " + number(r.hi) + " (got " +
+           number(v) + ")");
+  const std::string lo = std::string(r.lo_open ? "> " : ">= ") + number(r.lo);
+  if (!std::isfinite(v) || (std::isinf(r.hi) && !integer))
+    refuse(std::string(name) + " must be a finite number " + lo + " (got " + number(v) + ")");
+  if (!(r.lo_open ? v > r.lo : v >= r.lo))
+    refuse(std::string(name) + " must be " + lo + " (got " + number(v) + ")");
+  refuse(std::string(name) + " must be " + (r.hi_open ? "< " : "<= ") + number(r.hi) + " (got " +
+         number(v) + ")");
 }
 
 // van Vliet, Young and Verbeek 1998, "Recursive Gaussian derivative filters", table of L2-optimal
@@ -157,87 +152,93 @@ Recursive bspline_prefilter(const std::vector<double>& centre_to_edge) {
   return design_math::from_poles(poles);
 }
 
-void check_order_sigma_cap(const FilterSpec& spec) {
-  const double cap = spec.order == 5   ? kMaxSigmaOrder5
-                     : spec.order == 4 ? kMaxSigmaOrder4
-                                       : kMaxSigma;
-  if (spec.sigma > cap)
-    refuse("sigma must be <= " + number(cap) + " for " + to_string(spec.kind) + " order " +
-           std::to_string(spec.order) + " (got " + number(spec.sigma) +
-           "): its double-precision coefficients lose the poles beyond; use a lower order");
+// The parameters the filter along one line reads, checked against the kind's row of the table.
+void check_line(const LineSpec& line) {
+  const KindInfo& k = info(line.kind);
+  const OrderInfo* order = &k.orders.front();
+  if (k.params.has(Param::Order)) {
+    order = k.order_info(line.order);
+    const std::string orders = orders_text(k);
+    if (!order)
+      refuse(std::string("order must be ") + (orders.find("..") == std::string::npos ? "" : "in ") +
+             orders + " for " + k.name + " (got " + std::to_string(line.order) + ")");
+  }
+  if (k.params.has(Param::Sigma)) {
+    check_range("sigma", info(Param::Sigma).range, line.sigma, false);
+    const std::string design = k.params.has(Param::Order)
+                                   ? std::string(k.name) + " order " + std::to_string(order->order)
+                                   : std::string(k.name);
+    if (line.sigma < order->min_sigma)
+      refuse("sigma must be >= " + number(order->min_sigma) + " for " + design + " (got " +
+             number(line.sigma) + ")");
+    if (line.sigma > order->max_sigma)
+      refuse("sigma must be <= " + number(order->max_sigma) + " for " + design + " (got " +
+             number(line.sigma) +
+             "): its double-precision coefficients lose the poles beyond; use a lower order");
+  }
+  if (k.params.has(Param::Pole)) check_range("pole", info(Param::Pole).range, line.pole, false);
+  if (!k.accepts(line.ext)) {
+    std::string taken;
+    int count = 0;
+    for (Extension e : k.extensions)
+      if (e != Extension::Ignore) {
+        taken += std::string(taken.empty() ? "" : " or ") + to_string(e);
+        ++count;
+      }
+    refuse(std::string("extension ") + to_string(line.ext) + ": the " + k.title +
+           " takes only the " + taken + (count == 1 ? " extension (" : " extensions (") +
+           k.why_these_extensions + ")");
+  }
+  if (line.derivative != 0)
+    refuse(std::string("derivative must be 0 for ") + k.name + " (got " +
+           std::to_string(line.derivative) + "): the recursive designs offer no derivative");
 }
 
-bool is_gaussian_kind(FilterKind k) {
-  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
+// The spec of one line, for messages.
+FilterSpec as_spec(const LineSpec& line) {
+  FilterSpec s;
+  s.kind = line.kind;
+  s.sigma = line.sigma;
+  s.order = line.order;
+  s.pole = line.pole;
+  s.ext = line.ext;
+  return s;
 }
 
 }  // namespace
 
 void validate(const FilterSpec& spec) {
-  switch (spec.kind) {
-    case FilterKind::Gaussian:
-      if (spec.order < 1 || spec.order > 5)
-        refuse("order must be in 1..5 for gaussian (got " + std::to_string(spec.order) + ")");
-      check_sigma(spec.sigma, spec.order == 1 ? 0.0 : kMinSigmaHigherOrder,
-                  "gaussian of order 2..5");
-      check_order_sigma_cap(spec);
-      break;
-    case FilterKind::Deriche:
-      if (spec.order != 2 && spec.order != 4)
-        refuse("order must be 2 or 4 for deriche (got " + std::to_string(spec.order) + ")");
-      check_sigma(spec.sigma, kMinSigmaHigherOrder, "deriche");
-      check_order_sigma_cap(spec);
-      break;
-    case FilterKind::Yvrg:
-      check_sigma(spec.sigma, kMinSigmaHigherOrder, "yvrg (Young-van Vliet closed form)");
-      break;
-    case FilterKind::Exponential:
-      if (!(std::abs(spec.pole) < 1.0))
-        refuse("pole must satisfy |pole| < 1 (got " + number(spec.pole) + ")");
-      break;
-    case FilterKind::EdgeAware:
-      check_sigma(spec.sigma, 0.0, "edge-aware");
-      if (!std::isfinite(spec.sigma_r) || spec.sigma_r <= 0.0)
-        refuse("sigma_r must be a finite number > 0 (got " + number(spec.sigma_r) + ")");
-      if (!std::isfinite(spec.kappa) || spec.kappa < 0.0)
-        refuse("kappa must be a finite number >= 0 (got " + number(spec.kappa) + ")");
-      if (spec.iterations < 1)
-        refuse("iterations must be >= 1 (got " + std::to_string(spec.iterations) + ")");
-      break;
-    case FilterKind::Sat:
-      // The running sum's pole sits on the unit circle: it never forgets, so the initial feedback
-      // of any extension but zero would sum endless copies of the image (Ignore starts from zero
-      // as well, the same thing for a causal-only filter).
-      if (spec.ext != Extension::Zero && spec.ext != Extension::Ignore)
-        refuse(std::string("extension ") + to_string(spec.ext) +
-               ": the summed-area table takes only the zero extension (a running sum over " +
-               "endless copies of the image would not be finite)");
-      break;
-    case FilterKind::BSpline3:
-    case FilterKind::BSpline5:
-    case FilterKind::BSpline7:
-      break;
-  }
+  for (Axis axis : {Axis::X, Axis::Y}) check_line(line_spec(spec, axis));
+  const ParamSet p = info(spec.kind).params;
+  if (p.has(Param::SigmaR)) check_range("sigma_r", info(Param::SigmaR).range, spec.sigma_r, false);
+  if (p.has(Param::Kappa)) check_range("kappa", info(Param::Kappa).range, spec.kappa, false);
+  if (p.has(Param::Iterations))
+    check_range("iterations", info(Param::Iterations).range, spec.iterations, true);
 }
 
 Recursive design(const FilterSpec& spec) {
   validate(spec);
+  return design(line_spec(spec, Axis::X));
+}
+
+Recursive design(const LineSpec& line) {
+  check_line(line);
   Recursive f;
-  switch (spec.kind) {
+  switch (line.kind) {
     case FilterKind::Gaussian:
-      if (spec.order == 1)
-        f = first_order_gaussian(spec.sigma);
-      else if (spec.order == 2)
-        f = from_reciprocal_poles_matched(deriche_d(2), spec.sigma);
+      if (line.order == 1)
+        f = first_order_gaussian(line.sigma);
+      else if (line.order == 2)
+        f = from_reciprocal_poles_matched(deriche_d(2), line.sigma);
       else
         // van Vliet, Young and Verbeek 1998: poles for sigma0 = 2 scaled by d -> d^(1/q).
-        f = from_reciprocal_poles_matched(vyv_poles(spec.order), spec.sigma);
+        f = from_reciprocal_poles_matched(vyv_poles(line.order), line.sigma);
       break;
     case FilterKind::Deriche:
-      f = from_reciprocal_poles_matched(deriche_d(spec.order), spec.sigma);
+      f = from_reciprocal_poles_matched(deriche_d(line.order), line.sigma);
       break;
     case FilterKind::Yvrg:
-      f = yvrg(spec.sigma);
+      f = yvrg(line.sigma);
       break;
     case FilterKind::BSpline3:
       f = bspline_prefilter({4.0 / 6.0, 1.0 / 6.0});
@@ -249,8 +250,8 @@ Recursive design(const FilterSpec& spec) {
       f = bspline_prefilter({2416.0 / 5040.0, 1191.0 / 5040.0, 120.0 / 5040.0, 1.0 / 5040.0});
       break;
     case FilterKind::Exponential:
-      f.b0 = 1.0 - spec.pole;
-      f.a = {-spec.pole};
+      f.b0 = 1.0 - line.pole;
+      f.a = {-line.pole};
       break;
     case FilterKind::Sat:
       // The running sum y_i = x_i + y_(i-1): the one filter allowed a pole on the unit circle.
@@ -262,13 +263,13 @@ Recursive design(const FilterSpec& spec) {
       refuse("edge-aware filtering has no single recursive design: its weights vary per pixel");
   }
   if (!design_math::is_stable(f))
-    refuse(std::string("the ") + to_string(spec.kind) + " design for " + describe(spec) +
+    refuse(std::string("the ") + to_string(line.kind) + " design for " + describe(as_spec(line)) +
            " is unstable in double precision; lower sigma or the order");
   return f;
 }
 
 DesignError gaussian_design_error(const FilterSpec& spec) {
-  if (!is_gaussian_kind(spec.kind))
+  if (!info(spec.kind).approximates_gaussian)
     refuse(std::string("design error is defined for the Gaussian kinds only (got ") +
            to_string(spec.kind) + ")");
   const Recursive f = design(spec);

@@ -20,12 +20,16 @@ struct Recursive {
   int order() const { return int(a.size()); }
 };
 
-// Throws InvalidParameter naming the parameter for sigma <= 0, order outside 1..5 (or not offered
-// by the design), |pole| >= 1, NaN or infinite values, and an extension other than zero (or
-// ignore, the same for it) for the summed-area table.
+// Throws InvalidParameter naming the parameter for a value the kind's row of filter_table.h does
+// not accept: an order its design does not offer, a sigma outside the range of that order,
+// |pole| >= 1, NaN or infinite values, an extension the kind does not take (the summed-area
+// table: zero, or ignore, the same for it), edge-aware parameters out of range.
 void validate(const FilterSpec& spec);
 
-// The coefficients for `spec` (validated first).
+// The coefficients of the filter along one line (checked first).
+Recursive design(const LineSpec& line);
+
+// The coefficients for `spec` along X (validated first).
 Recursive design(const FilterSpec& spec);
 
 }  // namespace rf

@@ -1,7 +1,10 @@
 // Backend selection and the host-image convenience entry point.
 #include "filters/core/engine.h"
 
+#include <algorithm>
+
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf {
 
@@ -25,33 +28,34 @@ std::unique_ptr<Engine> make_engine(Backend requested, std::string* note) {
 }
 
 std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind) {
-  if (kind == FilterKind::EdgeAware)
-    return {Algorithm::Auto, Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD,
-            Algorithm::EdgeExact};
-  std::vector<Algorithm> out = {Algorithm::Auto, Algorithm::RT};
-  if (backend != Backend::Cpu) out.push_back(Algorithm::Alg4);
-  out.push_back(Algorithm::Alg5);
-  out.push_back(Algorithm::Alg6);
-  if (kind == FilterKind::Yvrg) {
-    out.push_back(Algorithm::OneWay);
-    out.push_back(Algorithm::TwoWay);
+  std::vector<Algorithm> out;
+  for (const AlgorithmInfo& a : algorithm_table()) {
+    const bool runs = backend == Backend::Auto ||
+                      std::find(a.backends.begin(), a.backends.end(), backend) != a.backends.end();
+    if (runs && std::find(a.kinds.begin(), a.kinds.end(), kind) != a.kinds.end())
+      out.push_back(a.algo);
   }
   return out;
 }
 
 void check_algorithm(Backend backend, const FilterSpec& spec) {
   const std::vector<Algorithm> offered = algorithms_for(backend, spec.kind);
-  for (Algorithm a : offered)
-    if (a == spec.algo) return;
-  if ((spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) &&
-      spec.kind != FilterKind::Yvrg)
-    throw InvalidParameter(std::string("algorithm ") + to_string(spec.algo) +
-                           " (Lee et al. 2014) needs filter yvrg, not " + to_string(spec.kind));
-  std::string names;
-  for (Algorithm a : offered) names += std::string(names.empty() ? "" : ", ") + to_string(a);
-  throw InvalidParameter(std::string("algorithm '") + to_string(spec.algo) + "' is not offered " +
-                         (backend == Backend::Cpu ? "by the CPU backend" : "by the CUDA backend") +
-                         " for " + to_string(spec.kind) + " (" + names + ")");
+  if (std::find(offered.begin(), offered.end(), spec.algo) != offered.end()) return;
+  // An algorithm of other kinds: name the kinds it filters.
+  const AlgorithmInfo& a = info(spec.algo);
+  if (std::find(a.kinds.begin(), a.kinds.end(), spec.kind) == a.kinds.end()) {
+    std::string kinds;
+    for (FilterKind k : a.kinds) kinds += std::string(kinds.empty() ? "" : " or ") + to_string(k);
+    throw InvalidParameter(std::string("algorithm ") + a.name + " (" + a.description +
+                           ") needs filter " + kinds + ", not " + to_string(spec.kind) + " (" +
+                           names_of(offered) + ")");
+  }
+  const std::string by =
+      backend == Backend::Auto
+          ? std::string("by any backend")
+          : std::string("by the ") + (backend == Backend::Cpu ? "CPU" : "CUDA") + " backend";
+  throw InvalidParameter(std::string("algorithm '") + a.name + "' is not offered " + by + " for " +
+                         to_string(spec.kind) + " (" + names_of(offered) + ")");
 }
 
 Image filter_image(Engine& engine, const FilterSpec& spec, Image in) {

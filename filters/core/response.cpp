@@ -6,11 +6,12 @@
 #include <string>
 
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf {
 
 bool approximates_gaussian(FilterKind kind) {
-  return kind == FilterKind::Gaussian || kind == FilterKind::Deriche || kind == FilterKind::Yvrg;
+  return info(kind).approximates_gaussian;
 }
 
 double response_gain(const Recursive& f, double omega) {

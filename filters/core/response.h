@@ -9,7 +9,7 @@
 
 namespace rf {
 
-// True for the kinds designed to approximate a Gaussian: gaussian, deriche, yvrg.
+// True for the kinds designed to approximate a Gaussian (filter_table.h says which).
 bool approximates_gaussian(FilterKind kind);
 
 // The gain at angular frequency omega (radians per sample), with A(z) = 1 + sum_k a_k z^-k:

@@ -1,10 +1,13 @@
 #include "filters/core/spec.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
 #include "filters/core/design.h"
+#include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf {
 namespace {
@@ -18,135 +21,166 @@ bool same_name(std::string_view a, std::string_view b) {
   return true;
 }
 
-template <class E, std::size_t N>
-std::optional<E> parse_from(const std::pair<E, const char*> (&table)[N], std::string_view s) {
-  for (const auto& [value, name] : table)
-    if (same_name(s, name)) return value;
+// The value a table row names, by its name or one of its aliases.
+template <class Row, class Value>
+std::optional<Value> parse_from(const std::vector<Row>& table, Value Row::*field,
+                                std::string_view s) {
+  for (const Row& row : table) {
+    if (same_name(s, row.name)) return row.*field;
+    for (const char* alias : row.aliases)
+      if (same_name(s, alias)) return row.*field;
+  }
   return std::nullopt;
 }
 
-template <class E, std::size_t N>
-const char* name_from(const std::pair<E, const char*> (&table)[N], E e) {
-  for (const auto& [value, name] : table)
-    if (value == e) return name;
+template <class Row, class Value>
+const char* name_from(const std::vector<Row>& table, Value Row::*field, Value v) {
+  for (const Row& row : table)
+    if (row.*field == v) return row.name;
   return "?";
 }
 
-const std::pair<FilterKind, const char*> kKinds[] = {
-    {FilterKind::Gaussian, "gaussian"},
-    {FilterKind::Deriche, "deriche"},
-    {FilterKind::Yvrg, "yvrg"},
-    {FilterKind::BSpline3, "bspline3"},
-    {FilterKind::BSpline5, "bspline5"},
-    {FilterKind::BSpline7, "bspline7"},
-    {FilterKind::Exponential, "exp"},
-    {FilterKind::Sat, "sat"},
-    {FilterKind::EdgeAware, "edge-aware"},
-};
-const std::pair<Algorithm, const char*> kAlgorithms[] = {
-    {Algorithm::Auto, "auto"},       {Algorithm::RT, "rt"},
-    {Algorithm::Alg4, "alg4"},       {Algorithm::Alg5, "alg5"},
-    {Algorithm::Alg6, "alg6"},       {Algorithm::OneWay, "one-way"},
-    {Algorithm::TwoWay, "two-way"},  {Algorithm::EdgeA, "a"},
-    {Algorithm::EdgeC, "c"},         {Algorithm::EdgeD, "d"},
-    {Algorithm::EdgeExact, "exact"}, {Algorithm::Alg6, "overlapped"},
-};
-const std::pair<Backend, const char*> kBackends[] = {
-    {Backend::Auto, "auto"}, {Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
-const std::pair<Extension, const char*> kExtensions[] = {
-    {Extension::Ignore, "ignore"}, {Extension::Zero, "zero"},     {Extension::Clamp, "clamp"},
-    {Extension::Repeat, "repeat"}, {Extension::Mirror, "mirror"},
-};
-
-}  // namespace
-
-const char* to_string(FilterKind e) {
-  return name_from(kKinds, e);
-}
-const char* to_string(Algorithm e) {
-  return name_from(kAlgorithms, e);
-}
-const char* to_string(Backend e) {
-  return name_from(kBackends, e);
-}
-const char* to_string(Extension e) {
-  return name_from(kExtensions, e);
-}
-std::optional<FilterKind> parse_filter_kind(std::string_view s) {
-  return parse_from(kKinds, s);
-}
-std::optional<Algorithm> parse_algorithm(std::string_view s) {
-  return parse_from(kAlgorithms, s);
-}
-std::optional<Backend> parse_backend(std::string_view s) {
-  return parse_from(kBackends, s);
-}
-std::optional<Extension> parse_extension(std::string_view s) {
-  return parse_from(kExtensions, s);
-}
-
-std::string describe(const FilterSpec& s) {
-  char buf[256];
-  switch (s.kind) {
-    case FilterKind::Gaussian:
-    case FilterKind::Deriche:
-      std::snprintf(buf, sizeof buf, "%s order %d sigma %g, %s", to_string(s.kind), s.order,
-                    s.sigma, to_string(s.ext));
-      break;
-    case FilterKind::Yvrg:
-      std::snprintf(buf, sizeof buf, "yvrg sigma %g, %s", s.sigma, to_string(s.ext));
-      break;
-    case FilterKind::Exponential:
-      std::snprintf(buf, sizeof buf, "exp pole %g, %s", s.pole, to_string(s.ext));
-      break;
-    case FilterKind::EdgeAware:
-      std::snprintf(buf, sizeof buf, "edge-aware sigma %g sigma_r %g kappa %g, %d iterations",
-                    s.sigma, s.sigma_r, s.kappa, s.iterations);
-      break;
-    default:
-      std::snprintf(buf, sizeof buf, "%s, %s", to_string(s.kind), to_string(s.ext));
-  }
-  std::string out = buf;
-  if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
-  return out;
-}
-
-FilterSpec parse_spec(const FilterArgs& a) {
-  FilterSpec s;
+FilterSpec parse(const FilterArgs& a, bool check_extension) {
   const auto kind = parse_filter_kind(a.filter);
   if (!kind)
-    throw InvalidParameter("--filter: unknown filter '" + a.filter +
-                           "' (gaussian, deriche, yvrg, bspline3, bspline5, bspline7, exp, sat, "
-                           "edge-aware)");
-  const std::string ext_name = a.ext.value_or(kind == FilterKind::Sat ? "zero" : "mirror");
+    throw InvalidParameter("--filter: unknown filter '" + a.filter + "' (" + kind_names() + ")");
+  const KindInfo& k = info(*kind);
+  const std::string ext_name = a.ext.value_or(to_string(k.default_ext));
   const auto ext = parse_extension(ext_name);
   if (!ext)
-    throw InvalidParameter("--ext: unknown extension '" + ext_name +
-                           "' (ignore, zero, clamp, repeat, mirror)");
+    throw InvalidParameter("--ext: unknown extension '" + ext_name + "' (" + extension_names() +
+                           ")");
   const auto algo = parse_algorithm(a.algo);
   if (!algo)
-    throw InvalidParameter("--algo: unknown algorithm '" + a.algo +
-                           "' (auto, rt, alg4, alg5, alg6, one-way, two-way, a, c, d, exact)");
+    throw InvalidParameter("--algo: unknown algorithm '" + a.algo + "' (" + algorithm_names() +
+                           ")");
   const auto backend = parse_backend(a.backend);
   if (!backend)
-    throw InvalidParameter("--backend: unknown backend '" + a.backend + "' (auto, cpu, cuda)");
+    throw InvalidParameter("--backend: unknown backend '" + a.backend + "' (" + backend_names() +
+                           ")");
+  if (check_extension && !k.accepts(*ext)) {
+    std::string taken;
+    for (Extension e : k.extensions)
+      if (e != Extension::Ignore) taken += std::string(taken.empty() ? "" : " or ") + to_string(e);
+    throw InvalidParameter("--ext " + ext_name + ": the " + k.title + " (--filter " + k.name +
+                           ") takes only --ext " + taken + " (" + k.why_these_extensions + ")");
+  }
+  FilterSpec s;
   s.kind = *kind;
   s.ext = *ext;
   s.algo = *algo;
   s.backend = *backend;
   s.sigma = a.sigma;
-  s.order = a.order.value_or(s.kind == FilterKind::Deriche ? 2 : 3);
+  s.order = k.params.has(Param::Order) ? a.order.value_or(k.default_order) : k.default_order;
   s.pole = a.pole;
   s.sigma_r = a.sigma_r;
   s.kappa = a.kappa;
   s.iterations = a.iterations;
-  if (s.kind == FilterKind::Sat && s.ext != Extension::Zero && s.ext != Extension::Ignore)
-    throw InvalidParameter(
-        "--ext " + ext_name +
-        ": the summed-area table (--filter sat) takes only --ext zero (a running "
-        "sum over endless copies of the image would not be finite)");
-  validate(s);
   return s;
+}
+
+}  // namespace
+
+const char* to_string(FilterKind e) {
+  return name_from(kind_table(), &KindInfo::kind, e);
+}
+const char* to_string(Algorithm e) {
+  return name_from(algorithm_table(), &AlgorithmInfo::algo, e);
+}
+const char* to_string(Backend e) {
+  return name_from(backend_table(), &BackendInfo::backend, e);
+}
+const char* to_string(Extension e) {
+  return name_from(extension_table(), &ExtensionInfo::ext, e);
+}
+std::optional<FilterKind> parse_filter_kind(std::string_view s) {
+  return parse_from(kind_table(), &KindInfo::kind, s);
+}
+std::optional<Algorithm> parse_algorithm(std::string_view s) {
+  return parse_from(algorithm_table(), &AlgorithmInfo::algo, s);
+}
+std::optional<Backend> parse_backend(std::string_view s) {
+  return parse_from(backend_table(), &BackendInfo::backend, s);
+}
+std::optional<Extension> parse_extension(std::string_view s) {
+  return parse_from(extension_table(), &ExtensionInfo::ext, s);
+}
+
+// The parameters the kind reads, in one order: "gaussian order 3 sigma 4, mirror",
+// "exp pole 0.5, clamp", "edge-aware sigma 20 sigma_r 0.3 kappa 2, 3 iterations".
+std::string describe(const FilterSpec& s) {
+  char buf[64];
+  const ParamSet p = info(s.kind).params;
+  std::string out = to_string(s.kind);
+  auto add = [&](const char* format, auto value) {
+    std::snprintf(buf, sizeof buf, format, value);
+    out += buf;
+  };
+  if (p.has(Param::Order)) add(" order %d", s.order);
+  if (p.has(Param::Sigma)) add(" sigma %g", s.sigma);
+  if (p.has(Param::Pole)) add(" pole %g", s.pole);
+  if (p.has(Param::SigmaR)) add(" sigma_r %g", s.sigma_r);
+  if (p.has(Param::Kappa)) add(" kappa %g", s.kappa);
+  if (p.has(Param::Ext)) out += std::string(", ") + to_string(s.ext);
+  if (p.has(Param::Iterations)) add(", %d iterations", s.iterations);
+  if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
+  return out;
+}
+
+LineSpec line_spec(const FilterSpec& spec, Axis) {
+  LineSpec line;
+  line.kind = spec.kind;
+  line.sigma = spec.sigma;
+  line.order = spec.order;
+  line.pole = spec.pole;
+  line.ext = spec.ext;
+  return line;
+}
+
+FilterSpec parse_spec(const FilterArgs& a) {
+  const FilterSpec s = parse(a, true);
+  validate(s);
+  // An algorithm no backend offers for the kind is a mistake whichever backend runs.
+  check_algorithm(Backend::Auto, s);
+  return s;
+}
+
+FilterSpec parse_spec_unvalidated(const FilterArgs& a) {
+  return parse(a, false);
+}
+
+FilterArgs to_args(const FilterSpec& s) {
+  FilterArgs a;
+  a.filter = to_string(s.kind);
+  a.sigma = s.sigma;
+  a.order = s.order;
+  a.pole = s.pole;
+  a.ext = to_string(s.ext);
+  a.sigma_r = s.sigma_r;
+  a.kappa = s.kappa;
+  a.iterations = s.iterations;
+  a.algo = to_string(s.algo);
+  a.backend = to_string(s.backend);
+  return a;
+}
+
+void change_filter(FilterArgs& a, const std::string& name) {
+  const auto from = parse_filter_kind(a.filter);
+  a.filter = name;
+  const auto kind = parse_filter_kind(name);
+  if (!kind) return;
+  const KindInfo& k = info(*kind);
+  // An order is carried over only where the person chose it (a kind that takes an order).
+  const bool chosen = from && info(*from).params.has(Param::Order);
+  if (a.order && (!chosen || !k.offers_order(*a.order))) a.order.reset();
+  if (a.ext) {
+    const auto ext = parse_extension(*a.ext);
+    if (ext && !k.accepts(*ext)) a.ext.reset();
+  }
+  const auto algo = parse_algorithm(a.algo);
+  const std::vector<Algorithm> offered = algorithms_for(Backend::Auto, *kind);
+  if (algo && std::find(offered.begin(), offered.end(), *algo) == offered.end())
+    a.algo = to_string(Algorithm::Auto);
 }
 
 }  // namespace rf

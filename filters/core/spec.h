@@ -59,7 +59,8 @@ struct FilterSpec {
 };
 
 // Names as used on the command line, in presets and JSON: "gaussian", "bspline3", "mirror", ...
-// Parsing ignores case ("Mirror", "A"); "overlapped", an older name, reads as alg6.
+// Parsing ignores case ("Mirror", "A") and takes the aliases of filter_table.h ("overlapped", an
+// older name, reads as alg6). Every name is defined there, once.
 const char* to_string(FilterKind);
 const char* to_string(Algorithm);
 const char* to_string(Backend);
@@ -72,24 +73,57 @@ std::optional<Extension> parse_extension(std::string_view);
 // One line describing the spec for logs, titles and JSON sidecars.
 std::string describe(const FilterSpec&);
 
+// The axes of an image: X along rows (the image width), Y along columns (the height).
+enum class Axis { X, Y };
+
+// The one-dimensional filter a spec applies along one axis: what the design of its recursion
+// reads (rf::design(const LineSpec&) in design.h).
+struct LineSpec {
+  FilterKind kind = FilterSpec().kind;
+  double sigma = FilterSpec().sigma;
+  int order = FilterSpec().order;
+  double pole = FilterSpec().pole;
+  Extension ext = FilterSpec().ext;
+  int derivative = 0;  // 0: the filter itself; the recursive designs offer no derivative yet
+};
+
+// The filter along `axis`. Both axes read the same fields of FilterSpec.
+LineSpec line_spec(const FilterSpec& spec, Axis axis);
+
 // The filter parameters as a person gives them: rfcli's options and the Python module's keyword
-// arguments, names in place of the enums.
+// arguments, names in place of the enums. The defaults are FilterSpec's.
 struct FilterArgs {
-  std::string filter = "gaussian";
-  double sigma = 4.0;
-  std::optional<int> order;  // default: 2 for deriche, 3 otherwise
-  double pole = 0.5;
-  std::optional<std::string> ext;  // default: zero for sat, mirror otherwise
-  double sigma_r = 0.2;
-  double kappa = 2.0;
-  int iterations = 2;
-  std::string algo = "auto";
-  std::string backend = "auto";
+  std::string filter = to_string(FilterSpec().kind);
+  double sigma = FilterSpec().sigma;
+  std::optional<int> order;  // default: the kind's (gaussian 3, deriche 2; fixed for the others)
+  double pole = FilterSpec().pole;
+  std::optional<std::string> ext;  // default: the kind's (zero for sat, mirror otherwise)
+  double sigma_r = FilterSpec().sigma_r;
+  double kappa = FilterSpec().kappa;
+  int iterations = FilterSpec().iterations;
+  std::string algo = to_string(FilterSpec().algo);
+  std::string backend = to_string(FilterSpec().backend);
 };
 
 // The spec the arguments name, validated (rf::validate). Throws InvalidParameter with one line a
 // person can act on, naming the option as rfcli spells it ("--ext: unknown extension 'mirorr'
 // (ignore, zero, clamp, repeat, mirror)"), so every front end reports a mistake the same way.
+// A kind with a fixed order gets that order whatever `order` says; an algorithm must be one that
+// some backend offers for the kind (the engine checks its own backend when it plans).
 FilterSpec parse_spec(const FilterArgs& args);
+
+// parse_spec's names and defaults without its checks of the values: for rfstudio, which shows
+// the message of a value the filter refuses and lets the person change it there.
+FilterSpec parse_spec_unvalidated(const FilterArgs& args);
+
+// The arguments that name `spec`, for a front end that edits a spec already made (rfstudio's
+// options over a preset, a preset over the current state).
+FilterArgs to_args(const FilterSpec& spec);
+
+// Names another filter in `args`: the order (where the kind before took one), extension and
+// algorithm it carries stay where the new kind offers them and give way to its defaults otherwise
+// (gaussian order 3 becomes deriche order 2, mirror becomes zero for sat). An unknown name is
+// kept, for parse_spec to refuse.
+void change_filter(FilterArgs& args, const std::string& name);
 
 }  // namespace rf

@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 #include "filters/edge_aware/edge_aware_math.h"
 
 namespace rf {
@@ -970,7 +972,8 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
       break;
     default:
       throw InvalidParameter(std::string("edge-aware filter: algorithm '") + to_string(spec.algo) +
-                             "' does not apply (use edge-a, edge-c, edge-d or edge-exact)");
+                             "' does not apply (" +
+                             names_of(algorithms_for(Backend::Cpu, FilterKind::EdgeAware)) + ")");
   }
   m.width = width;
   m.height = height;

@@ -42,7 +42,9 @@
 
 #include "filters/core/cuda_check.cuh"
 #include "filters/core/device_buffer.cuh"
+#include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "filters/edge_aware/edge_aware_kernels.cuh"
@@ -772,7 +774,8 @@ Algorithm resolve(Algorithm a) {
       return a;
     default:
       throw InvalidParameter(std::string("edge-aware filter: algorithm '") + to_string(a) +
-                             "' does not apply (use edge-a, edge-c, edge-d or edge-exact)");
+                             "' does not apply (" +
+                             names_of(algorithms_for(Backend::Cuda, FilterKind::EdgeAware)) + ")");
   }
 }
 

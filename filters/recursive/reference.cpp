@@ -7,6 +7,7 @@
 #include <string>
 
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/block_algebra.h"
 #include "filters/recursive/initial_feedback.h"
@@ -157,10 +158,6 @@ void separable_pass(std::vector<double>& img, int width, int height, int channel
   }
 }
 
-bool is_gaussian(FilterKind k) {
-  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
-}
-
 }  // namespace
 
 Image ground_truth(const FilterSpec& spec, const Image& in) {
@@ -171,7 +168,7 @@ Image ground_truth(const FilterSpec& spec, const Image& in) {
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
   const int w = in.width, h = in.height, ch = in.channels;
 
-  if (is_gaussian(spec.kind)) {
+  if (info(spec.kind).approximates_gaussian) {
     // Direct FIR convolution with the sampled Gaussian, normalised to unit sum and truncated at
     // >= 6 sigma, where its tail is below 1e-8 of the peak. Ignore is not an extension of the
     // input, so the FIR reference treats it as Zero.

@@ -12,6 +12,9 @@
     for frame in frames:
         out = engine.run(frame)                                     # ... run per frame
 
+The names each parameter takes are the tuples kinds, extensions, algorithms and backends, read
+from the library's filter table (rfcli's --help lists the same).
+
 Arrays are H x W or H x W x C (C = 1 to 4), float32 or uint8 (filtered on [0, 1]); results keep
 the shape and dtype. Arrays in GPU memory (CuPy, PyTorch, Numba, JAX: __cuda_array_interface__
 or __dlpack__) are filtered where they are by the CUDA backend. Mistakes raise ValueError with
@@ -23,9 +26,13 @@ from ._rfstudio import (
     DeviceArray,
     Engine,
     __version__,
+    algorithms,
+    backends,
     coeffs,
     cuda_available,
+    extensions,
     filter,
+    kinds,
     truth,
 )
 
@@ -33,8 +40,12 @@ __all__ = [
     "BackendUnavailable",
     "DeviceArray",
     "Engine",
+    "algorithms",
+    "backends",
     "coeffs",
     "cuda_available",
+    "extensions",
     "filter",
+    "kinds",
     "truth",
 ]

@@ -17,6 +17,8 @@
 
 #include "app/io/image_io.h"
 #include "filters/core/engine.h"
+#include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 #include "filters/recursive/reference.h"
 #include "tests/temp_dir.h"
 
@@ -169,6 +171,60 @@ TEST_CASE("rfcli coeffs --response: the gain on [0, pi] from the printed coeffic
   CHECK(human.out.find("3.00000000000000") != std::string::npos);  // 1 / B(pi) = 3
   check_refused(dir, "coeffs --response 1", "--response");
   check_refused(dir, "coeffs --filter edge-aware --response 8", "edge-aware");
+}
+
+TEST_CASE("rfcli: a bad name is parse_spec's message, listing exactly the table's names") {
+  TempDir dir;
+  const std::string filter = "filter '" + astronaut() + "' '" + (dir / "out.pfm") + "' ";
+  auto expected = [](rf::FilterArgs a) {
+    try {
+      rf::parse_spec(a);
+    } catch (const std::exception& e) {
+      return "rfcli: " + std::string(e.what()) + "\n";
+    }
+    return std::string("accepted");
+  };
+  rf::FilterArgs a;
+  a.filter = "box";
+  CHECK(rfcli(dir, filter + "--filter box").err == expected(a));
+  CHECK(expected(a) == "rfcli: --filter: unknown filter 'box' (" + rf::kind_names() + ")\n");
+  a = {};
+  a.ext = "wrap";
+  CHECK(rfcli(dir, filter + "--ext wrap").err == expected(a));
+  CHECK(expected(a).find("(" + rf::extension_names() + ")") != std::string::npos);
+  a = {};
+  a.algo = "alg9";
+  CHECK(rfcli(dir, filter + "--algo alg9").err == expected(a));
+  CHECK(expected(a).find("(" + rf::algorithm_names() + ")") != std::string::npos);
+  a = {};
+  a.backend = "gpu";
+  CHECK(rfcli(dir, filter + "--backend gpu").err == expected(a));
+  CHECK(expected(a).find("(" + rf::backend_names() + ")") != std::string::npos);
+  a = {};
+  a.filter = "deriche";
+  a.order = 3;
+  CHECK(rfcli(dir, "coeffs --filter deriche --order 3").err == expected(a));
+}
+
+TEST_CASE("rfcli: --help lists the table's names; a kind named alone gets its defaults") {
+  TempDir dir;
+  const Run help = rfcli(dir, "filter --help");
+  CHECK(help.status == 0);
+  for (const rf::KindInfo& k : rf::kind_table()) CHECK(help.out.find(k.name) != std::string::npos);
+  for (const rf::ExtensionInfo& e : rf::extension_table())
+    CHECK(help.out.find(e.name) != std::string::npos);
+  for (const rf::BackendInfo& b : rf::backend_table())
+    CHECK(help.out.find(b.name) != std::string::npos);
+  CHECK(help.out.find(rf::option_help().algo) != std::string::npos);
+  CHECK(help.out.find(rf::option_help().order) != std::string::npos);
+  CHECK(help.out.find("deriche 2 or 4 (default 2)") != std::string::npos);
+
+  const Run deriche = rfcli(dir, "coeffs --filter deriche");
+  CHECK(deriche.status == 0);
+  CHECK(deriche.out.find("deriche order 2 sigma 4, mirror: order 2") == 0);
+  const Run yvrg = rfcli(dir, "coeffs --filter yvrg --order 5");
+  CHECK(yvrg.status == 0);
+  CHECK(yvrg.out.find("yvrg sigma 4, mirror: order 3") == 0);
 }
 
 TEST_CASE("rfcli: the summed-area table names the extension it takes") {

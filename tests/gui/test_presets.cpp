@@ -11,7 +11,10 @@
 #include "app/gui/embedded.h"
 #include "app/gui/options.h"
 #include "app/gui/presets.h"
+#include "filters/core/design.h"
+#include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 using namespace rf;
 using namespace rf::gui;
@@ -22,15 +25,18 @@ TEST_CASE("presets: a random state survives a JSON round trip") {
   for (int i = 0; i < 50; ++i) {
     Preset p;
     p.name = "random " + std::to_string(i);
-    p.spec.kind = FilterKind(rng() % 9);
-    p.spec.sigma = 0.5 + 255.5 * u(rng);
-    p.spec.order = 1 + int(rng() % 5);
+    // A state the filter panel can reach: a kind, and an order, extension and algorithm it takes.
+    const KindInfo& k = kind_table()[rng() % kind_table().size()];
+    p.spec.kind = k.kind;
+    p.spec.order = k.orders[rng() % k.orders.size()].order;
+    p.spec.ext = k.extensions[rng() % k.extensions.size()];
+    const std::vector<Algorithm> algos = algorithms_for(Backend::Auto, k.kind);
+    p.spec.algo = algos[rng() % algos.size()];
+    p.spec.sigma = 0.5 + 199.5 * u(rng);
     p.spec.pole = -0.9 + 1.8 * u(rng);
-    p.spec.ext = Extension(rng() % 5);
-    p.spec.sigma_r = u(rng);
+    p.spec.sigma_r = 0.01 + u(rng);
     p.spec.kappa = 8 * u(rng);
     p.spec.iterations = 1 + int(rng() % 4);
-    p.spec.algo = Algorithm(rng() % 9);
     p.spec.backend = Backend(rng() % 3);
     p.view.mode = ViewMode(rng() % 8);
     p.view.split = float(u(rng));
@@ -74,10 +80,70 @@ TEST_CASE("presets: missing keys keep the base, bad values name the key") {
     }
     return std::string("no error");
   };
-  CHECK(message(R"({"filter": {"ext": "wrap"}})").find("'ext'") != std::string::npos);
+  // A filter reads as rfcli's options do: rfcli's message for a bad name or value.
+  CHECK(message(R"({"filter": {"ext": "wrap"}})") ==
+        "--ext: unknown extension 'wrap' (ignore, zero, clamp, repeat, mirror)");
+  CHECK(message(R"({"filter": {"order": 7}})") == "order must be in 1..5 for gaussian (got 7)");
   CHECK(message(R"({"filter": {"sigma": "big"}})").find("'sigma'") != std::string::npos);
   CHECK(message(R"({"view": {"mode": "xray"}})").find("'mode'") != std::string::npos);
   CHECK(message("[1, 2]") != "no error");
+}
+
+TEST_CASE("presets: a bad filter reports rfcli's message, naming the file") {
+  auto message = [](const std::string& text) {
+    try {
+      parse_preset(text, "p.json");
+    } catch (const InvalidParameter& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  auto rfcli_message = [](FilterArgs a) {
+    try {
+      parse_spec(a);
+    } catch (const InvalidParameter& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  FilterArgs box;
+  box.filter = "box";
+  CHECK(message(R"({"filter": {"kind": "box"}})") == "p.json: " + rfcli_message(box));
+  CHECK(message(R"({"filter": {"kind": "box"}})") ==
+        "p.json: --filter: unknown filter 'box' (" + kind_names() + ")");
+  FilterArgs sat;
+  sat.filter = "sat";
+  sat.ext = "repeat";
+  CHECK(message(R"({"filter": {"kind": "sat", "ext": "repeat"}})") ==
+        "p.json: " + rfcli_message(sat));
+  FilterArgs algo;
+  algo.algo = "alg9";
+  CHECK(message(R"({"filter": {"algo": "alg9"}})") == "p.json: " + rfcli_message(algo));
+  CHECK(message(R"({"filter": [1]})") == "p.json: preset key 'filter' has the wrong type");
+}
+
+TEST_CASE("presets: a kind named without its order or extension takes the kind's defaults") {
+  Preset base;  // gaussian order 3, mirror
+  auto read = [&](const char* text) {
+    return preset_from_json(nlohmann::json::parse(text), base).spec;
+  };
+  CHECK(read(R"({"filter": {"kind": "deriche"}})").order == 2);
+  CHECK(read(R"({"filter": {"kind": "deriche", "order": 4}})").order == 4);
+  CHECK(read(R"({"filter": {"kind": "sat"}})").ext == Extension::Zero);
+  CHECK(read(R"({"filter": {"kind": "yvrg", "order": 5}})").order == 3);
+  base.spec.order = 5;
+  base.spec.ext = Extension::Clamp;
+  const FilterSpec kept = read(R"({"filter": {"sigma": 9}})");
+  CHECK(kept.order == 5);
+  CHECK(kept.ext == Extension::Clamp);
+  CHECK(kept.sigma == 9.0);
+  // The order the person chose stays where the new kind offers it.
+  CHECK(read(R"({"filter": {"kind": "gaussian"}})").order == 5);
+  CHECK(read(R"({"filter": {"kind": "deriche"}})").order == 2);
+  // An algorithm of the kind before gives way to auto when the new kind is not offered it.
+  base.spec = with_kind(FilterSpec{}, FilterKind::Yvrg);
+  base.spec.algo = Algorithm::TwoWay;
+  CHECK(read(R"({"filter": {"kind": "gaussian"}})").algo == Algorithm::Auto);
 }
 
 TEST_CASE("presets: every classroom preset shipped in assets/presets parses") {
@@ -95,7 +161,7 @@ TEST_CASE("presets: files, and the command line overriding a preset") {
   const std::string path = std::string(RF_BINARY_DIR) + "/test-preset.json";
   Preset p;
   p.name = "file";
-  p.spec.kind = FilterKind::BSpline5;
+  p.spec = with_kind(p.spec, FilterKind::BSpline5);
   p.spec.ext = Extension::Clamp;
   p.spec.sigma = 3.25;
   p.view.mode = ViewMode::Tiles;
@@ -145,8 +211,36 @@ TEST_CASE("options: the filter options of rfcli, sources and views") {
   CHECK(o.view.mode == ViewMode::Tiles);
   CHECK(o.frames == 3);  // offscreen renders a few frames by default
 
+  // Defaults of the kind named, from the filter table: deriche starts at order 2, sat at zero.
+  StudioOptions deriche;
+  CHECK_FALSE(parse({"--filter", "deriche"}, &deriche).has_value());
+  CHECK(deriche.spec.kind == FilterKind::Deriche);
+  CHECK(deriche.spec.order == 2);
+  CHECK_NOTHROW(validate(deriche.spec));
+  StudioOptions sat;
+  CHECK_FALSE(parse({"--filter", "sat"}, &sat).has_value());
+  CHECK(sat.spec.ext == Extension::Zero);
+  StudioOptions sat_ignore;
+  CHECK_FALSE(parse({"--filter", "sat", "--ext", "ignore"}, &sat_ignore).has_value());
+  CHECK(sat_ignore.spec.ext == Extension::Ignore);
+  StudioOptions yvrg;
+  CHECK_FALSE(parse({"--filter", "yvrg", "--algo", "two-way"}, &yvrg).has_value());
+  CHECK(yvrg.spec.order == 3);
+  CHECK(yvrg.spec.algo == Algorithm::TwoWay);
+  StudioOptions edge;
+  CHECK_FALSE(parse({"--filter", "edge-aware", "--sigma-r", "0.3", "--iterations", "3"}, &edge)
+                  .has_value());
+  CHECK(edge.spec.sigma_r == 0.3);
+  CHECK(edge.spec.iterations == 3);
+  // A value the filter refuses starts the studio, which shows the filter's message.
+  StudioOptions pole;
+  CHECK_FALSE(parse({"--filter", "exp", "--pole", "1.5"}, &pole).has_value());
+  CHECK(pole.spec.pole == 1.5);
+
   StudioOptions bad;
   CHECK(parse({"--ext", "wrap"}, &bad) == 2);
+  CHECK(parse({"--algo", "alg9"}, &bad) == 2);
+  CHECK(parse({"--backend", "gpu"}, &bad) == 2);
   CHECK(parse({"--filter", "box"}, &bad) == 2);
   CHECK(parse({"--image", "a.png", "--pattern", "steps"}, &bad) == 2);
   CHECK(parse({"--sigma", "-1"}, &bad) == 2);

@@ -196,6 +196,40 @@ class SameAsRfcli(unittest.TestCase):
             rfstudio.coeffs("edge-aware")
         self.assertEqual(str(caught.exception), done.stderr[len("rfcli: ") :].strip())
 
+    def test_names_are_the_tables_rfcli_lists(self):
+        image = random_image((8, 9), seed=5)
+        write_pfm(self.path("in.pfm"), image)
+        self.assertEqual(
+            rfstudio.kinds,
+            ("gaussian", "deriche", "yvrg", "bspline3", "bspline5", "bspline7", "exp", "sat", "edge-aware"),
+        )
+        self.assertEqual(rfstudio.extensions, ("ignore", "zero", "clamp", "repeat", "mirror"))
+        self.assertEqual(rfstudio.backends, ("auto", "cpu", "cuda"))
+        for option, kwargs, names in [
+            ("--filter", dict(kind="box"), rfstudio.kinds),
+            ("--ext", dict(ext="wrap"), rfstudio.extensions),
+            ("--algo", dict(algo="alg9"), rfstudio.algorithms),
+            ("--backend", dict(backend="gpu"), rfstudio.backends),
+        ]:
+            with self.subTest(option=option):
+                value = next(iter(kwargs.values()))
+                done = rfcli("filter", self.path("in.pfm"), self.path("out.pfm"), option, value)
+                self.assertEqual(done.returncode, 2)
+                self.assertTrue(done.stderr.strip().endswith("(" + ", ".join(names) + ")"), done.stderr)
+                with self.assertRaises(ValueError) as caught:
+                    rfstudio.filter(image, **kwargs)
+                self.assertEqual(str(caught.exception), done.stderr[len("rfcli: ") :].strip())
+        for name in rfstudio.kinds + rfstudio.extensions + rfstudio.algorithms + rfstudio.backends:
+            self.assertIn(name, rfstudio.filter.__doc__)
+        # Every kind named alone filters, with the defaults rfcli gives it.
+        for kind in rfstudio.kinds:
+            with self.subTest(kind=kind):
+                done = rfcli("filter", self.path("in.pfm"), self.path("out.pfm"), "--filter", kind,
+                             "--backend", "cpu")
+                self.assertEqual(done.returncode, 0, done.stderr)
+                np.testing.assert_array_equal(rfstudio.filter(image, kind, backend="cpu"),
+                                              read_pfm(self.path("out.pfm")))
+
     @unittest.skipIf(rfstudio.cuda_available(), "a CUDA device is present")
     def test_cuda_backend_without_a_device(self):
         write_pfm(self.path("in.pfm"), random_image((8, 9), seed=4))

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "app/gui/panels/filter_choices.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/studio.h"
 
@@ -28,9 +29,11 @@ void diff_panel(Studio& st) {
   bool chosen = false;
   const Extension used = truth_extension(shown, &chosen);
   ImGui::BeginDisabled(!chosen);
-  int ext = int(used) - 1;
-  if (ImGui::Combo("truth extension", &ext, "zero\0clamp\0repeat\0mirror\0"))
-    d.truth_ext = Extension(ext + 1);
+  if (ImGui::BeginCombo("truth extension", to_string(used))) {
+    for (Extension e : truth_extension_choices())
+      if (ImGui::Selectable(to_string(e), e == used)) d.truth_ext = e;
+    ImGui::EndCombo();
+  }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(chosen ? "the extension of the truth: the filter itself does not set one"

@@ -8,44 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/panels/filter_choices.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/studio.h"
 #include "filters/core/design.h"
+#include "filters/core/filter_table.h"
+#include "filters/core/response.h"
 
 namespace rf::gui {
 namespace {
 
-struct KindEntry {
-  FilterKind kind;
-  const char* label;
-};
-const KindEntry kKinds[] = {
-    {FilterKind::Gaussian, "Gaussian (order 1-5)"},
-    {FilterKind::Deriche, "Deriche Gaussian (order 2, 4)"},
-    {FilterKind::Yvrg, "Young-van Vliet (yvrg, order 3)"},
-    {FilterKind::BSpline3, "cubic B-spline prefilter"},
-    {FilterKind::BSpline5, "quintic B-spline prefilter"},
-    {FilterKind::BSpline7, "septic B-spline prefilter"},
-    {FilterKind::Exponential, "exponential smoother"},
-    {FilterKind::Sat, "summed-area table"},
-    {FilterKind::EdgeAware, "edge-aware (domain transform)"},
-};
-
-const char* kExtensionHelp[] = {
-    "ignore: zero initial feedback, the naive start; shows boundary artifacts",
-    "zero: black outside the image (GL_CLAMP_TO_BORDER)",
-    "clamp: the edge pixel repeated (GL_CLAMP_TO_EDGE)",
-    "repeat: the image tiled periodically (GL_REPEAT)",
-    "mirror: half-sample symmetric cba|abc|cba (GL_MIRRORED_REPEAT)",
-};
-
-bool uses_sigma(FilterKind k) {
-  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg ||
-         k == FilterKind::EdgeAware;
-}
-
-template <class E, class Values = std::initializer_list<E>>
-bool enum_combo(const char* label, E* value, const Values& values) {
+template <class E>
+bool enum_combo(const char* label, E* value, const std::vector<E>& values) {
   bool changed = false;
   if (ImGui::BeginCombo(label, to_string(*value))) {
     for (E v : values)
@@ -58,6 +32,26 @@ bool enum_combo(const char* label, E* value, const Values& values) {
   return changed;
 }
 
+// An order slider where the orders run without a gap (gaussian 1..5), a box otherwise (2 or 4).
+void order_control(FilterSpec& s) {
+  const std::vector<int> orders = order_choices(s.kind);
+  if (orders.empty()) return;
+  int order = s.order;
+  bool changed = false;
+  if (orders.back() - orders.front() + 1 == int(orders.size())) {
+    changed = ImGui::SliderInt("order", &order, orders.front(), orders.back(), "%d",
+                               ImGuiSliderFlags_AlwaysClamp);
+  } else if (ImGui::BeginCombo("order", std::to_string(s.order).c_str())) {
+    for (int o : orders)
+      if (ImGui::Selectable(std::to_string(o).c_str(), o == s.order)) {
+        order = o;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  if (changed) s = with_order(s, order);
+}
+
 }  // namespace
 
 void filter_panel(Studio& st) {
@@ -66,60 +60,56 @@ void filter_panel(Studio& st) {
   const float label_w = ImGui::GetFontSize() * 6.0f;
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x - label_w);
 
-  const char* current = "?";
-  for (const KindEntry& k : kKinds)
-    if (k.kind == s.kind) current = k.label;
-  if (ImGui::BeginCombo("kind", current)) {
-    for (const KindEntry& k : kKinds)
-      if (ImGui::Selectable(k.label, k.kind == s.kind)) {
-        s.kind = k.kind;
-        if (s.kind == FilterKind::Deriche && s.order != 2 && s.order != 4) s.order = 2;
-        if (s.kind == FilterKind::Yvrg) s.order = 3;
-        // The summed-area table takes only the zero extension (ignore is the same for it).
-        if (s.kind == FilterKind::Sat && s.ext != Extension::Ignore) s.ext = Extension::Zero;
-      }
+  const std::vector<std::pair<FilterKind, std::string>> kinds = kind_choices();
+  std::string current = "?";
+  for (const auto& [kind, label] : kinds)
+    if (kind == s.kind) current = label;
+  if (ImGui::BeginCombo("kind", current.c_str())) {
+    for (const auto& [kind, label] : kinds)
+      if (ImGui::Selectable(label.c_str(), kind == s.kind)) s = with_kind(s, kind);
     ImGui::EndCombo();
   }
 
-  if (uses_sigma(s.kind)) {
+  const ParamSet params = info(s.kind).params;
+  if (params.has(Param::Sigma)) {
+    const SliderRange r = sigma_slider(s.kind, s.order);
     float sigma = float(s.sigma);
-    if (ImGui::SliderFloat("sigma", &sigma, 0.5f, 256.0f, "%.2f px", ImGuiSliderFlags_Logarithmic))
+    if (ImGui::SliderFloat("sigma", &sigma, r.lo, r.hi, "%.2f px",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
       s.sigma = sigma;
   }
-  if (s.kind == FilterKind::Gaussian) {
-    ImGui::SliderInt("order", &s.order, 1, 5);
-  } else if (s.kind == FilterKind::Deriche) {
-    int i = s.order == 4 ? 1 : 0;
-    if (ImGui::Combo("order", &i,
-                     "2\0"
-                     "4\0"))
-      s.order = i ? 4 : 2;
-  }
-  if (s.kind == FilterKind::Exponential) {
+  order_control(s);
+  if (params.has(Param::Pole)) {
     float pole = float(s.pole);
-    if (ImGui::SliderFloat("pole", &pole, -0.99f, 0.99f, "%.3f")) s.pole = pole;
+    if (ImGui::SliderFloat("pole", &pole, -0.99f, 0.99f, "%.3f", ImGuiSliderFlags_AlwaysClamp))
+      s.pole = pole;
   }
-  if (s.kind == FilterKind::EdgeAware) {
-    float sr = float(s.sigma_r), kappa = float(s.kappa);
-    if (ImGui::SliderFloat("sigma_r", &sr, 0.01f, 2.0f, "%.3f", ImGuiSliderFlags_Logarithmic))
+  if (params.has(Param::SigmaR)) {
+    float sr = float(s.sigma_r);
+    if (ImGui::SliderFloat("sigma_r", &sr, 0.01f, 2.0f, "%.3f",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
       s.sigma_r = sr;
-    if (ImGui::SliderFloat("kappa", &kappa, 0.5f, 8.0f, "%.2f sigma")) s.kappa = kappa;
-    ImGui::SliderInt("iterations", &s.iterations, 1, 5);
   }
+  if (params.has(Param::Kappa)) {
+    float kappa = float(s.kappa);
+    if (ImGui::SliderFloat("kappa", &kappa, 0.5f, 8.0f, "%.2f sigma", ImGuiSliderFlags_AlwaysClamp))
+      s.kappa = kappa;
+  }
+  if (params.has(Param::Iterations))
+    ImGui::SliderInt("iterations", &s.iterations, 1, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
 
-  int ext = int(s.ext);
-  if (ImGui::Combo("extension", &ext, "ignore\0zero\0clamp\0repeat\0mirror\0"))
-    s.ext = Extension(ext);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kExtensionHelp[int(s.ext)]);
-  hint(kExtensionHelp[int(s.ext)]);
+  enum_combo("extension", &s.ext, extension_choices(s.kind));
+  const std::string ext_hint = extension_hint(s.ext);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ext_hint.c_str());
+  hint(ext_hint);
 
   // What the backend that runs offers; an algorithm it does not (after the kind or the backend
   // changed) falls back to auto.
   const Backend running = s.backend == Backend::Auto ? st.processor.running_backend() : s.backend;
-  const std::vector<Algorithm> offered = algorithms_for(running, s.kind);
+  const std::vector<Algorithm> offered = algorithm_choices(running, s.kind);
   if (std::find(offered.begin(), offered.end(), s.algo) == offered.end()) s.algo = Algorithm::Auto;
-  enum_combo<Algorithm>("algorithm", &s.algo, offered);
-  enum_combo("backend", &s.backend, {Backend::Auto, Backend::Cpu, Backend::Cuda});
+  enum_combo("algorithm", &s.algo, offered);
+  enum_combo("backend", &s.backend, backend_choices());
   ImGui::PopItemWidth();
 
   // The coefficients in the public convention (design.h), for the blackboard.
@@ -140,8 +130,7 @@ void filter_panel(Studio& st) {
         coeffs += buf;
       }
       if (r.causal_only) coeffs += "\ncausal only";
-      if (s.kind == FilterKind::Gaussian || s.kind == FilterKind::Deriche ||
-          s.kind == FilterKind::Yvrg) {
+      if (approximates_gaussian(s.kind)) {
         const DesignError e = gaussian_design_error(s);
         std::snprintf(buf, sizeof buf, "vs sampled Gaussian: L2 %.2e, max %.2e", e.l2_relative,
                       e.max_relative);
