@@ -10,6 +10,7 @@
 #include "filters/core/device_frame.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/truth_cuda.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "filters/lee2014/lee2014_cuda.h"
 
@@ -70,6 +71,10 @@ int current_device() {
 }
 int pointer_device(const void*) {
   no_cuda("memory on a CUDA device");
+}
+
+Image fir_ground_truth(const Image&, double, Extension) {
+  no_cuda("the ground truth on the GPU");
 }
 
 struct FirGaussian::Impl {};
