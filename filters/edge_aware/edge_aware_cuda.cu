@@ -902,14 +902,6 @@ struct EdgeAwarePlan::Impl {
   Kind mid = Kind::F32x4;          // the intermediates' layout
   DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
   DeviceBuffer tmp_t;  // rows_exact: the transposed intermediates (width rows of height pixels)
-  cudaStream_t capture = nullptr;
-  cudaGraphExec_t graph = nullptr;
-  Frame graph_in{}, graph_out{};
-
-  ~Impl() {
-    if (graph) cudaGraphExecDestroy(graph);
-    if (capture) cudaStreamDestroy(capture);
-  }
 
   // Lines that exact_fused_kernel takes whole; longer ones take the three-kernel path.
   static bool fused_exact(int n) { return n <= kFusedSeg * kFusedThreads; }
@@ -1317,7 +1309,6 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.prepare_limits<3>(line_exact);
   else
     m.prepare_limits<4>(line_exact);
-  CUDA_CHECK(cudaStreamCreateWithFlags(&m.capture, cudaStreamNonBlocking));
 }
 
 EdgeAwarePlan::~EdgeAwarePlan() = default;
@@ -1338,32 +1329,8 @@ void EdgeAwarePlan::enqueue(const EdgeImage& in, const EdgeOutput& out, void* st
   m.enqueue(fi, fo, static_cast<cudaStream_t>(stream));
 }
 
-// The launches of one frame as a graph, captured again only when the images change.
 void EdgeAwarePlan::run(const EdgeImage& in, const EdgeOutput& out, void* stream) {
-  Impl& m = *impl_;
-  const Frame fi = m.frame_of(in.data, in.pitch, in.format, "input");
-  const Frame fo = m.frame_of(out.data, out.pitch, out.format, "output");
-  if (!m.graph || !same(fi, m.graph_in) || !same(fo, m.graph_out)) {
-    if (m.graph) cudaGraphExecDestroy(m.graph);
-    m.graph = nullptr;
-    m.prepare(in.format, out.format);
-    cudaGraph_t graph = nullptr;
-    CUDA_CHECK(cudaStreamBeginCapture(m.capture, cudaStreamCaptureModeThreadLocal));
-    try {
-      m.enqueue(fi, fo, m.capture);
-    } catch (...) {
-      cudaStreamEndCapture(m.capture, &graph);
-      if (graph) cudaGraphDestroy(graph);
-      throw;
-    }
-    CUDA_CHECK(cudaStreamEndCapture(m.capture, &graph));
-    const cudaError_t err = cudaGraphInstantiate(&m.graph, graph, 0);
-    cudaGraphDestroy(graph);
-    CUDA_CHECK(err);
-    m.graph_in = fi;
-    m.graph_out = fo;
-  }
-  CUDA_CHECK(cudaGraphLaunch(m.graph, static_cast<cudaStream_t>(stream)));
+  enqueue(in, out, stream);
 }
 
 namespace {
@@ -1480,43 +1447,6 @@ Image edge_aware_filter(const FilterSpec& spec, const Image& in, EdgeFormat form
   Staged staged(spec, in, format);
   staged.run();
   return staged.download();
-}
-
-EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs) {
-  Staged staged(spec, in, float_format(device_channels(in.channels)));
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  try {
-    for (int i = 0; i < 5; ++i) staged.run(stream);
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int i = 0; i < std::max(1, runs); ++i) {
-      CUDA_CHECK(cudaEventRecord(start, stream));
-      staged.run(stream);
-      CUDA_CHECK(cudaEventRecord(stop, stream));
-      CUDA_CHECK(cudaEventSynchronize(stop));
-      float t = 0.0f;
-      CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-      ms.push_back(double(t));
-    }
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    cudaStreamDestroy(stream);
-    throw;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaStreamDestroy(stream);
-  std::sort(ms.begin(), ms.end());
-  EdgeAwareTiming t;
-  t.runs = int(ms.size());
-  t.median_ms = ms[ms.size() / 2];
-  t.min_ms = ms.front();
-  return t;
 }
 
 }  // namespace rf::cuda
