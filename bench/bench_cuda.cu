@@ -131,10 +131,10 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   std::vector<BenchResult> results;
-  auto emit = [&](BenchResult r, double ms, int runs) {
-    r.ms = ms;
-    r.runs = runs;
-    r.gips = gips(r.width, r.height, ms);
+  auto emit = [&](BenchResult r, const Timing& t) {
+    r.ms = t.median_ms;
+    r.runs = t.runs;
+    r.gips = gips(r.width, r.height, r.ms);
     if (progress) progress(r);
     results.push_back(r);
   };
@@ -142,13 +142,7 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
   try {
     Timer timer(Clock::CudaEvents, stream);
     const Repeats repeats{o.warmup, o.iterations, o.case_ms, kBenchMinRuns};
-    // Median milliseconds of fn(); *runs receives the number of timed runs.
-    auto median_ms = [&](const std::function<void()>& fn, int* runs) {
-      const Timing t = timer.measure(fn, repeats);
-      *runs = t.runs;
-      return t.median_ms;
-    };
-    int runs = 0;
+    auto measure = [&](const std::function<void()>& fn) { return timer.measure(fn, repeats); };
     Comparer comparer;
     if (o.baselines) {
       // The bandwidth floor: a 1 GiB device-to-device copy, read + write counted.
@@ -157,11 +151,9 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
       a.allocate(bytes);
       b.allocate(bytes);
       CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
-      const double ms = median_ms(
-          [&] {
-            CUDA_CHECK(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
-          },
-          &runs);
+      const Timing t = measure([&] {
+        CUDA_CHECK(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
+      });
       BenchResult r;
       r.impl = "copy";
       r.filter = "copy";
@@ -169,8 +161,8 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
       r.width = 16384;
       r.height = 16384;
       r.format = "f32";
-      r.gbps = 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
-      emit(r, ms, runs);
+      r.gbps = 2.0 * double(bytes) / (t.median_ms * 1e-3) / 1e9;
+      emit(r, t);
     }
 
     for (const Shape& shape : shapes)
@@ -230,7 +222,7 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
                          ", " + where + ": " + e.what());
                     continue;
                   }
-                  emit(r, median_ms([&] { engine->run(src, dst, stream); }, &runs), runs);
+                  emit(r, measure([&] { engine->run(src, dst, stream); }));
                 }
         }
         if (!o.baselines) continue;
@@ -264,7 +256,7 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
             r.impl = precision == FirPrecision::Float ? "fir" : "fir-f64";
             r.ext = "mirror";
             r.radius = truth_radius;
-            const double ms = median_ms([&] { fir.run(src, dst, stream); }, &runs);
+            const Timing t = measure([&] { fir.run(src, dst, stream); });
             if (float_frames) {
               if (precision == FirPrecision::Double)
                 CUDA_CHECK(
@@ -272,7 +264,7 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
               else
                 r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
             }
-            emit(r, ms, runs);
+            emit(r, t);
           }
           if (c != 1) continue;
 
@@ -293,9 +285,9 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
             r.algo = to_string(kernel);
             r.ext = "mirror";
             r.radius = radius;
-            const double ms = median_ms([&] { fir.run(in.f(), 0, out.f(), 0, stream); }, &runs);
+            const Timing t = measure([&] { fir.run(in.f(), 0, out.f(), 0, stream); });
             r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-            emit(r, ms, runs);
+            emit(r, t);
           }
 
           // NPP (radius 3 sigma, replicate border = clamp).
@@ -307,10 +299,9 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
               r.impl = "npp";
               r.ext = "clamp";
               r.radius = radius;
-              const double ms =
-                  median_ms([&] { filter.run(in.f(), 0, out.f(), 0, stream); }, &runs);
+              const Timing t = measure([&] { filter.run(in.f(), 0, out.f(), 0, stream); });
               r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-              emit(r, ms, runs);
+              emit(r, t);
             } catch (const std::exception& e) {
               note("npp sigma " + sigma_text(sigma) + ", " + where + ": " + e.what());
             }
@@ -323,9 +314,9 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
             BenchResult r = fb;
             r.impl = "cufft";
             r.ext = "repeat";
-            const double ms = median_ms([&] { fft.run(in.f(), out.f(), stream); }, &runs);
+            const Timing t = measure([&] { fft.run(in.f(), out.f(), stream); });
             r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-            emit(r, ms, runs);
+            emit(r, t);
           }
         }
 
@@ -336,7 +327,7 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(cons
         r.filter = "sat";
         r.order = 1;
         r.ext = "-";
-        emit(r, median_ms([&] { sat.run(in.f(), out.f(), stream); }, &runs), runs);
+        emit(r, measure([&] { sat.run(in.f(), out.f(), stream); }));
       }
   } catch (...) {
     cudaStreamDestroy(stream);
