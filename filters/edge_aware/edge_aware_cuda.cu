@@ -2,8 +2,7 @@
 // per frame from the guide, then per iteration a row pass and a column pass of the complex
 // recursions of eq. (4) (edge_aware_math.h), float intermediates throughout. Algorithm A, C, D
 // and exact_rows_kernel run eq. (4) in its difference form (edge_aware_math.h); the fused and
-// three-kernel paths of the exact variant for longer lines, and the scan kernel, run it as
-// printed.
+// three-kernel paths of the exact variant for longer lines run it as printed.
 //
 // Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
@@ -12,11 +11,10 @@
 // the column passes read rows too, and frames of every layout are read and written without a
 // float copy (2048x2048 RGB, 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel
 // below; 8192x8192 RGB in clusters of 2 CTAs: 10.0 ms against 18.3 with the three kernels). C
-// and D run line_approx_split_kernel below (a warp per direction); both measured faster than the
-// scan kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the
-// pole lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment.
-// The scan kernel runs when the environment says RF_EDGE_KERNELS=scan, so that the kernels can be
-// timed side by side; the kernels here take float frames only (the plan stages others):
+// and D run line_approx_split_kernel below (a warp per direction); both measured faster than a
+// scan of whole lines with a correction per segment (C 1.02 against 1.28 ms, D 0.99 against 1.29
+// before the pole lanes; docs/edge-aware-kappa.md). The kernels here take float frames only (the
+// plan stages others):
 //
 // Two threads filter one segment of a line in each direction (C and D), one per pole.
 // Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
@@ -35,7 +33,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -811,48 +808,6 @@ Kind float_kind(int channels) {
   return channels == 1 ? Kind::F32 : Kind::F32x4;
 }
 
-// The layout of the plan's intermediates: packed RGB where only the scan kernel runs.
-Kind intermediate_kind(int channels, bool float_chain) {
-  if (channels == 1) return Kind::F32;
-  return channels == 3 && !float_chain ? Kind::F32x3 : Kind::F32x4;
-}
-
-// "RF_EDGE_KERNELS=scan" runs the scan kernel for the exact variant, C and D, so that it can be
-// timed beside the kernels that run by default.
-bool scan_kernels() {
-  const char* v = std::getenv("RF_EDGE_KERNELS");
-  return v && std::string(v) == "scan";
-}
-
-// How the scan kernel takes lines of n samples: whole lines per CTA, kScanSamples per thread,
-// a line's threads whole warps; rows one line to a CTA of up to 256 threads, columns as many
-// adjacent ones as 512 threads hold (their pixels then share image rows, for coalescing).
-struct ScanShape {
-  bool use = false;
-  int lines_per_cta = 1, threads_per_line = 32;
-  std::size_t smem = 0;
-};
-
-template <int C>
-ScanShape scan_shape(int n, int lines, bool rows, int seg, std::size_t smem_limit) {
-  ScanShape s;
-  if (n > kScanMaxLine) return s;
-  const int threads = ((n + kScanSamples - 1) / kScanSamples + 31) / 32 * 32;
-  int lb = std::max(1, std::min((rows ? 256 : kScanMaxThreads) / threads, lines));
-  while (lb >= 1) {
-    const std::size_t bytes = ScanLayout<C>(lb, n, threads, seg).bytes;
-    if (bytes <= smem_limit) {
-      s.use = true;
-      s.lines_per_cta = lb;
-      s.threads_per_line = threads;
-      s.smem = bytes;
-      return s;
-    }
-    lb /= 2;
-  }
-  return s;
-}
-
 // Launches of one size.
 dim3 pixel_grid(int width, int height) {
   return dim3(unsigned((width + 255) / 256), unsigned(height));
@@ -893,13 +848,11 @@ struct EdgeAwarePlan::Impl {
   int width = 0, height = 0, channels = 0;
   Algorithm algo = Algorithm::EdgeExact;
   float scale2 = 0.0f;
-  std::vector<PolesF> poles;       // one per iteration
-  std::vector<float> warmups;      // kappa * sigma_i per iteration
-  bool scan = false;               // RF_EDGE_KERNELS=scan
-  bool rows_exact = false;         // the exact variant with exact_rows_kernel (transposing)
-  ScanShape scan_rows, scan_cols;  // the scan kernel per direction (exact, C, D), when it applies
-  bool float_chain = true;         // some pass takes float frames only
-  Kind mid = Kind::F32x4;          // the intermediates' layout
+  std::vector<PolesF> poles;   // one per iteration
+  std::vector<float> warmups;  // kappa * sigma_i per iteration
+  bool rows_exact = false;     // the exact variant with exact_rows_kernel (transposing)
+  bool float_chain = true;     // some pass takes float frames only (all but exact_rows_kernel)
+  Kind mid = Kind::F32x4;      // the intermediates' layout
   DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
   DeviceBuffer tmp_t;  // rows_exact: the transposed intermediates (width rows of height pixels)
 
@@ -998,21 +951,6 @@ struct EdgeAwarePlan::Impl {
     }
   }
 
-  // The scan kernel's shapes and shared memory, per direction.
-  template <int C>
-  void plan_scan(std::size_t smem_limit) {
-    const int seg = algo == Algorithm::EdgeExact ? 0 : segment_length();
-    scan_rows = scan_shape<C>(width, height, true, seg, smem_limit);
-    scan_cols = scan_shape<C>(height, width, false, seg, smem_limit);
-    const std::size_t bytes =
-        std::max(scan_rows.use ? scan_rows.smem : 0, scan_cols.use ? scan_cols.smem : 0);
-    if (!bytes) return;
-    if (seg)
-      raise_smem_limit(scan_kernel<C, true>, bytes);
-    else
-      raise_smem_limit(scan_kernel<C, false>, bytes);
-  }
-
   // The addressing of a rows or columns pass over float frames of C channels, for the line
   // kernels' arguments (PassArgs, LineArgs): sample k of line l at src[k * fk + l * fl], its
   // output at dst[k * yk + l * yl], the spacing before it at dt[k * dk + l * dl].
@@ -1027,7 +965,7 @@ struct EdgeAwarePlan::Impl {
       a.dt = dt_rows.f();
       a.fk = stride, a.fl = sp, a.yk = stride, a.yl = dp, a.dk = 1, a.dl = w;
       a.n = width, a.lines = height;
-    } else {  // dt_cols row-major: the scan kernel does not take columns in this plan
+    } else {  // dt_cols row-major: exact_rows_kernel, which reads it by column, does not run here
       a.dt = dt_cols.f();
       a.fk = sp, a.fl = stride, a.yk = dp, a.yl = stride, a.dk = w, a.dl = 1;
       a.n = height, a.lines = width;
@@ -1126,32 +1064,6 @@ struct EdgeAwarePlan::Impl {
         [&](void (*kernel)(RowArgs)) { CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a)); });
   }
 
-  template <int C>
-  void scan_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
-                 cudaStream_t stream) const {
-    const ScanShape& shape = rows ? scan_rows : scan_cols;
-    ScanArgs a{};
-    a.src = src;
-    a.dst = dst;
-    a.dt = rows ? dt_rows.f() : dt_cols.f();
-    a.dt_line = rows ? width : height;  // dt_cols is stored column after column here
-    a.n = rows ? width : height;
-    a.lines = rows ? height : width;
-    a.rows = rows ? 1 : 0;
-    a.lines_per_cta = shape.lines_per_cta;
-    a.threads_per_line = shape.threads_per_line;
-    a.seg = algo == Algorithm::EdgeExact ? 0 : segment_length();
-    a.warmup = warmups[std::size_t(iteration)];
-    a.poles = poles[std::size_t(iteration)];
-    const unsigned ctas = unsigned((a.lines + a.lines_per_cta - 1) / a.lines_per_cta);
-    const unsigned threads = unsigned(a.lines_per_cta * a.threads_per_line);
-    if (a.seg)
-      scan_kernel<C, true><<<ctas, threads, shape.smem, stream>>>(a);
-    else
-      scan_kernel<C, false><<<ctas, threads, shape.smem, stream>>>(a);
-    CUDA_CHECK_LAUNCH();
-  }
-
   Frame buffer_frame(const DeviceBuffer& b, Kind kind) const {
     return Frame{static_cast<char*>(b.ptr), (long long)b.pitch, kind};
   }
@@ -1167,7 +1079,7 @@ struct EdgeAwarePlan::Impl {
                       unsigned((height + kDomainTile - 1) / kDomainTile));
       const std::size_t smem = std::size_t(kDomainTile) * (kDomainTile + 1) * sizeof(float);
       domain_steps_kernel<C><<<grid, dim3(kDomainTile, kDomainRows), smem, stream>>>(
-          in, width, height, scale2, dt_rows.f(), dt_cols.f(), scan_cols.use || rows_exact ? 1 : 0);
+          in, width, height, scale2, dt_rows.f(), dt_cols.f(), rows_exact ? 1 : 0);
       CUDA_CHECK_LAUNCH();
     }
     const int passes = 2 * int(poles.size());
@@ -1197,8 +1109,6 @@ struct EdgeAwarePlan::Impl {
       const int iteration = p / 2;
       if (algo == Algorithm::EdgeA)
         line_a_pass<C>(src, dst, rows, iteration, stream);
-      else if ((rows ? scan_rows : scan_cols).use)
-        scan_pass<C>(src, dst, rows, iteration, stream);
       else
         line_pass<C>(src, dst, rows, iteration, stream);
       src = dst;
@@ -1254,7 +1164,6 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.width = width;
   m.height = height;
   m.channels = channels;
-  m.scan = scan_kernels();
   const double q = spec.sigma / spec.sigma_r;
   m.scale2 = float(q * q);
   for (int it = 1; it <= spec.iterations; ++it) {
@@ -1262,21 +1171,9 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.poles.push_back(edge::cast_poles<float>(edge::design_poles(sigma_i)));
     m.warmups.push_back(float(spec.kappa * sigma_i));
   }
-  if (m.scan && m.algo != Algorithm::EdgeA) {
-    int device = 0, limit = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    if (channels == 1)
-      m.plan_scan<1>(std::size_t(limit));
-    else if (channels == 3)
-      m.plan_scan<3>(std::size_t(limit));
-    else
-      m.plan_scan<4>(std::size_t(limit));
-  }
-  m.rows_exact =
-      m.algo == Algorithm::EdgeExact && !m.scan && std::max(width, height) <= Impl::row_max_line();
-  m.float_chain = !m.rows_exact && !(m.scan_rows.use && m.scan_cols.use);
-  m.mid = m.rows_exact ? float_kind(channels) : intermediate_kind(channels, m.float_chain);
+  m.rows_exact = m.algo == Algorithm::EdgeExact && std::max(width, height) <= Impl::row_max_line();
+  m.float_chain = !m.rows_exact;
+  m.mid = float_kind(channels);
 
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   m.dt_rows.allocate(pixels * sizeof(float));
@@ -1290,8 +1187,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));
   }
 
-  const bool line_exact =
-      m.algo == Algorithm::EdgeExact && !m.rows_exact && (!m.scan_rows.use || !m.scan_cols.use);
+  const bool line_exact = m.algo == Algorithm::EdgeExact && !m.rows_exact;
   if (line_exact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
     const std::size_t seg = edge::kSegmentExact;
     const std::size_t composites =
