@@ -9,11 +9,9 @@
 // pixels, and on devices with thread block clusters (sm_90) up to 32768, a line of more than 4096
 // samples then taking a cluster of CTAs: each pass reads rows and writes the transposed image, so
 // the column passes read rows too, and frames of every layout are read and written without a
-// float copy (2048x2048 RGB, 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel
-// below; 8192x8192 RGB in clusters of 2 CTAs: 10.0 ms against 18.3 with the three kernels). C
-// and D run line_approx_split_kernel below (a warp per direction); both measured faster than a
-// scan of whole lines with a correction per segment (C 1.02 against 1.28 ms, D 0.99 against 1.29
-// before the pole lanes; docs/edge-aware-kappa.md). The kernels here take float frames only (the
+// float copy; it is the fastest form of the exact variant measured (README.md). C and D run
+// line_approx_split_kernel below (a warp per direction), measured faster than a scan of whole
+// lines with a correction per segment (README.md). The kernels here take float frames only (the
 // plan stages others):
 //
 // Two threads filter one segment of a line in each direction (C and D), one per pole.
@@ -144,9 +142,8 @@ __device__ __forceinline__ void store_shared(float* base, int i, const Sample<C>
 // Samples a walk loads in one batch before it runs their recursion steps. The loads do not depend
 // on the recursion, so a batch waits for memory once instead of once per sample: along columns
 // every step touches a new row, and along rows the fused kernel's shared memory leaves the L1
-// cache too small to keep each thread's row segment. The one-thread-per-line kernels are fastest
-// with 8 (16: A 5.68 -> 6.40 ms on the H100); the fused kernel, held to 85 registers for three
-// CTAs per SM, with 4 (8: 0.86 -> 1.18 ms for the frame of the timing below).
+// cache too small to keep each thread's row segment. The one-thread-per-line kernels measured
+// fastest with 8, the fused kernel, held to 85 registers for three CTAs per SM, with 4 (README.md).
 constexpr int kLineAhead = 8;
 constexpr int kFusedAhead = 4;
 
@@ -334,12 +331,8 @@ __device__ __forceinline__ void pole_anticausal(const edge::Pole<float>& P, Cx<f
 // memory until both are done and then adds to the output. In a warp, lanes 2m and 2m+1 walk the
 // same samples, each with its own pole's weights, and the output is the sum of the pair's real
 // parts (a shuffle), taken by the first lane. The walks are serial: the pole lanes and the
-// direction warps give an SM more of them in flight. H100, 2048x2048 RGB, 2 iterations: C 0.829
-// ms and D 0.872 with both directions in one warp, against 0.998 and 0.950 with both poles on
-// one thread; D 0.747 with the directions on two warps. C took 0.866 that way until the kept
-// sums were added along the samples of rows (below): 0.740, against 0.830 in one warp. With
-// the difference form of eq. (4): C 0.735-0.744 and D 0.666-0.669 against 0.740-0.742 and
-// 0.717-0.720.
+// direction warps give an SM more of them in flight, which measured faster than both poles on one
+// thread and both directions in one warp (README.md).
 constexpr int kSplitLines = 16;  // lines per CTA: a warp of pole pairs
 
 // Floats of the kept anticausal sums per sample: the CTA's lines side by side, and one more so
@@ -397,8 +390,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   }
   __syncthreads();
   // y += the kept anticausal sums: adjacent threads on adjacent lines, or on adjacent samples
-  // where those are adjacent in the output (along rows; H100, 2048x2048 RGB, 2 iterations: D
-  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too).
+  // where those are adjacent in the output (along rows, where adjacent lines measured slower).
   const int lines = min(kSplitLines, a.lines - l0), len = e - s0;
   const bool along = a.yk < a.yl;
   for (int i = threadIdx.x; i < B * kSplitLines; i += blockDim.x) {
@@ -504,12 +496,9 @@ __global__ void exact_final_kernel(PassArgs a) {
 // causal part in shared memory so that every output sample is written once (eq. 4 sums the two).
 // Composites and carries never leave the chip. The first segment's causal map and the last one's
 // anticausal map start from the steady state of the constant extension at the image ends: their
-// W is 0, so the scan passes no carry into them.
-//
-// Timing (H100, 2048x2048 RGB stored as RGBA float, sigma_i 44.7 and 22.4): 0.86 ms for the
-// frame (eq. 2 and four passes). Filtering three channels instead of four alone changed nothing;
-// loading four samples per batch took the frame from 1.01 to 0.86 ms, so the walks wait on memory
-// more than on arithmetic. 16 samples per thread keep three CTAs of 256 threads on an SM.
+// W is 0, so the scan passes no carry into them. Its walks wait on memory more than on
+// arithmetic (loading samples in batches is what made it faster; README.md); 16 samples per
+// thread keep three CTAs of 256 threads on an SM.
 constexpr int kFusedSeg = 16;
 constexpr int kFusedThreads = 256;
 constexpr int kFusedMaxLines = 32;
@@ -873,10 +862,9 @@ struct EdgeAwarePlan::Impl {
   }
 
   // How exact_rows_kernel takes lines of n samples: one CTA a line up to kRowMaxLine, beyond it
-  // a cluster of `chunks` CTAs, the line split evenly, each chunk more than kRowThreads threads
-  // (H100, RGB, 2 iterations, chunks of up to 4096 samples against 2048: 8192x8192 9.99 ms
-  // against 11.33, 6144x6144 6.09 against 6.60; 4096x4096 in clusters of two 256-thread CTAs
-  // took 2.81 against 2.48 in one CTA of 512).
+  // a cluster of `chunks` CTAs, the line split evenly, each chunk more than kRowThreads threads:
+  // fewer, longer chunks measured faster, and a line that one CTA holds is faster in one CTA than
+  // in a cluster (README.md).
   struct RowShape {
     int threads, chunks;
     template <int C>

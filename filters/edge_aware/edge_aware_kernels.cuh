@@ -288,8 +288,7 @@ __global__ void convert_kernel(Frame src, Frame dst, int width, int height) {
 // after another (dt_cols[x][y]) for the kernels that load a column's spacings whole. A CTA of
 // 32 x kDomainRows threads covers 32 x 32 pixels; the transposed store goes through shared
 // memory (32 x 33 floats) so that it is coalesced too. A thread loads all its pixels and their
-// neighbours before it computes: their loads then wait on memory once (the loop over its rows
-// one load at a time took 50 us for 2048x2048 RGB on the H100).
+// neighbours before it computes: their loads then wait on memory once, not once per row.
 constexpr int kDomainTile = 32;
 constexpr int kDomainRows = 8;
 
@@ -340,14 +339,13 @@ __global__ void domain_steps_kernel(Frame guide, int width, int height, float sc
 // gray). In step i the causal lanes filter sample i and the anticausal ones sample n-1-i; both use
 // edge e (i, resp. n-i) and the samples e and e-1. The weights of an edge depend on the pole alone,
 // so the S slots of one pole and direction share them: of a batch of kLineBatch edges each slot
-// weighs every S-th and takes the others from its neighbours by shuffles. Before, each channel's
-// lane weighed every edge itself (H100, 2048x2048 RGB, 2 iterations: 2.354 ms; with all channels
-// in one lane per pole and direction, 2.791 ms, for want of warps). A line's 4 S lanes are in one
-// warp (two lines per warp for RGB, eight for gray). Lane pairs (2m, 2m+1) are the two poles of
-// one channel and direction: their real parts are summed across the pair, and each direction adds
-// its sum to the output (the causal one with f, of eq. 4's difference form), which the host
-// zeroes first: two additions to zero per sample, in either order, give the same float. Float
-// frames only (the plan stages others).
+// weighs every S-th and takes the others from its neighbours by shuffles (a lane per channel keeps
+// enough warps in flight, which all channels in one lane per pole and direction did not;
+// README.md). A line's 4 S lanes are in one warp (two lines per warp for RGB, eight for gray). Lane
+// pairs (2m, 2m+1) are the two poles of one channel and direction: their real parts are summed
+// across the pair, and each direction adds its sum to the output (the causal one with f, of eq. 4's
+// difference form), which the host zeroes first: two additions to zero per sample, in either order,
+// give the same float. Float frames only (the plan stages others).
 
 // One pass over `lines` lines of n samples: sample k of line l, channel c at src[k * fk + l * fl
 // + c] (dst with yk, yl); its spacing dt[k] at dt[k * dk + l * dl].
@@ -497,19 +495,11 @@ __device__ __forceinline__ Chain<C> shfl_up(const Chain<C>& x, int d) {
 //   3. each thread adds its carries' responses Re(W_k h), W_k the product of its w up to sample
 //      k, and the samples f.
 // Each edge is weighed once per pole, and the scan across the line is serial within a group and a
-// shuffle scan across the groups. Where the time goes (H100, 2048x2048 RGB,
-// 2 iterations): 128 registers a thread leave two CTAs per SM, 24% occupancy; with eq. (4) as
-// printed, 506 instructions a sample, the issue slots 45% busy and the frame in 0.63 ms. The
-// difference form first took 38% of the instructions away but left the loads at the start of a
-// line, the barriers around the scan and the stores at its end exposed (the frame in 0.75 ms);
-// one scan for both poles, no spilled registers and the chains in pairs (below) brought it to
-// 0.67 at 363 instructions a sample: faster than the kernel of eq. (4) as printed at 4096^2 (2.51
-// against 2.58 ms), 3840x2160 (1.34 against 1.55) and 1920x1080 (0.35 against 0.38), slower at
-// 2048^2 (0.67 against 0.63). With eq. (4) as printed, held to 80 registers for three CTAs it
-// spilled (1.08 ms with the line staged in shared memory, 1.22 reading the samples again from
-// memory instead of holding them) and staging the line with two CTAs took 0.94 ms; in the
-// difference form, persistent CTAs copying the next line into shared memory (cp.async) while
-// filtering one took 0.95 (docs/edge-aware-kappa.md).
+// shuffle scan across the groups. 128 registers a thread leave two CTAs per SM: the kernel waits
+// on the loads at the start of a line, the barriers around the scan and the stores at its end
+// more than on its arithmetic. Holding fewer registers for more CTAs spilled, and staging the line
+// in shared memory (by one CTA, two, or persistent CTAs copying the next line while filtering
+// one) was slower (README.md; docs/edge-aware-kappa.md has the profiles).
 constexpr int kRowSamples = 8;
 constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
 constexpr int kRowMaxThreads = 512;  // up to 4096: one
@@ -519,8 +509,8 @@ constexpr int kRowMaxLine = kRowSamples * kRowMaxThreads;
 constexpr int kRowMaxChunks = 8;
 constexpr int kRowClusterMaxLine = kRowMaxLine * kRowMaxChunks;
 // Groups of the scan per direction: 32 (a walker warp) up to 256 threads, 64 (two walker warps)
-// beyond, so that a group has at most 8 positions (H100, 3840x2160 RGB: 1.55 ms against 1.86 with
-// up to 15; at 2048x2048, 64 groups of 4 took 0.715 ms against 0.663 with 32 of 8).
+// beyond, so that a group has at most 8 positions: longer walks were slower on long lines, and 64
+// groups slower on short ones (README.md).
 __host__ __device__ constexpr int row_groups(int threads) {
   return threads > 256 ? 64 : 32;
 }
@@ -543,8 +533,7 @@ template <int C>
 struct RowLayout {
   // The fields of a scan position (W, then U per channel) in pairs, a float4 each: (W, U0),
   // (U1, U2), (U3, unused), so that a thread stores its chain and a walker reads a position in
-  // NP accesses of 16 bytes (H100, 2048x2048 RGB: 0.642-0.644 ms against 0.649-0.650 with a
-  // field per 8-byte access, which queued twice the stores in shared memory).
+  // NP accesses of 16 bytes: a field per 8-byte access queued twice the stores in shared memory.
   static constexpr int NP = (C + 2) / 2;
   int threads, groups, gs, positions;
   std::size_t per_pole, bytes;  // per_pole in float4s
@@ -619,9 +608,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   const int k0 = (chunk * T + t) * S;
   const int cnt = max(0, min(S, n - k0));  // the thread's samples k0 .. k0 + cnt - 1
   // Where this thread's chains are stored: scan positions t (causal) and T-1-t (anticausal),
-  // computed where they are used. Held from here to the end they took two registers that the
-  // compiler found by spilling a loaded sample, whose store to local memory then held up the loads
-  // of the spacings behind it (H200, 2048x2048 RGB: the frame in 0.600 ms against 0.568).
+  // computed where they are used. Held from here to the end they take two registers that the
+  // compiler finds by spilling a loaded sample, whose store to local memory then holds up the
+  // loads of the spacings behind it.
   auto position = [&](int p) { return p + int(__umulhi(unsigned(p), a.gs_inv)); };
   auto at_c = [&] { return position(t); };
   auto at_a = [&] { return position(T - 1 - t); };
@@ -810,11 +799,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
 
       // Sample k0+i of line l goes to (x = l, y = k0+i) of dst, each store a warp access of 32
       // rows. With the layout dispatched at every store (store_pix) the stores leave apart, not at
-      // once behind the last arithmetic (H100, 2048x2048 RGB: the frame in 0.674 ms against 0.752
-      // with one dispatch for all eight). These stores are a third of the frame: storing each line
-      // as a row of its own instead (not the filter's output) takes 0.46 ms against 0.67. Clusters
-      // of 8 CTAs that gathered 8 lines' samples into 128-byte runs of a row gained 3.5% at
-      // 2048x2048 and lost 4-26% at the other sizes (docs/edge-aware-kappa.md, seventh round).
+      // once behind the last arithmetic, which one dispatch for all eight made slower. These
+      // transposing stores are about a third of the frame's time; gathering 8 lines' samples into
+      // 128-byte runs of a row through clusters gained at 2048x2048 only (README.md).
 #pragma unroll
   for (int i = 0; i < S; ++i) {
     if (i < cnt) {
