@@ -2,13 +2,11 @@
 # The edge-aware filter on a GPU machine, on prebuilt binaries:
 #   scripts/edge-cuda-compare.sh [BUILD_DIR]
 # 1. the CUDA edge-aware tests (every algorithm against the CPU backend and the double reference,
-#    every image layout, the scan kernel against the line kernels that run by default);
-# 2. compute-sanitizer racecheck and memcheck on the image-layout test (the scan kernel's shared
-#    memory, every algorithm and layout);
-# 3. rfcli bench --filters edge-aware at 2048^2 with the default kernels, then with the scan kernel
-#    for exact, C and D (RF_EDGE_KERNELS=scan), then the default again, in the same run;
-# 4. with --profile as second argument, Nsight Compute on one frame of each algorithm (scan
-#    kernel for exact, C and D).
+#    every image layout);
+# 2. compute-sanitizer racecheck and memcheck on the image-layout test (every algorithm and
+#    layout);
+# 3. rfcli bench --filters edge-aware at 2048^2, twice in the same run;
+# 4. with --profile as second argument, Nsight Compute on one frame of each algorithm.
 # Every log lands in $OUT (default ./out).
 set -uo pipefail
 build=${1:-build-gpu}
@@ -37,24 +35,21 @@ for tool in racecheck memcheck; do
   tail -3 "$out/edge-sanitizer-$tool.txt"
 done
 
-echo "== benchmark: default kernels, the scan kernel, the default again"
+echo "== benchmark, twice"
 bench=("$build/bin/rfcli" bench --filters edge-aware --backend cuda --sizes 2048 --no-hd)
 "${bench[@]}" --json "$out/edge-bench-default.json" >"$out/edge-bench-default.txt" 2>&1 || status=1
-RF_EDGE_KERNELS=scan "${bench[@]}" --json "$out/edge-bench-scan.json" \
-  >"$out/edge-bench-scan.txt" 2>&1 || status=1
 "${bench[@]}" --json "$out/edge-bench-default2.json" >"$out/edge-bench-default2.txt" 2>&1 ||
   status=1
-for f in default scan default2; do
+for f in default default2; do
   echo "-- $f"
   grep -E "^rfstudio +[a-z]+ +edge-aware" "$out/edge-bench-$f.txt"
 done
 
 if [ "$profile" = "--profile" ]; then
   # bench runs A, C, D, exact in turn, each 5 warm-up frames and --iterations timed ones (here
-  # 1): 6 frames of 4 passes, so the scan kernel's launches are C's 24, then D's, then exact's.
+  # 1): 6 frames of 4 passes, so the split kernel's launches are C's 24, then D's.
   echo "== Nsight Compute"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  export RF_EDGE_KERNELS=scan
   one=(bench --filters edge-aware --backend cuda --sizes 2048 --no-hd --iterations 1)
   profile_one() {
     local name=$1
@@ -63,10 +58,10 @@ if [ "$profile" = "--profile" ]; then
       >"$out/edge-ncu-$name.txt" 2>&1 || status=1
   }
   profile_one domain -k regex:domain_steps -c 1
-  profile_one a -k regex:line_a_quad -c 4
-  profile_one c -k regex:scan_kernel -c 4
-  profile_one d -k regex:scan_kernel --launch-skip 24 -c 4
-  profile_one exact -k regex:scan_kernel --launch-skip 48 -c 4
+  profile_one a -k regex:line_a_channel -c 4
+  profile_one c -k regex:line_approx_split -c 4
+  profile_one d -k regex:line_approx_split --launch-skip 24 -c 4
+  profile_one exact -k regex:exact_rows -c 4
   ls "$out"/edge-ncu-*.ncu-rep
 fi
 exit $status

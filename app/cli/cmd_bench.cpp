@@ -1,45 +1,35 @@
-// rfcli bench: the benchmark protocol of DESIGN.md. Every case runs at every sigma of --sigmas and,
-// on CUDA, with every algorithm of --algos. The CPU backend is timed here with a steady clock
-// around its column and row passes (the filter only: no copies or conversions); the CUDA backend
-// measures itself and its baselines with CUDA events in rf::bench_cuda(). The edge-aware filter
-// (issue 5's case: RGB, sigma 50, sigma_r 50/255, kappa 2, 2 iterations) is timed per algorithm,
-// A, C, D and exact side by side, on both backends. --append adds the rows to an existing record,
-// so that one JSON file holds a protocol of several runs.
-#include <omp.h>
-
+// rfcli bench: the benchmark protocol of DESIGN.md, run by the drivers of bench/. Every case runs
+// at every sigma of --sigmas and, on CUDA, with every algorithm of --algos. The CPU backend is
+// timed with a steady clock around its column and row passes (the filter only: no copies or
+// conversions), the CUDA backend and its baselines with CUDA events (bench::bench_cpu,
+// bench::bench_cuda). The edge-aware filter (the paper's case: RGB, sigma 50, sigma_r 50/255,
+// kappa 2, 2 iterations) is timed per algorithm, A, C, D and exact side by side, on both backends
+// (bench::bench_edge). This file parses the options and prints and records the rows; --append
+// adds them to an existing record, so that one JSON file holds a protocol of several runs.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <random>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
-#include "filters/baselines/bench.h"
-#include "filters/core/design.h"
+#include "bench/bench.h"
+#include "bench/edge_bench.h"
+#include "filters/core/engine.h"
 #include "filters/core/errors.h"
-#include "filters/edge_aware/edge_aware.h"
-#include "filters/edge_aware/edge_aware_cuda.h"
 
 namespace rf::cli {
 namespace {
 
-constexpr double kGi = 1073741824.0;  // GiP/s = 2^30 pixels per second
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using bench::BenchOptions;
+using bench::BenchResult;
 
 std::string cpu_model() {
   std::ifstream f("/proc/cpuinfo");
@@ -87,231 +77,6 @@ void print_row(const BenchResult& r) {
 void print_note(const std::string& line) {
   std::printf("# %s\n", line.c_str());
   std::fflush(stdout);
-}
-
-struct Case {
-  int width, height;
-};
-
-// Read + write bandwidth of a multithreaded copy of `floats` floats: the floor no filter that
-// reads and writes the image once can go below.
-BenchResult cpu_copy_floor(std::size_t floats, int width, int height, int channels,
-                           int iterations) {
-  std::vector<float> a(floats, 1.0f), b(floats, 0.0f);
-  std::vector<double> ms;
-  const int threads = omp_get_max_threads();
-  for (int it = -2; it < iterations; ++it) {
-    const auto t0 = std::chrono::steady_clock::now();
-#pragma omp parallel num_threads(threads)
-    {
-      const std::size_t per = (floats + threads - 1) / threads;
-      const std::size_t lo = std::min(floats, per * omp_get_thread_num());
-      const std::size_t hi = std::min(floats, lo + per);
-      std::memcpy(b.data() + lo, a.data() + lo, (hi - lo) * sizeof(float));
-    }
-    if (it >= 0)
-      ms.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  BenchResult r;
-  r.impl = "copy";
-  r.filter = "copy";
-  r.ext = "-";
-  r.width = width;
-  r.height = height;
-  r.channels = channels;
-  r.format = channels == 1 ? "f32" : "f32x4";
-  r.ms = median(ms);
-  r.runs = int(ms.size());
-  r.gips = double(width) * height / (r.ms * 1e-3) / kGi;
-  r.gbps = 2.0 * floats * sizeof(float) / (r.ms * 1e-3) / 1e9;
-  return r;
-}
-
-std::vector<BenchResult> bench_cpu(const BenchOptions& o, double* copy_gbps) {
-  std::vector<Case> cases;
-  for (int s : o.sizes) cases.push_back({s, s});
-  if (o.include_hd) {
-    cases.push_back({1920, 1080});
-    cases.push_back({3840, 2160});
-  }
-  std::vector<BenchResult> results;
-  auto engine = make_cpu_engine();
-  std::mt19937 rng(1234);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::size_t largest = 0;
-  Case largest_case{0, 0};
-  int largest_channels = 1;
-  for (const Case& c : cases)
-    for (int channels : o.channels) {
-      const std::size_t floats = std::size_t(c.width) * c.height * channels;
-      if (floats > largest) {
-        largest = floats;
-        largest_case = c;
-        largest_channels = channels;
-      }
-      Image in(c.width, c.height, channels), out(c.width, c.height, channels);
-      for (float& v : in.pixels) v = u(rng);
-      for (FilterKind kind : o.kinds)
-        for (double sigma : uses_sigma(kind) ? o.sigmas : std::vector<double>{0.0})
-          for (int order : o.orders)
-            for (Extension ext : o.exts) {
-              FilterSpec spec;
-              spec.kind = kind;
-              spec.order = order;
-              if (sigma > 0.0) spec.sigma = sigma;
-              spec.ext = ext;
-              const bool fixed_order = kind != FilterKind::Gaussian && kind != FilterKind::Deriche;
-              if (fixed_order && order != o.orders.front()) continue;
-              if (kind == FilterKind::Deriche && order != 2 && order != 4) continue;
-              engine->plan(spec, c.width, c.height,
-                           channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
-              engine->set_timing(true);
-              std::vector<double> ms;
-              for (int it = -o.warmup; it < o.iterations; ++it) {
-                engine->run(in.view(), out.view());
-                if (it < 0) continue;
-                double filter_ms = 0.0;
-                for (const StageTime& t : engine->timings())
-                  if (t.stage == "columns" || t.stage == "rows") filter_ms += t.ms;
-                ms.push_back(filter_ms);
-              }
-              BenchResult r;
-              r.impl = "cpu";
-              r.algo = to_string(spec.algo);
-              r.filter = to_string(kind);
-              r.sigma = sigma;
-              r.runs = int(ms.size());
-              r.order = design(spec).order();
-              r.ext = to_string(ext);
-              r.width = c.width;
-              r.height = c.height;
-              r.channels = channels;
-              r.format = channels == 1 ? "f32" : "f32x4";
-              r.ms = median(ms);
-              r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
-              print_row(r);
-              results.push_back(r);
-            }
-    }
-  if (largest) {
-    const BenchResult copy = cpu_copy_floor(largest, largest_case.width, largest_case.height,
-                                            largest_channels, std::max(o.iterations, 5));
-    print_row(copy);
-    results.push_back(copy);
-    *copy_gbps = copy.gbps;
-  }
-  return results;
-}
-
-// The edge-aware case. Its image is a photograph mirror-tiled to the size (real edges, as the
-// paper measures) or, without one, seeded random rectangles over a gradient with mild noise.
-struct EdgeBench {
-  std::vector<double> sigmas{50.0};
-  double sigma_r255 = 50.0;
-  double kappa = 2.0;
-  int passes = 2;  // the filter's iterations N
-  std::string image;
-};
-
-Image edge_bench_image(const EdgeBench& e, int width, int height) {
-  Image out(width, height, 3);
-  if (!e.image.empty()) {
-    const Image src = io::read_image(e.image);
-    auto wrap = [](int i, int n) {
-      const int m = i % (2 * n);
-      return m < n ? m : 2 * n - 1 - m;
-    };
-    for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x)
-        for (int c = 0; c < 3; ++c)
-          out.at(x, y, c) =
-              src.at(wrap(x, src.width), wrap(y, src.height), std::min(c, src.channels - 1));
-    return out;
-  }
-  std::mt19937 rng(1234);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::normal_distribution<float> noise(0.0f, 0.02f);
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x)
-      for (int c = 0; c < 3; ++c)
-        out.at(x, y, c) = 0.2f + 0.5f * float(x + (c + 1) * y) / float((c + 2) * (width + height));
-  for (int r = 0; r < 64; ++r) {
-    const int x0 = int(u(rng) * width), y0 = int(u(rng) * height);
-    const int x1 = std::min(width, x0 + 1 + int(u(rng) * width / 4));
-    const int y1 = std::min(height, y0 + 1 + int(u(rng) * height / 4));
-    const float colour[3] = {u(rng), u(rng), u(rng)};
-    for (int y = y0; y < y1; ++y)
-      for (int x = x0; x < x1; ++x)
-        for (int c = 0; c < 3; ++c) out.at(x, y, c) = colour[c];
-  }
-  for (float& v : out.pixels) v += noise(rng);
-  return out;
-}
-
-// The edge-aware algorithms on each size and sigma: the CPU backend by a steady clock around
-// run() (no copies), the CUDA backend by CUDA events around its graph launch (RGB stored as RGBA
-// float on the device, no upload or readback). The rows say "clamp": the edge-aware filter
-// extends the image constantly.
-std::vector<BenchResult> bench_edge(const BenchOptions& o, const EdgeBench& e,
-                                    const std::vector<Algorithm>& algos, bool cpu, bool cuda,
-                                    int cpu_runs, int cpu_warmup, int cuda_runs) {
-  std::vector<Case> cases;
-  for (int s : o.sizes) cases.push_back({s, s});
-  if (o.include_hd) {
-    cases.push_back({1920, 1080});
-    cases.push_back({3840, 2160});
-  }
-  std::vector<BenchResult> rows;
-  for (const Case& c : cases) {
-    const Image in = edge_bench_image(e, c.width, c.height);
-    Image out(c.width, c.height, 3);
-    for (double sigma : e.sigmas)
-      for (int device = 0; device < 2; ++device) {
-        if ((device == 0 && !cpu) || (device == 1 && !cuda)) continue;
-        for (Algorithm a : algos) {
-          FilterSpec spec;
-          spec.kind = FilterKind::EdgeAware;
-          spec.sigma = sigma;
-          spec.sigma_r = e.sigma_r255 / 255.0;
-          spec.kappa = e.kappa;
-          spec.iterations = e.passes;
-          spec.algo = a;
-          BenchResult r;
-          r.algo = to_string(a);
-          r.filter = "edge-aware";
-          r.sigma = sigma;
-          r.ext = "clamp";
-          r.width = c.width;
-          r.height = c.height;
-          r.channels = 3;
-          if (device == 0) {
-            cpu::EdgeAwarePlan plan(spec, c.width, c.height, 3);
-            std::vector<double> ms;
-            for (int it = -cpu_warmup; it < cpu_runs; ++it) {
-              const auto t0 = std::chrono::steady_clock::now();
-              plan.run(in.pixels.data(), out.pixels.data());
-              const auto t1 = std::chrono::steady_clock::now();
-              if (it >= 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-            }
-            r.impl = "cpu";
-            r.format = "f32";
-            r.ms = median(ms);
-            r.runs = int(ms.size());
-          } else {
-            const cuda::EdgeAwareTiming t = cuda::time_edge_aware(spec, in, cuda_runs);
-            r.impl = "rfstudio";
-            r.format = "f32x4";
-            r.ms = t.median_ms;
-            r.runs = t.runs;
-          }
-          r.gips = double(c.width) * c.height / (r.ms * 1e-3) / kGi;
-          print_row(r);
-          rows.push_back(r);
-        }
-      }
-  }
-  return rows;
 }
 
 std::vector<int> positive_list(const std::vector<int>& v, const char* option, int lo, int hi) {
@@ -410,7 +175,8 @@ void add_bench_command(CLI::App& app) {
     bool append = false;
     std::string backend = "cpu";
     bool no_baselines = false;
-    EdgeBench edge;
+    bench::EdgeCase edge;
+    std::string edge_image;  // mirror-tiled to each size; empty: seeded random rectangles
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
@@ -446,7 +212,7 @@ void add_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--edge-iterations", args->edge.passes, "edge-aware: the filter's iterations N")
       ->capture_default_str();
-  cmd->add_option("--image", args->edge.image,
+  cmd->add_option("--image", args->edge_image,
                   "edge-aware: mirror-tile this RGB image to each size (default: seeded random "
                   "rectangles)");
   cmd->add_option("--json", args->json, "also write the results to this JSON file");
@@ -492,7 +258,7 @@ void add_bench_command(CLI::App& app) {
       if (!(s > 0.0) || !std::isfinite(s))
         throw UsageError("--sigmas: every sigma must be a positive number");
     o.sigmas = sigmas.empty() ? std::vector<double>{4.0} : sigmas;
-    EdgeBench eb = args->edge;
+    bench::EdgeCase eb = args->edge;
     if (!sigmas.empty()) eb.sigmas = sigmas;
 
     // --algos: each name must be an algorithm the CUDA backend offers for one of the filters.
@@ -559,7 +325,9 @@ void add_bench_command(CLI::App& app) {
       BenchOptions c = o;
       c.iterations = args->iterations.value_or(20);
       c.warmup = args->warmup.value_or(3);
-      all = bench_cpu(c, &copy_gbps);
+      all = bench::bench_cpu(c, print_row);
+      for (const BenchResult& r : all)
+        if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
     }
     if (cuda && !o.kinds.empty()) {
       const std::string gpu = make_engine(Backend::Cuda)->description();
@@ -571,7 +339,7 @@ void add_bench_command(CLI::App& app) {
       BenchOptions g = o;
       g.iterations = args->iterations.value_or(100);
       g.warmup = args->warmup.value_or(10);
-      const std::vector<BenchResult> rows = bench_cuda(g, print_row, print_note);
+      const std::vector<BenchResult> rows = bench::bench_cuda(g, print_row, print_note);
       for (const BenchResult& r : rows)
         if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
       all.insert(all.end(), rows.begin(), rows.end());
@@ -595,11 +363,15 @@ void add_bench_command(CLI::App& app) {
           "extension; cpu: steady clock around run(), median of %d; rfstudio: CUDA events "
           "around the graph launch, RGBA float on the device, median of %d\n",
           sigma_list.c_str(), eb.sigma_r255, eb.kappa, eb.passes,
-          eb.image.empty() ? "seeded random rectangles" : eb.image.c_str(),
+          args->edge_image.empty() ? "seeded random rectangles" : args->edge_image.c_str(),
           args->iterations.value_or(5), args->iterations.value_or(100));
+      std::optional<Image> photo;
+      if (!args->edge_image.empty()) photo = io::read_image(args->edge_image);
+      const bench::Repeats cpu_repeats{args->warmup.value_or(1), args->iterations.value_or(5)};
+      const bench::Repeats cuda_repeats{5, args->iterations.value_or(100)};
       const std::vector<BenchResult> rows =
-          bench_edge(o, eb, edge_algos, on_cpu, cuda, args->iterations.value_or(5),
-                     args->warmup.value_or(1), args->iterations.value_or(100));
+          bench::bench_edge(o, eb, photo ? &*photo : nullptr, edge_algos, on_cpu, cuda, cpu_repeats,
+                            cuda_repeats, print_row);
       all.insert(all.end(), rows.begin(), rows.end());
     }
     if (args->json.empty()) return;

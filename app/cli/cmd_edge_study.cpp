@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -14,9 +13,9 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
+#include "bench/edge_bench.h"
 #include "filters/core/engine.h"
 #include "filters/edge_aware/edge_aware.h"
-#include "filters/edge_aware/edge_aware_cuda.h"
 
 namespace rf::cli {
 namespace {
@@ -74,27 +73,11 @@ std::string base_name(const std::string& path) {
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-// A size x size RGB image tiled from `src` with mirrored copies, so that it keeps real edges.
-Image mirror_tile(const Image& src, int size) {
-  Image out(size, size, 3);
-  auto wrap = [](int i, int n) {
-    const int period = 2 * n;
-    int m = i % period;
-    return m < n ? m : period - 1 - m;
-  };
-  for (int y = 0; y < size; ++y)
-    for (int x = 0; x < size; ++x)
-      for (int c = 0; c < 3; ++c)
-        out.at(x, y, c) = src.at(wrap(x, src.width), wrap(y, src.height), c);
-  return out;
-}
-
 // Timed CUDA runs per algorithm (the benchmark protocol's minimum).
 constexpr int kCudaRuns = 100;
 
 void run_timing(const Image& src, int size, int repeats) {
-  const Image in = mirror_tile(rgb_of(src), size);
-  Image out(in.width, in.height, 3);
+  const Image in = bench::mirror_tile(rgb_of(src), size, size);
   std::printf(
       "# CPU backend, %dx%d RGB float, 2 iterations, sigma 50, sigma_r 50/255, kappa 2, "
       "%d OpenMP threads; steady clock around run() (no I/O), median of %d\n",
@@ -109,29 +92,16 @@ void run_timing(const Image& src, int size, int repeats) {
   else
     std::printf("# CUDA backend not timed: %s\n", why.c_str());
   std::printf("%-6s %10s %10s\n", "algo", "cpu_ms", "cuda_ms");
+  bench::EdgeCase paper;
   for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact}) {
-    FilterSpec spec;
-    spec.kind = FilterKind::EdgeAware;
-    spec.sigma = 50.0;
-    spec.sigma_r = 50.0 / 255.0;
-    spec.iterations = 2;
-    spec.kappa = 2.0;
-    spec.algo = a;
-    cpu::EdgeAwarePlan plan(spec, in.width, in.height, 3);
-    plan.run(in.pixels.data(), out.pixels.data());
-    std::vector<double> ms;
-    for (int r = 0; r < repeats; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      plan.run(in.pixels.data(), out.pixels.data());
-      const auto t1 = std::chrono::steady_clock::now();
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
+    const FilterSpec spec = bench::edge_spec(paper, paper.sigmas.front(), a);
+    const double cpu_ms =
+        bench::time_edge_aware_cpu(spec, in, bench::Repeats{1, repeats}).median_ms;
     if (gpu)
-      std::printf("%-6s %10.1f %10.3f\n", to_string(a), ms[ms.size() / 2],
-                  cuda::time_edge_aware(spec, in, kCudaRuns).median_ms);
+      std::printf("%-6s %10.1f %10.3f\n", to_string(a), cpu_ms,
+                  bench::time_edge_aware_cuda(spec, in, bench::Repeats{5, kCudaRuns}).median_ms);
     else
-      std::printf("%-6s %10.1f %10s\n", to_string(a), ms[ms.size() / 2], "-");
+      std::printf("%-6s %10.1f %10s\n", to_string(a), cpu_ms, "-");
   }
 }
 

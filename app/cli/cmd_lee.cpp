@@ -12,6 +12,7 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
+#include "bench/lee_bench.h"
 #include "filters/core/errors.h"
 #include "filters/lee2014/lee2014.h"
 #include "filters/lee2014/lee2014_cuda.h"
@@ -261,7 +262,7 @@ void add_bench_lee_command(CLI::App& app) {
     for (const auto& s : args->sizes) sizes.push_back(parse_size(s));
     if (check_only()) return;
     int sms = 0;
-    const std::string device = lee2014::cuda::device_summary(&sms);
+    const std::string device = bench::device_summary(&sms);
     const double sigma = lee2014::sigma_from_window(args->window);
     std::printf(
         "# %s; yvrg sigma %g (window %g), %d channel(s); median of %d runs, CUDA events around "
@@ -284,9 +285,8 @@ void add_bench_lee_command(CLI::App& app) {
         spec.backend = Backend::Cuda;
         // A failure of the engine is reported in its column; the Lee timings still run.
         try {
-          overlapped =
-              lee2014::cuda::time_engine(spec, s.width, s.height, args->channels, args->runs)
-                  .median_ms;
+          overlapped = bench::time_cuda_engine(spec, s.width, s.height, args->channels, args->runs)
+                           .median_ms;
         } catch (const std::exception& e) {
           overlapped_error = e.what();
           std::fprintf(stderr, "rfcli: overlapped engine at %dx%d: %s\n", s.width, s.height,
@@ -294,10 +294,10 @@ void add_bench_lee_command(CLI::App& app) {
         }
       }
       for (int lpb : args->lines_per_block) {
-        const auto one = lee2014::cuda::time_lee(Partition::OneWay, sigma, s.width, s.height,
-                                                 args->channels, args->runs, lpb);
-        const auto two = lee2014::cuda::time_lee(Partition::TwoWay, sigma, s.width, s.height,
-                                                 args->channels, args->runs, lpb);
+        const auto one = bench::time_lee(Partition::OneWay, sigma, s.width, s.height,
+                                         args->channels, args->runs, lpb);
+        const auto two = bench::time_lee(Partition::TwoWay, sigma, s.width, s.height,
+                                         args->channels, args->runs, lpb);
         const long lines = long(s.height) * args->channels;
         const double gips = double(s.width) * s.height / (two.median_ms * 1e-3) / double(1 << 30);
         char over[64] = "| - | -";

@@ -1,7 +1,8 @@
 // The algorithm race: on the current frame, every algorithm the running backend offers for the
-// filter (rf::algorithms_for) and the baselines the library has for it (FIR and cuFFT on CUDA),
-// each timed the same way, beside the copy floor: the time to read the frame and write it once,
-// which no filter can beat. Runs off the UI thread; plain C++ (the CUDA side is race_cuda.cu).
+// filter (rf::algorithms_for) and the benchmark's baselines for it (FIR and cuFFT on CUDA), each
+// timed the same way, beside the copy floor: the time to read the frame and write it once, which
+// no filter can beat. The backend's frame, clock and baselines are the benchmark's
+// (bench/frame_bench.h). Runs off the UI thread.
 #pragma once
 
 #include <atomic>
@@ -12,50 +13,17 @@
 #include <vector>
 
 #include "app/gui/latest_job_worker.h"
+#include "bench/frame_bench.h"
 #include "filters/core/engine.h"
 #include "filters/core/image.h"
 #include "filters/core/spec.h"
 
 namespace rf::gui {
 
-// One thing the race times. `prepare` plans and allocates (not timed); `run` filters the frame
-// once. A contender the backend cannot run here says why in `skipped` and is listed, not run.
-struct Contender {
-  std::string name;   // "rt", "alg5", "fir", "cufft", "copy"
-  std::string label;  // for people: "RT, one thread per line"
-  bool baseline = false;
-  std::string skipped;
-  std::function<void()> prepare;
-  std::function<void()> run;
-};
-
-// What a backend brings to the race: the frame in its memory, a clock, its baselines.
-class RaceBench {
- public:
-  virtual ~RaceBench() = default;
-  virtual std::string description() const = 0;  // the device, as its engine names it
-  virtual std::string clock() const = 0;        // "host steady clock", "CUDA events"
-  virtual std::unique_ptr<Engine> make_engine() const = 0;
-  virtual FrameView input() const = 0;  // the frame, RGBA32F, in the backend's memory
-  virtual FrameView output() const = 0;
-  virtual void* stream() const = 0;
-  // Milliseconds of one call of `run`, by this backend's clock.
-  virtual double time_ms(const std::function<void()>& run) = 0;
-  // The library's baselines for `spec` on this backend, one entry each; skipped ones say why.
-  virtual std::vector<Contender> baselines(const FilterSpec& spec) = 0;
-  // A copy of the frame within the backend's memory: read once, written once.
-  virtual Contender copy_floor() = 0;
-};
-
-// The frame is float RGBA on [0, 1]; the CPU bench copies it, the CUDA bench uploads it and
-// reads it again for the baselines that take one channel, so it must outlive the bench.
-std::unique_ptr<RaceBench> make_cpu_race_bench(const Image& frame);
-// Throws BackendUnavailable without CUDA.
-std::unique_ptr<RaceBench> make_cuda_race_bench(const Image& frame);
-
 // Every algorithm of algorithms_for(backend, spec.kind) but Auto (which picks one of them), then
 // the bench's baselines.
-std::vector<Contender> race_contenders(RaceBench& bench, const FilterSpec& spec, Backend backend);
+std::vector<bench::Contender> race_contenders(bench::FrameBench& frame_bench,
+                                              const FilterSpec& spec, Backend backend);
 
 struct RaceEntry {
   std::string name, label;

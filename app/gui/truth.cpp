@@ -4,19 +4,15 @@
 #include <exception>
 #include <vector>
 
-#include "filters/baselines/fir_cuda.h"
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/truth.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/reference.h"
 
 namespace rf::gui {
 namespace {
-
-bool is_gaussian(FilterKind k) {
-  return k == FilterKind::Gaussian || k == FilterKind::Deriche || k == FilterKind::Yvrg;
-}
 
 FilterSpec truth_spec(const TruthRequest& r) {
   FilterSpec s = r.spec;
@@ -106,7 +102,7 @@ std::string truth_label(const TruthRequest& r) {
       break;
   }
   if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
-  if (is_gaussian(s.kind)) return "FIR Gaussian in double (6 sigma), " + ext;
+  if (fir_truth(s)) return "FIR Gaussian in double (6 sigma), " + ext;
   return "padded sequential recursion in double, " + ext;
 }
 
@@ -122,11 +118,11 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
     if (r.mode == TruthMode::OtherExtension) {
       // The CPU engine, so the comparison isolates the extension from the backend.
       out.truth = filter_image(s, r.input, Backend::Cpu);
-    } else if (r.mode == TruthMode::Fir && is_gaussian(s.kind) && cuda_available()) {
+    } else if (r.mode == TruthMode::Fir && fir_truth(s) && cuda_available()) {
       // The same FIR Gaussian in double on the GPU: live truth even for large sigma. A GPU
       // fault (out of memory) costs speed, not the truth: the CPU computes it instead.
       try {
-        out.truth = cuda::fir_gaussian(r.input, s.sigma, s.ext, cuda::FirPrecision::Double);
+        out.truth = ground_truth(s, r.input, Backend::Cuda);
         out.label += " on the GPU";
       } catch (const DeviceError& e) {
         out.truth = reference_truth(s, r.input, progress, cancel);

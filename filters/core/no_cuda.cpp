@@ -2,14 +2,10 @@
 // of every filter family says so, and cuda_available() answers false.
 #include <string>
 
-#include "filters/baselines/baselines_cuda.h"
-#include "filters/baselines/bench.h"
-#include "filters/baselines/fir_cuda.h"
-#include "filters/baselines/fir_tuned_cuda.h"
-#include "filters/baselines/npp_cuda.h"
 #include "filters/core/device_frame.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/truth_cuda.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "filters/lee2014/lee2014_cuda.h"
 
@@ -22,16 +18,6 @@ bool cuda_available(std::string* why) {
 
 std::unique_ptr<Engine> make_cuda_engine() {
   throw BackendUnavailable("CUDA backend unavailable: this build has no CUDA (nvcc was not found)");
-}
-
-}  // namespace rf
-
-namespace rf {
-
-std::vector<BenchResult> bench_cuda(const BenchOptions&, void (*)(const BenchResult&),
-                                    void (*)(const std::string&)) {
-  throw BackendUnavailable(
-      "CUDA benchmark unavailable: this build has no CUDA (nvcc was not found)");
 }
 
 }  // namespace rf
@@ -72,77 +58,8 @@ int pointer_device(const void*) {
   no_cuda("memory on a CUDA device");
 }
 
-struct FirGaussian::Impl {};
-FirGaussian::FirGaussian() = default;
-FirGaussian::~FirGaussian() = default;
-void FirGaussian::plan(double, Extension, int, int, PixelFormat, FirPrecision, int) {
-  no_cuda("the GPU FIR Gaussian");
-}
-int FirGaussian::radius() const {
-  no_cuda("the GPU FIR Gaussian");
-}
-void FirGaussian::run(const FrameView&, const FrameView&, void*) {
-  no_cuda("the GPU FIR Gaussian");
-}
-Image fir_gaussian(const Image&, double, Extension, FirPrecision, int) {
-  no_cuda("the GPU FIR Gaussian");
-}
-
-struct FirTuned::Impl {};
-FirTuned::FirTuned() = default;
-FirTuned::~FirTuned() = default;
-void FirTuned::plan(double, int, Extension, int, int, FirTunedKernel) {
-  no_cuda("the tuned FIR Gaussian");
-}
-FirTunedKernel FirTuned::kernel() const {
-  no_cuda("the tuned FIR Gaussian");
-}
-void FirTuned::run(const float*, std::size_t, float*, std::size_t, void*) {
-  no_cuda("the tuned FIR Gaussian");
-}
-Image fir_tuned(const Image&, double, int, Extension, FirTunedKernel) {
-  no_cuda("the tuned FIR Gaussian");
-}
-
-struct NppGaussian::Impl {};
-NppGaussian::NppGaussian(int, int, double, int) {
-  no_cuda("the NPP baseline");
-}
-NppGaussian::~NppGaussian() = default;
-bool NppGaussian::available(std::string* why) {
-  if (why) *why = "this build has no CUDA";
-  return false;
-}
-std::string NppGaussian::version() {
-  return {};
-}
-void NppGaussian::run(const float*, std::size_t, float*, std::size_t, void*) {
-  no_cuda("the NPP baseline");
-}
-Image npp_gaussian(const Image&, double, int) {
-  no_cuda("the NPP baseline");
-}
-
-struct CufftGaussian::Impl {};
-CufftGaussian::CufftGaussian(int, int, double) {
-  no_cuda("the cuFFT baseline");
-}
-CufftGaussian::~CufftGaussian() = default;
-bool CufftGaussian::available(std::string* why) {
-  if (why) *why = "this build has no CUDA";
-  return false;
-}
-void CufftGaussian::run(const float*, float*, void*) {
-  no_cuda("the cuFFT baseline");
-}
-
-struct CubSat::Impl {};
-CubSat::CubSat(int, int) {
-  no_cuda("the CUB summed-area table");
-}
-CubSat::~CubSat() = default;
-void CubSat::run(const float*, float*, void*) {
-  no_cuda("the CUB summed-area table");
+Image fir_ground_truth(const Image&, double, Extension) {
+  no_cuda("the ground truth on the GPU");
 }
 
 }  // namespace rf::cuda
@@ -187,9 +104,6 @@ Image edge_aware_filter(const FilterSpec&, const Image&) {
 Image edge_aware_filter(const FilterSpec&, const Image&, EdgeFormat) {
   unavailable();
 }
-EdgeAwareTiming time_edge_aware(const FilterSpec&, const Image&, int) {
-  unavailable();
-}
 
 }  // namespace rf::cuda
 
@@ -219,15 +133,6 @@ void DevicePlan::run_columns(float*, std::size_t, void*) {
 }
 
 Image filter(Partition, double, const Image&, int, bool) {
-  unavailable();
-}
-Timing time_lee(Partition, double, int, int, int, int, int) {
-  unavailable();
-}
-Timing time_engine(const FilterSpec&, int, int, int, int) {
-  unavailable();
-}
-std::string device_summary(int*) {
   unavailable();
 }
 

@@ -772,8 +772,8 @@ struct Kernels {
         // A and the exact variant (the plan admits nothing else). The exact variant cuts lines
         // into segments to run them in parallel on the CUDA backend. Here every lane of a batch
         // is a line of its own, so lines already fill the lanes and the threads, and segments
-        // would only add their composites' second pass over part of each line (three segments
-        // measured 12 % slower than A): the exact variant runs each line whole, which is
+        // would only add their composites' second pass over part of each line (measured slower
+        // than A: docs/edge-aware-kappa.md): the exact variant runs each line whole, which is
         // Algorithm A's recursion and its result.
         lanes.run_sequential();
         break;

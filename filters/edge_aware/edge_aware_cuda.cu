@@ -2,21 +2,17 @@
 // per frame from the guide, then per iteration a row pass and a column pass of the complex
 // recursions of eq. (4) (edge_aware_math.h), float intermediates throughout. Algorithm A, C, D
 // and exact_rows_kernel run eq. (4) in its difference form (edge_aware_math.h); the fused and
-// three-kernel paths of the exact variant for longer lines, and the scan kernel, run it as
-// printed.
+// three-kernel paths of the exact variant for longer lines run it as printed.
 //
 // Algorithm A runs with 4 lanes per pole and direction of a line (edge_aware_kernels.cuh). The
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels, and on devices with thread block clusters (sm_90) up to 32768, a line of more than 4096
 // samples then taking a cluster of CTAs: each pass reads rows and writes the transposed image, so
 // the column passes read rows too, and frames of every layout are read and written without a
-// float copy (2048x2048 RGB, 2 iterations, H100: 0.67 ms against 0.87 with the fused kernel
-// below; 8192x8192 RGB in clusters of 2 CTAs: 10.0 ms against 18.3 with the three kernels). C
-// and D run line_approx_split_kernel below (a warp per direction); both measured faster than the
-// scan kernel of edge_aware_kernels.cuh (C 1.02 against 1.28 ms, D 0.99 against 1.29 before the
-// pole lanes; docs/edge-aware-kappa.md) and than the row kernel with a correction per segment.
-// The scan kernel runs when the environment says RF_EDGE_KERNELS=scan, so that the kernels can be
-// timed side by side; the kernels here take float frames only (the plan stages others):
+// float copy; it is the fastest form of the exact variant measured (README.md). C and D run
+// line_approx_split_kernel below (a warp per direction), measured faster than a scan of whole
+// lines with a correction per segment (README.md). The kernels here take float frames only (the
+// plan stages others):
 //
 // Two threads filter one segment of a line in each direction (C and D), one per pole.
 // Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
@@ -35,7 +31,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -149,9 +144,8 @@ __device__ __forceinline__ void store_shared(float* base, int i, const Sample<C>
 // Samples a walk loads in one batch before it runs their recursion steps. The loads do not depend
 // on the recursion, so a batch waits for memory once instead of once per sample: along columns
 // every step touches a new row, and along rows the fused kernel's shared memory leaves the L1
-// cache too small to keep each thread's row segment. The one-thread-per-line kernels are fastest
-// with 8 (16: A 5.68 -> 6.40 ms on the H100); the fused kernel, held to 85 registers for three
-// CTAs per SM, with 4 (8: 0.86 -> 1.18 ms for the frame of the timing below).
+// cache too small to keep each thread's row segment. The one-thread-per-line kernels measured
+// fastest with 8, the fused kernel, held to 85 registers for three CTAs per SM, with 4 (README.md).
 constexpr int kLineAhead = 8;
 constexpr int kFusedAhead = 4;
 
@@ -339,12 +333,8 @@ __device__ __forceinline__ void pole_anticausal(const edge::Pole<float>& P, Cx<f
 // memory until both are done and then adds to the output. In a warp, lanes 2m and 2m+1 walk the
 // same samples, each with its own pole's weights, and the output is the sum of the pair's real
 // parts (a shuffle), taken by the first lane. The walks are serial: the pole lanes and the
-// direction warps give an SM more of them in flight. H100, 2048x2048 RGB, 2 iterations: C 0.829
-// ms and D 0.872 with both directions in one warp, against 0.998 and 0.950 with both poles on
-// one thread; D 0.747 with the directions on two warps. C took 0.866 that way until the kept
-// sums were added along the samples of rows (below): 0.740, against 0.830 in one warp. With
-// the difference form of eq. (4): C 0.735-0.744 and D 0.666-0.669 against 0.740-0.742 and
-// 0.717-0.720.
+// direction warps give an SM more of them in flight, which measured faster than both poles on one
+// thread and both directions in one warp (README.md).
 constexpr int kSplitLines = 16;  // lines per CTA: a warp of pole pairs
 
 // Floats of the kept anticausal sums per sample: the CTA's lines side by side, and one more so
@@ -402,8 +392,7 @@ __global__ void line_approx_split_kernel(PassArgs a) {
   }
   __syncthreads();
   // y += the kept anticausal sums: adjacent threads on adjacent lines, or on adjacent samples
-  // where those are adjacent in the output (along rows; H100, 2048x2048 RGB, 2 iterations: D
-  // 0.727-0.730 ms against 0.745-0.746 with adjacent lines there too).
+  // where those are adjacent in the output (along rows, where adjacent lines measured slower).
   const int lines = min(kSplitLines, a.lines - l0), len = e - s0;
   const bool along = a.yk < a.yl;
   for (int i = threadIdx.x; i < B * kSplitLines; i += blockDim.x) {
@@ -509,12 +498,9 @@ __global__ void exact_final_kernel(PassArgs a) {
 // causal part in shared memory so that every output sample is written once (eq. 4 sums the two).
 // Composites and carries never leave the chip. The first segment's causal map and the last one's
 // anticausal map start from the steady state of the constant extension at the image ends: their
-// W is 0, so the scan passes no carry into them.
-//
-// Timing (H100, 2048x2048 RGB stored as RGBA float, sigma_i 44.7 and 22.4): 0.86 ms for the
-// frame (eq. 2 and four passes). Filtering three channels instead of four alone changed nothing;
-// loading four samples per batch took the frame from 1.01 to 0.86 ms, so the walks wait on memory
-// more than on arithmetic. 16 samples per thread keep three CTAs of 256 threads on an SM.
+// W is 0, so the scan passes no carry into them. Its walks wait on memory more than on
+// arithmetic (loading samples in batches is what made it faster; README.md); 16 samples per
+// thread keep three CTAs of 256 threads on an SM.
 constexpr int kFusedSeg = 16;
 constexpr int kFusedThreads = 256;
 constexpr int kFusedMaxLines = 32;
@@ -814,48 +800,6 @@ Kind float_kind(int channels) {
   return channels == 1 ? Kind::F32 : Kind::F32x4;
 }
 
-// The layout of the plan's intermediates: packed RGB where only the scan kernel runs.
-Kind intermediate_kind(int channels, bool float_chain) {
-  if (channels == 1) return Kind::F32;
-  return channels == 3 && !float_chain ? Kind::F32x3 : Kind::F32x4;
-}
-
-// "RF_EDGE_KERNELS=scan" runs the scan kernel for the exact variant, C and D, so that it can be
-// timed beside the kernels that run by default.
-bool scan_kernels() {
-  const char* v = std::getenv("RF_EDGE_KERNELS");
-  return v && std::string(v) == "scan";
-}
-
-// How the scan kernel takes lines of n samples: whole lines per CTA, kScanSamples per thread,
-// a line's threads whole warps; rows one line to a CTA of up to 256 threads, columns as many
-// adjacent ones as 512 threads hold (their pixels then share image rows, for coalescing).
-struct ScanShape {
-  bool use = false;
-  int lines_per_cta = 1, threads_per_line = 32;
-  std::size_t smem = 0;
-};
-
-template <int C>
-ScanShape scan_shape(int n, int lines, bool rows, int seg, std::size_t smem_limit) {
-  ScanShape s;
-  if (n > kScanMaxLine) return s;
-  const int threads = ((n + kScanSamples - 1) / kScanSamples + 31) / 32 * 32;
-  int lb = std::max(1, std::min((rows ? 256 : kScanMaxThreads) / threads, lines));
-  while (lb >= 1) {
-    const std::size_t bytes = ScanLayout<C>(lb, n, threads, seg).bytes;
-    if (bytes <= smem_limit) {
-      s.use = true;
-      s.lines_per_cta = lb;
-      s.threads_per_line = threads;
-      s.smem = bytes;
-      return s;
-    }
-    lb /= 2;
-  }
-  return s;
-}
-
 // Launches of one size.
 dim3 pixel_grid(int width, int height) {
   return dim3(unsigned((width + 255) / 256), unsigned(height));
@@ -896,23 +840,13 @@ struct EdgeAwarePlan::Impl {
   int width = 0, height = 0, channels = 0;
   Algorithm algo = Algorithm::EdgeExact;
   float scale2 = 0.0f;
-  std::vector<PolesF> poles;       // one per iteration
-  std::vector<float> warmups;      // kappa * sigma_i per iteration
-  bool scan = false;               // RF_EDGE_KERNELS=scan
-  bool rows_exact = false;         // the exact variant with exact_rows_kernel (transposing)
-  ScanShape scan_rows, scan_cols;  // the scan kernel per direction (exact, C, D), when it applies
-  bool float_chain = true;         // some pass takes float frames only
-  Kind mid = Kind::F32x4;          // the intermediates' layout
+  std::vector<PolesF> poles;   // one per iteration
+  std::vector<float> warmups;  // kappa * sigma_i per iteration
+  bool rows_exact = false;     // the exact variant with exact_rows_kernel (transposing)
+  bool float_chain = true;     // some pass takes float frames only (all but exact_rows_kernel)
+  Kind mid = Kind::F32x4;      // the intermediates' layout
   DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
   DeviceBuffer tmp_t;  // rows_exact: the transposed intermediates (width rows of height pixels)
-  cudaStream_t capture = nullptr;
-  cudaGraphExec_t graph = nullptr;
-  Frame graph_in{}, graph_out{};
-
-  ~Impl() {
-    if (graph) cudaGraphExecDestroy(graph);
-    if (capture) cudaStreamDestroy(capture);
-  }
 
   // Lines that exact_fused_kernel takes whole; longer ones take the three-kernel path.
   static bool fused_exact(int n) { return n <= kFusedSeg * kFusedThreads; }
@@ -931,10 +865,9 @@ struct EdgeAwarePlan::Impl {
   }
 
   // How exact_rows_kernel takes lines of n samples: one CTA a line up to kRowMaxLine, beyond it
-  // a cluster of `chunks` CTAs, the line split evenly, each chunk more than kRowThreads threads
-  // (H100, RGB, 2 iterations, chunks of up to 4096 samples against 2048: 8192x8192 9.99 ms
-  // against 11.33, 6144x6144 6.09 against 6.60; 4096x4096 in clusters of two 256-thread CTAs
-  // took 2.81 against 2.48 in one CTA of 512).
+  // a cluster of `chunks` CTAs, the line split evenly, each chunk more than kRowThreads threads:
+  // fewer, longer chunks measured faster, and a line that one CTA holds is faster in one CTA than
+  // in a cluster (README.md).
   struct RowShape {
     int threads, chunks;
     template <int C>
@@ -1009,21 +942,6 @@ struct EdgeAwarePlan::Impl {
     }
   }
 
-  // The scan kernel's shapes and shared memory, per direction.
-  template <int C>
-  void plan_scan(std::size_t smem_limit) {
-    const int seg = algo == Algorithm::EdgeExact ? 0 : segment_length();
-    scan_rows = scan_shape<C>(width, height, true, seg, smem_limit);
-    scan_cols = scan_shape<C>(height, width, false, seg, smem_limit);
-    const std::size_t bytes =
-        std::max(scan_rows.use ? scan_rows.smem : 0, scan_cols.use ? scan_cols.smem : 0);
-    if (!bytes) return;
-    if (seg)
-      raise_smem_limit(scan_kernel<C, true>, bytes);
-    else
-      raise_smem_limit(scan_kernel<C, false>, bytes);
-  }
-
   // The addressing of a rows or columns pass over float frames of C channels, for the line
   // kernels' arguments (PassArgs, LineArgs): sample k of line l at src[k * fk + l * fl], its
   // output at dst[k * yk + l * yl], the spacing before it at dt[k * dk + l * dl].
@@ -1038,7 +956,7 @@ struct EdgeAwarePlan::Impl {
       a.dt = dt_rows.f();
       a.fk = stride, a.fl = sp, a.yk = stride, a.yl = dp, a.dk = 1, a.dl = w;
       a.n = width, a.lines = height;
-    } else {  // dt_cols row-major: the scan kernel does not take columns in this plan
+    } else {  // dt_cols row-major: exact_rows_kernel, which reads it by column, does not run here
       a.dt = dt_cols.f();
       a.fk = sp, a.fl = stride, a.yk = dp, a.yl = stride, a.dk = w, a.dl = 1;
       a.n = height, a.lines = width;
@@ -1137,32 +1055,6 @@ struct EdgeAwarePlan::Impl {
         [&](void (*kernel)(RowArgs)) { CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a)); });
   }
 
-  template <int C>
-  void scan_pass(const Frame& src, const Frame& dst, bool rows, int iteration,
-                 cudaStream_t stream) const {
-    const ScanShape& shape = rows ? scan_rows : scan_cols;
-    ScanArgs a{};
-    a.src = src;
-    a.dst = dst;
-    a.dt = rows ? dt_rows.f() : dt_cols.f();
-    a.dt_line = rows ? width : height;  // dt_cols is stored column after column here
-    a.n = rows ? width : height;
-    a.lines = rows ? height : width;
-    a.rows = rows ? 1 : 0;
-    a.lines_per_cta = shape.lines_per_cta;
-    a.threads_per_line = shape.threads_per_line;
-    a.seg = algo == Algorithm::EdgeExact ? 0 : segment_length();
-    a.warmup = warmups[std::size_t(iteration)];
-    a.poles = poles[std::size_t(iteration)];
-    const unsigned ctas = unsigned((a.lines + a.lines_per_cta - 1) / a.lines_per_cta);
-    const unsigned threads = unsigned(a.lines_per_cta * a.threads_per_line);
-    if (a.seg)
-      scan_kernel<C, true><<<ctas, threads, shape.smem, stream>>>(a);
-    else
-      scan_kernel<C, false><<<ctas, threads, shape.smem, stream>>>(a);
-    CUDA_CHECK_LAUNCH();
-  }
-
   Frame buffer_frame(const DeviceBuffer& b, Kind kind) const {
     return Frame{static_cast<char*>(b.ptr), (long long)b.pitch, kind};
   }
@@ -1178,7 +1070,7 @@ struct EdgeAwarePlan::Impl {
                       unsigned((height + kDomainTile - 1) / kDomainTile));
       const std::size_t smem = std::size_t(kDomainTile) * (kDomainTile + 1) * sizeof(float);
       domain_steps_kernel<C><<<grid, dim3(kDomainTile, kDomainRows), smem, stream>>>(
-          in, width, height, scale2, dt_rows.f(), dt_cols.f(), scan_cols.use || rows_exact ? 1 : 0);
+          in, width, height, scale2, dt_rows.f(), dt_cols.f(), rows_exact ? 1 : 0);
       CUDA_CHECK_LAUNCH();
     }
     const int passes = 2 * int(poles.size());
@@ -1208,8 +1100,6 @@ struct EdgeAwarePlan::Impl {
       const int iteration = p / 2;
       if (algo == Algorithm::EdgeA)
         line_a_pass<C>(src, dst, rows, iteration, stream);
-      else if ((rows ? scan_rows : scan_cols).use)
-        scan_pass<C>(src, dst, rows, iteration, stream);
       else
         line_pass<C>(src, dst, rows, iteration, stream);
       src = dst;
@@ -1265,7 +1155,6 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.width = width;
   m.height = height;
   m.channels = channels;
-  m.scan = scan_kernels();
   const double q = spec.sigma / spec.sigma_r;
   m.scale2 = float(q * q);
   for (int it = 1; it <= spec.iterations; ++it) {
@@ -1273,21 +1162,9 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.poles.push_back(edge::cast_poles<float>(edge::design_poles(sigma_i)));
     m.warmups.push_back(float(spec.kappa * sigma_i));
   }
-  if (m.scan && m.algo != Algorithm::EdgeA) {
-    int device = 0, limit = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    if (channels == 1)
-      m.plan_scan<1>(std::size_t(limit));
-    else if (channels == 3)
-      m.plan_scan<3>(std::size_t(limit));
-    else
-      m.plan_scan<4>(std::size_t(limit));
-  }
-  m.rows_exact =
-      m.algo == Algorithm::EdgeExact && !m.scan && std::max(width, height) <= Impl::row_max_line();
-  m.float_chain = !m.rows_exact && !(m.scan_rows.use && m.scan_cols.use);
-  m.mid = m.rows_exact ? float_kind(channels) : intermediate_kind(channels, m.float_chain);
+  m.rows_exact = m.algo == Algorithm::EdgeExact && std::max(width, height) <= Impl::row_max_line();
+  m.float_chain = !m.rows_exact;
+  m.mid = float_kind(channels);
 
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   m.dt_rows.allocate(pixels * sizeof(float));
@@ -1301,8 +1178,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));
   }
 
-  const bool line_exact =
-      m.algo == Algorithm::EdgeExact && !m.rows_exact && (!m.scan_rows.use || !m.scan_cols.use);
+  const bool line_exact = m.algo == Algorithm::EdgeExact && !m.rows_exact;
   if (line_exact && !(Impl::fused_exact(width) && Impl::fused_exact(height))) {
     const std::size_t seg = edge::kSegmentExact;
     const std::size_t composites =
@@ -1320,7 +1196,6 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.prepare_limits<3>(line_exact);
   else
     m.prepare_limits<4>(line_exact);
-  CUDA_CHECK(cudaStreamCreateWithFlags(&m.capture, cudaStreamNonBlocking));
 }
 
 EdgeAwarePlan::~EdgeAwarePlan() = default;
@@ -1341,32 +1216,8 @@ void EdgeAwarePlan::enqueue(const EdgeImage& in, const EdgeOutput& out, void* st
   m.enqueue(fi, fo, static_cast<cudaStream_t>(stream));
 }
 
-// The launches of one frame as a graph, captured again only when the images change.
 void EdgeAwarePlan::run(const EdgeImage& in, const EdgeOutput& out, void* stream) {
-  Impl& m = *impl_;
-  const Frame fi = m.frame_of(in.data, in.pitch, in.format, "input");
-  const Frame fo = m.frame_of(out.data, out.pitch, out.format, "output");
-  if (!m.graph || !same(fi, m.graph_in) || !same(fo, m.graph_out)) {
-    if (m.graph) cudaGraphExecDestroy(m.graph);
-    m.graph = nullptr;
-    m.prepare(in.format, out.format);
-    cudaGraph_t graph = nullptr;
-    CUDA_CHECK(cudaStreamBeginCapture(m.capture, cudaStreamCaptureModeThreadLocal));
-    try {
-      m.enqueue(fi, fo, m.capture);
-    } catch (...) {
-      cudaStreamEndCapture(m.capture, &graph);
-      if (graph) cudaGraphDestroy(graph);
-      throw;
-    }
-    CUDA_CHECK(cudaStreamEndCapture(m.capture, &graph));
-    const cudaError_t err = cudaGraphInstantiate(&m.graph, graph, 0);
-    cudaGraphDestroy(graph);
-    CUDA_CHECK(err);
-    m.graph_in = fi;
-    m.graph_out = fo;
-  }
-  CUDA_CHECK(cudaGraphLaunch(m.graph, static_cast<cudaStream_t>(stream)));
+  enqueue(in, out, stream);
 }
 
 namespace {
@@ -1483,43 +1334,6 @@ Image edge_aware_filter(const FilterSpec& spec, const Image& in, EdgeFormat form
   Staged staged(spec, in, format);
   staged.run();
   return staged.download();
-}
-
-EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs) {
-  Staged staged(spec, in, float_format(device_channels(in.channels)));
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  try {
-    for (int i = 0; i < 5; ++i) staged.run(stream);
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int i = 0; i < std::max(1, runs); ++i) {
-      CUDA_CHECK(cudaEventRecord(start, stream));
-      staged.run(stream);
-      CUDA_CHECK(cudaEventRecord(stop, stream));
-      CUDA_CHECK(cudaEventSynchronize(stop));
-      float t = 0.0f;
-      CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-      ms.push_back(double(t));
-    }
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    cudaStreamDestroy(stream);
-    throw;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaStreamDestroy(stream);
-  std::sort(ms.begin(), ms.end());
-  EdgeAwareTiming t;
-  t.runs = int(ms.size());
-  t.median_ms = ms[ms.size() / 2];
-  t.min_ms = ms.front();
-  return t;
 }
 
 }  // namespace rf::cuda

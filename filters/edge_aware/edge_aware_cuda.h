@@ -32,8 +32,7 @@ struct EdgeOutput {
 // filters the colours of Rgb32F, Rgba32F or Rgba8 (a fourth component is written as 0); 4 filters
 // Rgba32F or Rgba8 with alpha like a colour. Alpha never enters eq. (2). The kernels read and write
 // these layouts directly where they can; the plan holds the spacings of eq. (2) along rows and
-// columns, float intermediates, staging where a kernel takes floats only, and captures one frame's
-// launches in a CUDA graph per pair of images.
+// columns, float intermediates, and staging where a kernel takes floats only.
 class EdgeAwarePlan {
  public:
   EdgeAwarePlan(const FilterSpec& spec, int width, int height, int channels);
@@ -45,8 +44,9 @@ class EdgeAwarePlan {
   // default stream). The guide of eq. (2) is `in`.
   void run(const EdgeImage& in, const EdgeOutput& out, void* stream = nullptr);
 
-  // The same launches issued directly on `stream`, for callers that capture them in a graph of
-  // their own; prepare() first, outside the capture, allocates what these formats need.
+  // The same launches for callers that capture them in a graph (the CUDA engine does, once per
+  // pair of frames): prepare() first, outside the capture, allocates what these formats need,
+  // and enqueue() then only launches.
   void prepare(EdgeFormat in, EdgeFormat out);
   void enqueue(const EdgeImage& in, const EdgeOutput& out, void* stream = nullptr);
 
@@ -70,16 +70,5 @@ Image edge_aware_filter(const FilterSpec& spec, const Image& in);
 // The same with the image on the device in `format` (Rgba8: each value clamped to [0, 1] and
 // rounded to a step of 1/255 on upload, read back as c / 255).
 Image edge_aware_filter(const FilterSpec& spec, const Image& in, EdgeFormat format);
-
-// Milliseconds of one filter of `in` (RGB padded to RGBA float on the device, three channels
-// filtered), by CUDA events around the graph launch only (upload and readback excluded), after
-// warm-up; median and minimum of `runs`.
-struct EdgeAwareTiming {
-  double median_ms = 0.0;
-  double min_ms = 0.0;
-  int runs = 0;
-};
-
-EdgeAwareTiming time_edge_aware(const FilterSpec& spec, const Image& in, int runs = 100);
 
 }  // namespace rf::cuda

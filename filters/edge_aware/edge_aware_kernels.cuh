@@ -1,40 +1,20 @@
 // The CUDA kernels of the edge-aware filter (edge-aware paper, eq. 1-4) that read and write frames
 // of every layout the plan accepts: eq. (2)'s spacings, Algorithm A with 4 lanes per pole and
-// direction of a line, the exact variant's row kernel (exact_rows_kernel, at the end: what runs
-// for lines of up to 4096 samples, and up to 32768 in clusters of CTAs on sm_90), and the scan
-// kernel for the exact variant, C and D that holds whole lines per CTA and stitches them with a
-// parallel scan of affine maps (RF_EDGE_KERNELS=scan). The host side is edge_aware_cuda.cu.
+// direction of a line, and the exact variant's row kernel (exact_rows_kernel, at the end: what
+// runs for lines of up to 4096 samples, and up to 32768 in clusters of CTAs on sm_90). The host
+// side is edge_aware_cuda.cu.
 //
 // The scan. Along a line each step of eq. (4) is an affine map of the state, for each pole
 //   causal      g+[k]   = w_k g+[k-1]   + u_k,   u_k = P_k f[k]   + Q_k f[k-1]
 //   anticausal  g-[k-1] = w_k g-[k]     + v_k,   v_k = R_k f[k]   + S_k f[k-1]
 // (edge_aware_math.h), with w_k = b^dt[k] shared by the channels. Maps compose associatively:
-// (W2, U2) after (W1, U1) is (W2 W1, W2 U1 + U2). A thread owns kScanSamples consecutive samples:
-//   1. it runs both recursions over its samples from a zero state, adding their real parts to its
-//      outputs, and keeps the composite (W, U) of each direction;
-//   2. the composites are scanned across the line: a warp with shuffles in log2(32) steps, the
-//      warps of a line through shared memory; the line's first thread starts from the steady state
-//      of the constant extension (its W is 0, so the scanned U are the states themselves), and the
-//      anticausal scan runs from the thread holding the line's last sample;
-//   3. with the state entering its samples (the carry g), each thread adds Re(W_k g) at sample k,
-//      W_k the product of the w over its samples up to k: the carry's response. The result is
-//      Algorithm A's up to float rounding.
-// Edge weights are computed once per sample and pole; the poles are filtered one after the other,
-// which halves the registers a thread holds. Lines are loaded whole into shared memory with
-// coalesced accesses (rows along x; columns LB adjacent ones per image row) and written back the
-// same way.
-//
-// Algorithms C and D in the same kernel. Segment [s, e) of C or D starts its causal recursion from
-// the steady state of f[p] at p, the end of Algorithm B's walk back from s (kappa sigma_i of
-// transformed distance). The recursion is affine, so its state differs from the exact one G by the
-// difference at p carried forward: g_C(k) = G(k) + W(p, k] (steady(f[p]) - G(p)) for k >= p, with
-// W(p, k] the product of the w over p+1..k. So C and D are the exact scan plus one more carry per
-// segment: the thread holding p publishes steady(f[p]) - G(p) and the product of its w after p, a
-// thread per segment multiplies in the whole products of the threads between, and each thread of
-// the segment adds the result, carried to its first sample, to its exact carry. Anticausal
-// alike, with the walk forward from e - 1. The walks add the spacings in the CPU backend's order,
-// so both stop at the same samples. With kappa = 0 there is no walk: each segment starts from the
-// steady states at its own ends, as lines do.
+// (W2, U2) after (W1, U1) is (W2 W1, W2 U1 + U2). So the exact variant cuts a line into runs of
+// samples, turns each run into its composite map (W, U) from a zero state, scans the composites
+// across the line for the state entering each run (its carry), and adds each carry's response
+// Re(W_k g), W_k the product of the w up to sample k: Algorithm A's result up to float rounding,
+// with parallelism over the runs. The line's first run starts from the steady state of the
+// constant extension (its W is 0, so the scanned U are the states themselves), and the
+// anticausal scan runs from the line's last sample.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -308,8 +288,7 @@ __global__ void convert_kernel(Frame src, Frame dst, int width, int height) {
 // after another (dt_cols[x][y]) for the kernels that load a column's spacings whole. A CTA of
 // 32 x kDomainRows threads covers 32 x 32 pixels; the transposed store goes through shared
 // memory (32 x 33 floats) so that it is coalesced too. A thread loads all its pixels and their
-// neighbours before it computes: their loads then wait on memory once (the loop over its rows
-// one load at a time took 50 us for 2048x2048 RGB on the H100).
+// neighbours before it computes: their loads then wait on memory once, not once per row.
 constexpr int kDomainTile = 32;
 constexpr int kDomainRows = 8;
 
@@ -360,14 +339,13 @@ __global__ void domain_steps_kernel(Frame guide, int width, int height, float sc
 // gray). In step i the causal lanes filter sample i and the anticausal ones sample n-1-i; both use
 // edge e (i, resp. n-i) and the samples e and e-1. The weights of an edge depend on the pole alone,
 // so the S slots of one pole and direction share them: of a batch of kLineBatch edges each slot
-// weighs every S-th and takes the others from its neighbours by shuffles. Before, each channel's
-// lane weighed every edge itself (H100, 2048x2048 RGB, 2 iterations: 2.354 ms; with all channels
-// in one lane per pole and direction, 2.791 ms, for want of warps). A line's 4 S lanes are in one
-// warp (two lines per warp for RGB, eight for gray). Lane pairs (2m, 2m+1) are the two poles of
-// one channel and direction: their real parts are summed across the pair, and each direction adds
-// its sum to the output (the causal one with f, of eq. 4's difference form), which the host
-// zeroes first: two additions to zero per sample, in either order, give the same float. Float
-// frames only (the plan stages others).
+// weighs every S-th and takes the others from its neighbours by shuffles (a lane per channel keeps
+// enough warps in flight, which all channels in one lane per pole and direction did not;
+// README.md). A line's 4 S lanes are in one warp (two lines per warp for RGB, eight for gray). Lane
+// pairs (2m, 2m+1) are the two poles of one channel and direction: their real parts are summed
+// across the pair, and each direction adds its sum to the output (the causal one with f, of eq. 4's
+// difference form), which the host zeroes first: two additions to zero per sample, in either order,
+// give the same float. Float frames only (the plan stages others).
 
 // One pass over `lines` lines of n samples: sample k of line l, channel c at src[k * fk + l * fl
 // + c] (dst with yk, yl); its spacing dt[k] at dt[k * dk + l * dl].
@@ -462,17 +440,7 @@ __global__ void line_a_channel_kernel(LineArgs a) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The scan kernel for the exact variant and Algorithms C and D.
-
-// Samples per thread, and the most threads of a line: lines of up to 4096 samples are held whole
-// by one CTA.
-constexpr int kScanSamples = 8;
-constexpr int kScanMaxThreads = 512;
-constexpr int kScanMaxLine = kScanSamples * kScanMaxThreads;
-// No mark in the per-sample tables of the walks' ends, which hold segment indices in a byte.
-constexpr unsigned char kNoSegment = 0xff;
-static_assert((kScanMaxLine + edge::kBlockD - 1) / edge::kBlockD < kNoSegment,
-              "segment indices of a line fit in a byte");
+// Affine maps of the scan (above) and their composition.
 
 // The map g -> w g + u of a run of samples, for one pole: w shared by the channels.
 template <int C>
@@ -501,486 +469,12 @@ __device__ __forceinline__ Chain<C> identity_chain() {
 __device__ __forceinline__ Cf shfl_up(Cf x, int d) {
   return {__shfl_up_sync(0xffffffffu, x.re, d), __shfl_up_sync(0xffffffffu, x.im, d)};
 }
-__device__ __forceinline__ Cf shfl_down(Cf x, int d) {
-  return {__shfl_down_sync(0xffffffffu, x.re, d), __shfl_down_sync(0xffffffffu, x.im, d)};
-}
-__device__ __forceinline__ Cf shfl_from(Cf x, int lane) {
-  return {__shfl_sync(0xffffffffu, x.re, lane), __shfl_sync(0xffffffffu, x.im, lane)};
-}
 template <int C>
 __device__ __forceinline__ Chain<C> shfl_up(const Chain<C>& x, int d) {
   Chain<C> r;
   r.w = shfl_up(x.w, d);
   for (int c = 0; c < C; ++c) r.u[c] = shfl_up(x.u[c], d);
   return r;
-}
-template <int C>
-__device__ __forceinline__ Chain<C> shfl_down(const Chain<C>& x, int d) {
-  Chain<C> r;
-  r.w = shfl_down(x.w, d);
-  for (int c = 0; c < C; ++c) r.u[c] = shfl_down(x.u[c], d);
-  return r;
-}
-
-struct ScanArgs {
-  Frame src, dst;
-  const float* dt;  // dt[l * dt_line + k]: the spacing between samples k-1 and k of line l
-  long long dt_line;
-  int n, lines;
-  int rows;  // 1: line l is image row l (sample k at x = k); 0: image column l
-  int lines_per_cta, threads_per_line;
-  int seg;       // C and D: the segment length (kSegmentC, kBlockD); the exact variant: 0
-  float warmup;  // kappa * sigma_i (C, D)
-  PolesF poles;
-};
-
-// Shared memory of the scan kernel, laid out identically on the host (for its size) and the
-// device. Sample k of the CTA's line li is element e = k LB + li of the tile, stored at
-// e + e / (S LB): one element of padding per thread's worth of samples, so that the threads reading
-// their own consecutive samples hit distinct banks.
-template <int C>
-struct ScanLayout {
-  using Tile = typename std::conditional<C == 1, float, float4>::type;
-  int lb, n, threads, warps, seg, segments;
-  std::size_t tile, dt, agg, walks, marks, diffs, weights, totals, corrections, bytes;
-
-  __host__ __device__ ScanLayout(int lines_per_cta, int n_, int threads_per_line, int seg_)
-      : lb(lines_per_cta),
-        n(n_),
-        threads(threads_per_line),
-        warps(threads_per_line / 32),
-        seg(seg_),
-        segments(seg_ > 0 ? (n_ + seg_ - 1) / seg_ : 0) {
-    std::size_t at = 0;
-    auto take = [&](std::size_t size) {
-      const std::size_t here = at;
-      at += (size + 15) / 16 * 16;
-      return here;
-    };
-    tile = take(elements() * sizeof(Tile));
-    dt = take(elements() * sizeof(float));
-    agg = take(std::size_t(2) * 2 * lb * warps * sizeof(Chain<C>));       // [pole][dir][li][warp]
-    walks = take(std::size_t(2) * lb * segments * sizeof(int));           // [dir][li][segment]
-    marks = take(std::size_t(2) * lb * n);                                // [dir][li][k]
-    diffs = take(std::size_t(2) * 2 * lb * segments * C * sizeof(Cf));    // [pole][dir][li][seg][c]
-    weights = take(std::size_t(2) * 2 * 2 * lb * segments * sizeof(Cf));  // [pole][dir][2][li][seg]
-    totals = take(std::size_t(2) * 2 * lb * threads * sizeof(Cf));        // [pole][dir][li][thread]
-    corrections = take(std::size_t(2) * 2 * lb * segments * C * sizeof(Cf));  // as diffs
-    bytes = at;
-  }
-  __host__ __device__ std::size_t elements() const {
-    const std::size_t e = std::size_t(lb) * n;
-    return e + e / (std::size_t(kScanSamples) * lb) + 1;
-  }
-  // e + e / (S LB) for e = k LB + li, which is k LB + li + k / S.
-  __host__ __device__ int index(int k, int li) const { return k * lb + li + k / kScanSamples; }
-};
-
-template <int C>
-__device__ __forceinline__ void tile_store(float* tile, int i, const Pix<C>& p) {
-  tile[i] = p.v[0];
-}
-template <int C>
-__device__ __forceinline__ void tile_store(float4* tile, int i, const Pix<C>& p) {
-  float q[4] = {0.f, 0.f, 0.f, 0.f};
-  for (int c = 0; c < C; ++c) q[c] = p.v[c];
-  tile[i] = make_float4(q[0], q[1], q[2], q[3]);
-}
-template <int C>
-__device__ __forceinline__ Pix<C> tile_load(const float* tile, int i) {
-  Pix<C> p;
-  p.v[0] = tile[i];
-  return p;
-}
-template <int C>
-__device__ __forceinline__ Pix<C> tile_load(const float4* tile, int i) {
-  const float4 v = tile[i];
-  const float q[4] = {v.x, v.y, v.z, v.w};
-  Pix<C> p;
-  for (int c = 0; c < C; ++c) p.v[c] = q[c];
-  return p;
-}
-
-// The CTA's lines from global memory into the tile, or back: rows sample-fastest, columns
-// line-fastest (the CTA's adjacent columns share each image row), so that both are coalesced.
-// blockDim.x is a multiple of LB.
-template <int C, bool Store>
-__device__ __forceinline__ void move_tile(const ScanArgs& a, const ScanLayout<C>& L,
-                                          typename ScanLayout<C>::Tile* tile, int line0) {
-  auto move = [&](int k, int li) {
-    const int l = line0 + li;
-    const int x = a.rows ? k : l, y = a.rows ? l : k;
-    const int i = L.index(k, li);
-    if (Store) {
-      if (l < a.lines) store_pix<C>(a.dst, x, y, tile_load<C>(tile, i));
-    } else {
-      Pix<C> p{};
-      if (l < a.lines) p = load_pix<C>(a.src, x, y);
-      tile_store<C>(tile, i, p);
-    }
-  };
-  if (a.rows) {
-    for (int li = 0; li < L.lb; ++li)
-      for (int k = threadIdx.x; k < L.n; k += blockDim.x) move(k, li);
-  } else {
-    const int li = threadIdx.x % L.lb, step = blockDim.x / L.lb;
-    for (int k = threadIdx.x / L.lb; k < L.n; k += step) move(k, li);
-  }
-}
-
-template <int C>
-__device__ __forceinline__ void load_spacings(const ScanArgs& a, const ScanLayout<C>& L, float* dts,
-                                              int line0) {
-  for (int li = 0; li < L.lb; ++li) {
-    const int l = line0 + li;
-    for (int k = threadIdx.x; k < L.n; k += blockDim.x)
-      dts[L.index(k, li)] = l < a.lines ? a.dt[l * a.dt_line + k] : 1.0f;
-  }
-}
-
-// g <- g + W x, for each channel.
-template <int C>
-__device__ __forceinline__ void add_product(Cf* g, Cf w, const Cf* x) {
-  for (int c = 0; c < C; ++c) g[c] = g[c] + w * x[c];
-}
-
-template <int C, bool Approx>
-__global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
-  constexpr int S = kScanSamples;
-  using Tile = typename ScanLayout<C>::Tile;
-  const ScanLayout<C> L(a.lines_per_cta, a.n, a.threads_per_line, a.seg);
-  char* smem = dynamic_smem<char>();
-  Tile* tile = reinterpret_cast<Tile*>(smem + L.tile);
-  float* dts = reinterpret_cast<float*>(smem + L.dt);
-  Chain<C>* agg = reinterpret_cast<Chain<C>*>(smem + L.agg);
-  int* walks = reinterpret_cast<int*>(smem + L.walks);
-  unsigned char* marks = reinterpret_cast<unsigned char*>(smem + L.marks);
-  Cf* diffs = reinterpret_cast<Cf*>(smem + L.diffs);
-  Cf* wts = reinterpret_cast<Cf*>(smem + L.weights);
-  Cf* totals = reinterpret_cast<Cf*>(smem + L.totals);
-  Cf* corr = reinterpret_cast<Cf*>(smem + L.corrections);
-
-  const int n = a.n, T = a.threads_per_line, LB = a.lines_per_cta, nseg = L.segments;
-  const int tid = threadIdx.x, li = tid / T, t = tid % T;
-  const int lane = tid & 31, warp = t / 32, nw = T / 32;
-  const int line0 = blockIdx.x * LB;
-  const bool line_ok = line0 + li < a.lines;
-  const int k0 = t * S;
-  const int cnt = max(0, min(S, n - k0));  // the thread's samples k0 .. k0 + cnt - 1
-  const bool active = cnt > 0;
-  // C and D without a walk (kappa = 0) start every segment from its ends' steady states; with a
-  // walk they correct the exact result.
-  const bool reset = Approx && !(a.warmup > 0.0f);
-  const bool correct = Approx && !reset;
-  // The thread starts the causal recursion from the steady state at its first sample (the line's
-  // or, with reset, a segment's start) or ends the anticausal one at its last sample.
-  const bool cstart = active && (k0 == 0 || (reset && k0 % a.seg == 0));
-  const int kl = k0 + cnt - 1;
-  const bool aend = active && (kl == n - 1 || (reset && (kl + 1) % a.seg == 0));
-
-  // Shared tables indexed [li][...] for this line.
-  auto mark = [&](int dir, int k) -> unsigned char& { return marks[(dir * LB + li) * n + k]; };
-  auto walk = [&](int dir, int g) -> int& { return walks[(dir * LB + li) * nseg + g]; };
-  auto diff = [&](int pole, int dir, int g) {
-    return diffs + ((std::size_t(pole * 2 + dir) * LB + li) * nseg + g) * C;
-  };
-  auto weight = [&](int pole, int dir, int which, int g) -> Cf& {
-    return wts[((std::size_t(pole * 2 + dir) * 2 + which) * LB + li) * nseg + g];
-  };
-  auto total = [&](int pole, int dir, int th) -> Cf& {
-    return totals[(std::size_t(pole * 2 + dir) * LB + li) * T + th];
-  };
-  auto correction = [&](int pole, int dir, int g) {
-    return corr + ((std::size_t(pole * 2 + dir) * LB + li) * nseg + g) * C;
-  };
-
-  move_tile<C, false>(a, L, tile, line0);
-  load_spacings<C>(a, L, dts, line0);
-  if (correct)
-    for (int e = tid; e < 2 * LB * n; e += blockDim.x) marks[e] = kNoSegment;
-  __syncthreads();
-
-  // Algorithm B's walks, one thread per segment, in the CPU backend's order: back from the
-  // segment's first sample s while d < warmup (p > 0), forward from its last while d < warmup
-  // (q < n-1). The ends mark the samples whose exact state the correction needs (p = 0 and
-  // q = n-1 are the steady states of the exact result itself and need none). Segments with the
-  // same end share one mark; whichever writes it, all of them read the same one.
-  unsigned int cmask = 0, amask = 0;  // this thread's marked samples, causal and anticausal
-  if (correct) {
-    if (line_ok && t < nseg) {
-      const int g = t, s = g * a.seg, e = min(n, s + a.seg);
-      int p = s;
-      float d = 0.0f;
-      while (p > 0 && d < a.warmup) {
-        d += dts[L.index(p, li)];
-        --p;
-      }
-      int q = e - 1;
-      d = 0.0f;
-      while (q < n - 1 && d < a.warmup) {
-        d += dts[L.index(q + 1, li)];
-        ++q;
-      }
-      walk(0, g) = p;
-      walk(1, g) = q;
-      if (p > 0) mark(0, p) = static_cast<unsigned char>(g);
-      if (q < n - 1) mark(1, q) = static_cast<unsigned char>(g);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < S; ++i) {
-      if (i < cnt && mark(0, k0 + i) != kNoSegment) cmask |= 1u << i;
-      if (i < cnt && mark(1, k0 + i) != kNoSegment) amask |= 1u << i;
-    }
-  }
-
-  float y[S][C];
-  for (int i = 0; i < S; ++i)
-    for (int c = 0; c < C; ++c) y[i][c] = 0.0f;
-
-  for (int pole = 0; pole < 2; ++pole) {
-    const edge::Pole<float>& P = a.poles.p[pole];
-    // Samples k0-1 .. k0+S (f[i] is sample k0-1+i) and the weights of edges k0 .. k0+S (w[i] of
-    // edge k0+i), of which edge 0 and edges past n-1 are never used.
-    Pix<C> f[S + 2];
-    for (int i = 0; i < S + 2; ++i)
-      f[i] = tile_load<C>(tile, L.index(min(max(k0 - 1 + i, 0), n - 1), li));
-    Cf w[S + 1], cw[S + 1];
-    for (int i = 0; i <= S; ++i) {
-      const float delta = dts[L.index(min(k0 + i, n - 1), li)];
-      const edge::EdgeWeight<float> ew = fast_edge_weight(P, delta, fast_rcp(delta));
-      w[i] = ew.w;
-      cw[i] = ew.c;
-    }
-
-    // 1. Both recursions over the thread's samples from a zero state (or a steady state), their
-    // real parts added to the outputs, and their composites. The loops run over all S samples with
-    // the count as a condition, so that every array index is a constant and stays in registers.
-    Chain<C> cc = identity_chain<C>(), ca = identity_chain<C>();
-    if (active) {
-      Cf u[C];
-      for (int c = 0; c < C; ++c) u[c] = {0.0f, 0.0f};
-      Cf W = {1.0f, 0.0f};
-#pragma unroll
-      for (int i = 0; i < S; ++i) {
-        if (i < cnt) {
-          if (i == 0 && cstart) {
-            for (int c = 0; c < C; ++c) u[c] = P.steady_causal * f[1].v[c];
-            W = {0.0f, 0.0f};
-          } else {
-            // eq. (4), causal, edge k0+i: g = w g + P f[k] + Q f[k-1]
-            const Cf s = cw[i] + P.minus_r1b;
-            const Cf pk = P.a + s;
-            const Cf qk = P.r1 * w[i] - cw[i];
-            for (int c = 0; c < C; ++c) u[c] = w[i] * u[c] + pk * f[i + 1].v[c] + qk * f[i].v[c];
-            W = w[i] * W;
-          }
-          for (int c = 0; c < C; ++c) y[i][c] += u[c].re;
-          if (correct && (cmask >> i & 1u)) {
-            const int g = mark(0, k0 + i);
-            Cf* dd = diff(pole, 0, g);
-            for (int c = 0; c < C; ++c) dd[c] = P.steady_causal * f[i + 1].v[c] - u[c];
-            weight(pole, 0, 0, g) = W;
-          }
-        }
-      }
-      cc.w = W;
-      for (int c = 0; c < C; ++c) cc.u[c] = u[c];
-
-      Cf v[C];
-      for (int c = 0; c < C; ++c) v[c] = {0.0f, 0.0f};
-      Cf Wa = {1.0f, 0.0f};
-#pragma unroll
-      for (int i = S - 1; i >= 0; --i) {
-        if (i < cnt) {
-          if (i == cnt - 1 && aend) {
-            for (int c = 0; c < C; ++c) v[c] = P.steady_anticausal * f[i + 1].v[c];
-            Wa = {0.0f, 0.0f};
-          } else {
-            // eq. (4), anticausal, edge k0+i+1: g[k] = w g[k+1] + R f[k+1] + S f[k]
-            const Cf q = P.r1 * w[i + 1] - cw[i + 1];
-            const Cf r = P.a * w[i + 1] + q;
-            const Cf s = cw[i + 1] + P.minus_r1b;
-            for (int c = 0; c < C; ++c)
-              v[c] = w[i + 1] * v[c] + r * f[i + 2].v[c] + s * f[i + 1].v[c];
-            Wa = w[i + 1] * Wa;
-          }
-          for (int c = 0; c < C; ++c) y[i][c] += v[c].re;
-          if (correct && (amask >> i & 1u)) {
-            const int g = mark(1, k0 + i);
-            Cf* dd = diff(pole, 1, g);
-            for (int c = 0; c < C; ++c) dd[c] = P.steady_anticausal * f[i + 1].v[c] - v[c];
-            weight(pole, 1, 0, g) = Wa;
-          }
-        }
-      }
-      ca.w = Wa;
-      for (int c = 0; c < C; ++c) ca.u[c] = v[c];
-
-      if (correct) {
-        // The products of the w between a marked sample and the thread's end (causal: after p
-        // up to k0+S-1) or start (anticausal: k0+1 up to q), and the thread's whole products.
-        Cf R = {1.0f, 0.0f};
-#pragma unroll
-        for (int j = S - 1; j >= 0; --j) {
-          if (j < cnt) {
-            if (cmask >> j & 1u) weight(pole, 0, 1, mark(0, k0 + j)) = R;
-            R = w[j] * R;
-          }
-        }
-        Cf F = {1.0f, 0.0f};
-#pragma unroll
-        for (int j = 0; j < S; ++j) {
-          if (j < cnt) {
-            if (amask >> j & 1u) weight(pole, 1, 1, mark(1, k0 + j)) = F;
-            F = w[j + 1] * F;
-          }
-        }
-        total(pole, 0, t) = W;
-        total(pole, 1, t) = Wa;
-      }
-    }
-
-    // 2. The scans. Within the warp (the line's threads are whole warps): inclusive, the causal
-    // composites left to right, the anticausal ones right to left.
-    Chain<C> ic = cc, ia = ca;
-    for (int d = 1; d < 32; d <<= 1) {
-      const Chain<C> lower = shfl_up(ic, d);
-      const Chain<C> upper = shfl_down(ia, d);
-      if (lane >= d) ic = compose(ic, lower);
-      if (lane + d < 32) ia = compose(ia, upper);
-    }
-    Chain<C>* agg_c = agg + ((pole * 2 + 0) * LB + li) * nw;
-    Chain<C>* agg_a = agg + ((pole * 2 + 1) * LB + li) * nw;
-    if (lane == 31) agg_c[warp] = ic;
-    if (lane == 0) agg_a[warp] = ia;
-    __syncthreads();
-
-    // The warps of the line: the state leaving warp j (causal) is the scan of the warps' composites
-    // up to j applied to anything, since warp 0 holds the line's first thread, whose W is 0; the
-    // state entering warp j from the right alike, from the warp holding the line's last sample.
-    // Lane j scans warp j (causal) and warp nw-1-j (anticausal); warp `warp` takes the state
-    // leaving warp-1 and the one entering warp+1.
-    Cf cin[C], ain[C];
-    {
-      Chain<C> xc = lane < nw ? agg_c[lane] : identity_chain<C>();
-      Chain<C> xa = lane < nw ? agg_a[nw - 1 - lane] : identity_chain<C>();
-      for (int d = 1; d < nw; d <<= 1) {
-        const Chain<C> lc = shfl_up(xc, d);
-        const Chain<C> la = shfl_up(xa, d);
-        if (lane >= d) {
-          xc = compose(xc, lc);
-          xa = compose(xa, la);
-        }
-      }
-      const int from_c = max(warp - 1, 0), from_a = max(nw - 2 - warp, 0);
-      for (int c = 0; c < C; ++c) {
-        const Cf sc = shfl_from(xc.u[c], from_c);
-        const Cf sa = shfl_from(xa.u[c], from_a);
-        cin[c] = warp > 0 ? sc : Cf{0.0f, 0.0f};
-        ain[c] = warp < nw - 1 ? sa : Cf{0.0f, 0.0f};
-      }
-    }
-    // The thread's carries: the state leaving the previous thread and the one entering from the
-    // next, each the neighbour's inclusive composite applied to its warp's carry.
-    Cf carry_c[C], carry_a[C];
-    {
-      const Chain<C> pc = shfl_up(ic, 1);
-      const Chain<C> pa = shfl_down(ia, 1);
-      for (int c = 0; c < C; ++c) {
-        carry_c[c] = lane > 0 ? pc.w * cin[c] + pc.u[c] : cin[c];
-        carry_a[c] = lane < 31 ? pa.w * ain[c] + pa.u[c] : ain[c];
-      }
-    }
-
-    // C and D: the exact states at the walks' ends give the corrections, carried to the segments.
-    if (correct) {
-      if (active) {
-#pragma unroll
-        for (int i = 0; i < S; ++i) {
-          if (cmask >> i & 1u) {
-            const int g = mark(0, k0 + i);
-            Cf* dd = diff(pole, 0, g);
-            const Cf wk = weight(pole, 0, 0, g);
-            for (int c = 0; c < C; ++c) dd[c] = dd[c] - wk * carry_c[c];
-          }
-          if (amask >> i & 1u) {
-            const int g = mark(1, k0 + i);
-            Cf* dd = diff(pole, 1, g);
-            const Cf wk = weight(pole, 1, 0, g);
-            for (int c = 0; c < C; ++c) dd[c] = dd[c] - wk * carry_a[c];
-          }
-        }
-      }
-      __syncthreads();
-      // Segment g's correction entering its first sample (causal: W(p, s-1] delta(p)) and its last
-      // (anticausal: W(e, q] delta(q), at sample e).
-      if (line_ok && t < nseg) {
-        const int g = t, s = g * a.seg, e = min(n, s + a.seg);
-        const int p = walk(0, g), q = walk(1, g);
-        Cf* ec = correction(pole, 0, g);
-        Cf* ea = correction(pole, 1, g);
-        for (int c = 0; c < C; ++c) ec[c] = ea[c] = {0.0f, 0.0f};
-        if (p > 0) {
-          const int m = mark(0, p);
-          Cf W = weight(pole, 0, 1, m);
-          for (int th = p / S + 1; th < s / S; ++th) W = total(pole, 0, th) * W;
-          add_product<C>(ec, W, diff(pole, 0, m));
-        }
-        if (q < n - 1) {
-          const int m = mark(1, q);
-          Cf W = weight(pole, 1, 1, m);
-          for (int th = e / S; th < q / S; ++th) W = total(pole, 1, th) * W;
-          add_product<C>(ea, W, diff(pole, 1, m));
-        }
-      }
-      __syncthreads();
-      if (active && line_ok) {
-        const int g = k0 / a.seg, s = g * a.seg, e = min(n, s + a.seg);
-        Cf W = {1.0f, 0.0f};
-        for (int th = s / S; th < t; ++th) W = total(pole, 0, th) * W;
-        add_product<C>(carry_c, W, correction(pole, 0, g));
-        W = {1.0f, 0.0f};
-        for (int th = (e - 1) / S; th > t; --th) W = total(pole, 1, th) * W;
-        add_product<C>(carry_a, W, correction(pole, 1, g));
-      }
-    }
-
-    // 3. The carries' responses: Re(W_k g) with the products of phase 1.
-    if (active && !cstart) {
-      Cf W = {1.0f, 0.0f};
-#pragma unroll
-      for (int i = 0; i < S; ++i) {
-        if (i < cnt) {
-          W = w[i] * W;
-          for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_c[c].re - W.im * carry_c[c].im;
-        }
-      }
-    }
-    if (active && !aend) {
-      Cf W = {1.0f, 0.0f};
-#pragma unroll
-      for (int i = S - 1; i >= 0; --i) {
-        if (i < cnt) {
-          W = w[i + 1] * W;
-          for (int c = 0; c < C; ++c) y[i][c] += W.re * carry_a[c].re - W.im * carry_a[c].im;
-        }
-      }
-    }
-  }
-
-  // The outputs through the tile (every thread has read its samples by now), then out.
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < S; ++i) {
-    if (i < cnt) {
-      Pix<C> o;
-      for (int c = 0; c < C; ++c) o.v[c] = y[i][c];
-      tile_store<C>(tile, L.index(k0 + i, li), o);
-    }
-  }
-  __syncthreads();
-  move_tile<C, true>(a, L, tile, line0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1000,20 +494,12 @@ __global__ void __launch_bounds__(kScanMaxThreads, 1) scan_kernel(ScanArgs a) {
 //      member's entering state (its carry);
 //   3. each thread adds its carries' responses Re(W_k h), W_k the product of its w up to sample
 //      k, and the samples f.
-// This is the scan kernel's arithmetic (each edge weighed once per pole) with a serial scan in
-// place of shuffle scans over the whole line. Where the time goes (H100, 2048x2048 RGB,
-// 2 iterations): 128 registers a thread leave two CTAs per SM, 24% occupancy; with eq. (4) as
-// printed, 506 instructions a sample, the issue slots 45% busy and the frame in 0.63 ms. The
-// difference form first took 38% of the instructions away but left the loads at the start of a
-// line, the barriers around the scan and the stores at its end exposed (the frame in 0.75 ms);
-// one scan for both poles, no spilled registers and the chains in pairs (below) brought it to
-// 0.67 at 363 instructions a sample: faster than the kernel of eq. (4) as printed at 4096^2 (2.51
-// against 2.58 ms), 3840x2160 (1.34 against 1.55) and 1920x1080 (0.35 against 0.38), slower at
-// 2048^2 (0.67 against 0.63). With eq. (4) as printed, held to 80 registers for three CTAs it
-// spilled (1.08 ms with the line staged in shared memory, 1.22 reading the samples again from
-// memory instead of holding them) and staging the line with two CTAs took 0.94 ms; in the
-// difference form, persistent CTAs copying the next line into shared memory (cp.async) while
-// filtering one took 0.95 (docs/edge-aware-kappa.md).
+// Each edge is weighed once per pole, and the scan across the line is serial within a group and a
+// shuffle scan across the groups. 128 registers a thread leave two CTAs per SM: the kernel waits
+// on the loads at the start of a line, the barriers around the scan and the stores at its end
+// more than on its arithmetic. Holding fewer registers for more CTAs spilled, and staging the line
+// in shared memory (by one CTA, two, or persistent CTAs copying the next line while filtering
+// one) was slower (README.md; docs/edge-aware-kappa.md has the profiles).
 constexpr int kRowSamples = 8;
 constexpr int kRowThreads = 256;     // lines of up to 2048 samples: two CTAs per SM
 constexpr int kRowMaxThreads = 512;  // up to 4096: one
@@ -1023,8 +509,8 @@ constexpr int kRowMaxLine = kRowSamples * kRowMaxThreads;
 constexpr int kRowMaxChunks = 8;
 constexpr int kRowClusterMaxLine = kRowMaxLine * kRowMaxChunks;
 // Groups of the scan per direction: 32 (a walker warp) up to 256 threads, 64 (two walker warps)
-// beyond, so that a group has at most 8 positions (H100, 3840x2160 RGB: 1.55 ms against 1.86 with
-// up to 15; at 2048x2048, 64 groups of 4 took 0.715 ms against 0.663 with 32 of 8).
+// beyond, so that a group has at most 8 positions: longer walks were slower on long lines, and 64
+// groups slower on short ones (README.md).
 __host__ __device__ constexpr int row_groups(int threads) {
   return threads > 256 ? 64 : 32;
 }
@@ -1047,8 +533,7 @@ template <int C>
 struct RowLayout {
   // The fields of a scan position (W, then U per channel) in pairs, a float4 each: (W, U0),
   // (U1, U2), (U3, unused), so that a thread stores its chain and a walker reads a position in
-  // NP accesses of 16 bytes (H100, 2048x2048 RGB: 0.642-0.644 ms against 0.649-0.650 with a
-  // field per 8-byte access, which queued twice the stores in shared memory).
+  // NP accesses of 16 bytes: a field per 8-byte access queued twice the stores in shared memory.
   static constexpr int NP = (C + 2) / 2;
   int threads, groups, gs, positions;
   std::size_t per_pole, bytes;  // per_pole in float4s
@@ -1123,9 +608,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   const int k0 = (chunk * T + t) * S;
   const int cnt = max(0, min(S, n - k0));  // the thread's samples k0 .. k0 + cnt - 1
   // Where this thread's chains are stored: scan positions t (causal) and T-1-t (anticausal),
-  // computed where they are used. Held from here to the end they took two registers that the
-  // compiler found by spilling a loaded sample, whose store to local memory then held up the loads
-  // of the spacings behind it (H200, 2048x2048 RGB: the frame in 0.600 ms against 0.568).
+  // computed where they are used. Held from here to the end they take two registers that the
+  // compiler finds by spilling a loaded sample, whose store to local memory then holds up the
+  // loads of the spacings behind it.
   auto position = [&](int p) { return p + int(__umulhi(unsigned(p), a.gs_inv)); };
   auto at_c = [&] { return position(t); };
   auto at_a = [&] { return position(T - 1 - t); };
@@ -1314,11 +799,9 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
 
       // Sample k0+i of line l goes to (x = l, y = k0+i) of dst, each store a warp access of 32
       // rows. With the layout dispatched at every store (store_pix) the stores leave apart, not at
-      // once behind the last arithmetic (H100, 2048x2048 RGB: the frame in 0.674 ms against 0.752
-      // with one dispatch for all eight). These stores are a third of the frame: storing each line
-      // as a row of its own instead (not the filter's output) takes 0.46 ms against 0.67. Clusters
-      // of 8 CTAs that gathered 8 lines' samples into 128-byte runs of a row gained 3.5% at
-      // 2048x2048 and lost 4-26% at the other sizes (docs/edge-aware-kappa.md, seventh round).
+      // once behind the last arithmetic, which one dispatch for all eight made slower. These
+      // transposing stores are about a third of the frame's time; gathering 8 lines' samples into
+      // 128-byte runs of a row through clusters gained at 2048x2048 only (README.md).
 #pragma unroll
   for (int i = 0; i < S; ++i) {
     if (i < cnt) {

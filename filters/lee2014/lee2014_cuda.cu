@@ -1,22 +1,20 @@
 // Lee et al. 2014 on CUDA: one-way (one thread per line) and two-way (Algorithm 1: three threads
-// per line, then two) partitioned YVRG, rows then columns, and their timing by CUDA events.
+// per line, then two) partitioned YVRG, rows then columns.
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
 #include "filters/core/design.h"
-#include "filters/core/engine.h"
+#include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 #include "filters/lee2014/lee2014_cuda.h"
 
 namespace rf::lee2014::cuda {
 namespace {
 
+using rf::cuda::DeviceBuffer;
 using Index = long long;
 
 // Where the lines of one direction start: line l at (l / channels) * major + l % channels, samples
@@ -65,72 +63,11 @@ __global__ void two_way_kernel(Coeffs<float> k, const float* in, LineLayout lin,
                           pc[threadIdx.x]);
 }
 
-// Owns one device allocation; frees it without throwing.
-struct Buffer {
-  void* ptr = nullptr;
-  Buffer() = default;
-  explicit Buffer(std::size_t bytes) {
-    if (bytes) CUDA_CHECK(cudaMalloc(&ptr, bytes));
-  }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  ~Buffer() {
-    if (ptr && cudaFree(ptr) != cudaSuccess) std::fprintf(stderr, "rf: cudaFree failed\n");
-  }
-  float* f() const { return static_cast<float*>(ptr); }
-};
-
-struct Event {
-  cudaEvent_t e = nullptr;
-  Event() { CUDA_CHECK(cudaEventCreate(&e)); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  ~Event() { cudaEventDestroy(e); }
-};
-
 Index pitch_in_floats(std::size_t pitch, int width, int channels) {
   if (pitch % sizeof(float) != 0 || pitch < std::size_t(width) * channels * sizeof(float))
     throw InvalidParameter("pitch " + std::to_string(pitch) +
                            " is not a whole number of floats of at least one row");
   return Index(pitch / sizeof(float));
-}
-
-std::vector<float> random_floats(std::size_t n) {
-  std::mt19937 rng(2014);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
-
-Timing summarise(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  Timing t;
-  t.runs = int(ms.size());
-  t.min_ms = ms.front();
-  t.median_ms =
-      ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
-  return t;
-}
-
-// Times `launch` (enqueueing work on `stream`) by events around it, after warm-up.
-template <typename Launch>
-Timing time_launches(int runs, cudaStream_t stream, Launch&& launch) {
-  if (runs < 1) throw InvalidParameter("runs must be >= 1");
-  Event start, stop;
-  for (int i = 0; i < 10; ++i) launch();
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  std::vector<double> ms;
-  for (int i = 0; i < runs; ++i) {
-    CUDA_CHECK(cudaEventRecord(start.e, stream));
-    launch();
-    CUDA_CHECK(cudaEventRecord(stop.e, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop.e));
-    float t = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start.e, stop.e));
-    ms.push_back(double(t));
-  }
-  return summarise(ms);
 }
 
 }  // namespace
@@ -140,7 +77,7 @@ struct DevicePlan::Impl {
   int width, height, channels, lines_per_block;
   Coeffs<float> k;
   int radius;
-  Buffer weights, w;
+  DeviceBuffer weights, w;
 
   Impl(Partition p, double sigma, int width_, int height_, int channels_, int lpb)
       : partition(p),
@@ -148,9 +85,9 @@ struct DevicePlan::Impl {
         height(height_),
         channels(channels_),
         lines_per_block(lpb),
-        radius(centre_radius(sigma)),
-        weights(sizeof(float) * (2 * centre_radius(sigma) + 1)),
-        w(sizeof(float) * std::size_t(width_) * height_ * channels_) {
+        radius(centre_radius(sigma)) {
+    weights.allocate(sizeof(float) * (2 * radius + 1));
+    w.allocate(sizeof(float) * std::size_t(width_) * height_ * channels_);
     k = float_coefficients(sigma);
     std::vector<float> g;
     for (double v : centre_weights(sigma)) g.push_back(float(v));
@@ -216,56 +153,14 @@ Image filter(Partition p, double sigma, const Image& in, int lines_per_block, bo
   DevicePlan plan(p, sigma, in.width, in.height, in.channels, lines_per_block);
   const std::size_t bytes = in.pixels.size() * sizeof(float);
   const std::size_t pitch = std::size_t(in.width) * in.channels * sizeof(float);
-  Buffer src(bytes), dst(bytes);
+  DeviceBuffer src, dst;
+  src.allocate(bytes);
+  dst.allocate(bytes);
   CUDA_CHECK(cudaMemcpy(src.ptr, in.pixels.data(), bytes, cudaMemcpyHostToDevice));
   float* result = in_place ? src.f() : dst.f();
   plan.run(src.f(), pitch, result, pitch);
   CUDA_CHECK(cudaMemcpy(out.pixels.data(), result, bytes, cudaMemcpyDeviceToHost));
   return out;
-}
-
-Timing time_lee(Partition p, double sigma, int width, int height, int channels, int runs,
-                int lines_per_block) {
-  DevicePlan plan(p, sigma, width, height, channels, lines_per_block);
-  const std::size_t count = std::size_t(width) * height * channels;
-  const std::size_t pitch = std::size_t(width) * channels * sizeof(float);
-  Buffer src(count * sizeof(float)), dst(count * sizeof(float));
-  const std::vector<float> data = random_floats(count);
-  CUDA_CHECK(cudaMemcpy(src.ptr, data.data(), count * sizeof(float), cudaMemcpyHostToDevice));
-  return time_launches(runs, nullptr, [&] { plan.run(src.f(), pitch, dst.f(), pitch); });
-}
-
-Timing time_engine(const FilterSpec& spec, int width, int height, int channels, int runs) {
-  if (channels != 1 && channels != 4)
-    throw InvalidParameter("the engine filters 1 or 4 channels (got " + std::to_string(channels) +
-                           ")");
-  auto engine = make_cuda_engine();
-  const PixelFormat format = channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
-  engine->plan(spec, width, height, format);
-  const std::size_t count = std::size_t(width) * height * channels;
-  Buffer src(count * sizeof(float)), dst(count * sizeof(float));
-  const std::vector<float> data = random_floats(count);
-  CUDA_CHECK(cudaMemcpy(src.ptr, data.data(), count * sizeof(float), cudaMemcpyHostToDevice));
-  FrameView in;
-  in.width = width;
-  in.height = height;
-  in.pitch = std::size_t(width) * channels * sizeof(float);
-  in.format = format;
-  in.space = MemorySpace::Device;
-  FrameView out = in;
-  in.data = src.ptr;
-  out.data = dst.ptr;
-  engine->set_timing(false);
-  return time_launches(runs, nullptr, [&] { engine->run(in, out, nullptr); });
-}
-
-std::string device_summary(int* sm_count) {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  if (sm_count) *sm_count = prop.multiProcessorCount;
-  return std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs";
 }
 
 }  // namespace rf::lee2014::cuda

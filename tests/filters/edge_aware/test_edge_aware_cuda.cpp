@@ -1,9 +1,8 @@
 // The edge-aware filter on CUDA against the CPU backend and the double reference: Algorithms A, C
 // and D equal the CPU's within float rounding, the exact variant equals Algorithm A, on every
-// layout the plan reads (gray, RGB, RGBA float, RGBA8), on lines the scan kernel holds whole and on
-// longer ones; a constant image is unchanged, and the CUDA engine runs the same plan on device and
-// host frames. The scan kernel (RF_EDGE_KERNELS=scan) is checked against the line kernels that run
-// by default, on every layout.
+// layout the plan reads (gray, RGB, RGBA float, RGBA8), on lines one CTA holds whole and on longer
+// ones; a constant image is unchanged, and the CUDA engine runs the same plan on device and host
+// frames.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -11,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -49,16 +47,10 @@ struct Size {
 };
 const Size kSizes[] = {{1, 1}, {31, 33}, {257, 131}, {70, 300}};
 
-// Lines of 1 to 4096 samples (the scan kernel holds them whole: one thread's samples, part of a
-// warp, several warps, the most a CTA takes) and longer ones (the kernels before it).
+// Lines of 1 to 4096 samples (one CTA of the exact variant's row kernel holds them whole: one
+// thread's samples, part of a warp, several warps, the most a CTA takes) and longer ones.
 const Size kLineSizes[] = {{1, 1},    {2, 9},     {9, 2},    {31, 33}, {257, 131},
                            {70, 300}, {1000, 37}, {4096, 3}, {3, 4100}};
-
-// Selects the scan kernel for the exact variant, C and D in the plans made while it lives.
-struct ScanKernels {
-  ScanKernels() { setenv("RF_EDGE_KERNELS", "scan", 1); }
-  ~ScanKernels() { unsetenv("RF_EDGE_KERNELS"); }
-};
 
 // A std::string: doctest's messages print a const char* as its address.
 std::string name(Algorithm a) {
@@ -122,25 +114,6 @@ TEST_CASE("edge-aware cuda: A and the exact variant against the double reference
   }
 }
 
-// The scan kernel gives the results of the line kernels that run by default.
-TEST_CASE("edge-aware cuda: the scan kernel equals the line kernels") {
-  RF_REQUIRE_CUDA();
-  for (Algorithm a : {Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
-    for (int c : {1, 3, 4}) {
-      const FilterSpec spec = edge_spec(30.0, 0.15, a, 1.5);
-      const Image in = cartoon_image(301, 187, c, unsigned(90 + c));
-      const Image lines = cuda::edge_aware_filter(spec, in);
-      Image scanned;
-      {
-        ScanKernels scan;
-        scanned = cuda::edge_aware_filter(spec, in);
-      }
-      CAPTURE(name(a));
-      CAPTURE(c);
-      CHECK(max_abs_diff(scanned, lines) <= 2e-6 * peak(lines));
-    }
-}
-
 // Every device layout a plan of 3 or 4 channels reads and writes: RGB, RGBA float and RGBA8 (whose
 // input the CPU backend sees quantised the same way, and whose output is within one 8-bit step).
 TEST_CASE("edge-aware cuda: every image layout, every algorithm") {
@@ -152,36 +125,32 @@ TEST_CASE("edge-aware cuda: every image layout, every algorithm") {
   const Layout layouts[] = {{3, cuda::EdgeFormat::Rgb32F}, {3, cuda::EdgeFormat::Rgba32F},
                             {3, cuda::EdgeFormat::Rgba8},  {4, cuda::EdgeFormat::Rgba32F},
                             {4, cuda::EdgeFormat::Rgba8},  {1, cuda::EdgeFormat::Gray32F}};
-  for (bool scan : {false, true})
-    for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
-      for (const Layout& lay : layouts)
-        for (Size s : {Size{129, 67}, Size{33, 257}}) {
-          std::optional<ScanKernels> scanning;
-          if (scan) scanning.emplace();
-          const bool bytes = lay.format == cuda::EdgeFormat::Rgba8;
-          Image in = cartoon_image(s.w, s.h, lay.channels, unsigned(s.w + lay.channels));
-          if (bytes)
-            for (float& v : in.pixels)
-              v = float(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)) / 255.0f;
-          const FilterSpec spec = edge_spec(22.0, 0.12, a, 1.0);
-          const Image want = run_cpu(spec, in);
-          const Image got = cuda::edge_aware_filter(spec, in, lay.format);
-          CAPTURE(scan);
-          CAPTURE(name(a));
-          CAPTURE(lay.channels);
-          CAPTURE(int(lay.format));
-          CAPTURE(s.w);
-          CAPTURE(s.h);
-          if (bytes) {
-            double worst = 0.0;
-            for (std::size_t i = 0; i < want.pixels.size(); ++i)
-              worst = std::max(worst, std::abs(double(std::clamp(want.pixels[i], 0.0f, 1.0f)) -
-                                               double(got.pixels[i])));
-            CHECK(worst <= 1.0 / 255.0 + 1e-6);
-          } else {
-            CHECK(max_abs_diff(want, got) <= 2e-6 * peak(want));
-          }
+  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact})
+    for (const Layout& lay : layouts)
+      for (Size s : {Size{129, 67}, Size{33, 257}}) {
+        const bool bytes = lay.format == cuda::EdgeFormat::Rgba8;
+        Image in = cartoon_image(s.w, s.h, lay.channels, unsigned(s.w + lay.channels));
+        if (bytes)
+          for (float& v : in.pixels)
+            v = float(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)) / 255.0f;
+        const FilterSpec spec = edge_spec(22.0, 0.12, a, 1.0);
+        const Image want = run_cpu(spec, in);
+        const Image got = cuda::edge_aware_filter(spec, in, lay.format);
+        CAPTURE(name(a));
+        CAPTURE(lay.channels);
+        CAPTURE(int(lay.format));
+        CAPTURE(s.w);
+        CAPTURE(s.h);
+        if (bytes) {
+          double worst = 0.0;
+          for (std::size_t i = 0; i < want.pixels.size(); ++i)
+            worst = std::max(worst, std::abs(double(std::clamp(want.pixels[i], 0.0f, 1.0f)) -
+                                             double(got.pixels[i])));
+          CHECK(worst <= 1.0 / 255.0 + 1e-6);
+        } else {
+          CHECK(max_abs_diff(want, got) <= 2e-6 * peak(want));
         }
+      }
 }
 
 // RGBA8 frames go into the plan as they are (the engine uploads a host frame to a device buffer

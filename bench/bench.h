@@ -1,4 +1,6 @@
-// Benchmark records shared by `rfcli bench` and the backends that measure themselves.
+// The benchmark protocol of DESIGN.md as `rfcli bench` runs it: rows of results, the options that
+// choose the cases, and the drivers of the CPU and CUDA backends (edge_bench.h has the edge-aware
+// filter's).
 #pragma once
 
 #include <string>
@@ -6,7 +8,7 @@
 
 #include "filters/core/spec.h"
 
-namespace rf {
+namespace rf::bench {
 
 struct BenchResult {
   // "rfstudio" (the engine), "cpu", "fir" / "fir-f64" (the plain FIR, float / double
@@ -57,12 +59,22 @@ inline constexpr int kBenchMinRuns = 10;
 inline constexpr double kBenchTruthSigmas = 6.0;
 inline constexpr double kBenchFastFirSigmas = 3.0;
 
+// 2^30 pixels per second of a width x height frame filtered in `ms`.
+double gips(int width, int height, double ms);
+
 // Whether the filter kind's design depends on sigma (the benchmark runs the others once).
 bool uses_sigma(FilterKind kind);
 
 // The algorithms the benchmark times for a kind: options.algos where the CUDA backend offers
 // them for it, or, when that list is empty, every algorithm it offers but Auto.
 std::vector<Algorithm> bench_algorithms(const BenchOptions& options, FilterKind kind);
+
+// Measures the CPU backend: a steady clock around its column and row passes (the engine's stage
+// times; no copies or conversions), every kind, sigma, order and extension on every size and
+// channel count, then the copy floor of the largest frame. `progress` receives every row as it is
+// measured.
+std::vector<BenchResult> bench_cpu(const BenchOptions& options,
+                                   void (*progress)(const BenchResult&) = nullptr);
 
 // Measures the CUDA backend and its baselines (CUDA events around the filter only). Throws
 // BackendUnavailable without CUDA. `progress` receives every row as it is measured, `note` one
@@ -72,4 +84,4 @@ std::vector<BenchResult> bench_cuda(const BenchOptions& options,
                                     void (*progress)(const BenchResult&) = nullptr,
                                     void (*note)(const std::string&) = nullptr);
 
-}  // namespace rf
+}  // namespace rf::bench

@@ -10,7 +10,7 @@
 
 #include "filters/core/image.h"
 
-namespace rf::cuda {
+namespace rf::bench {
 
 class NppGaussian {
  public:
@@ -38,4 +38,4 @@ class NppGaussian {
 // Convenience for tests: NPP's Gaussian of a one-channel host image.
 Image npp_gaussian(const Image& in, double sigma, int radius);
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

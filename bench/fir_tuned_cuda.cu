@@ -8,7 +8,7 @@
 // samples of one step, the taps needed are u[4m + 1 .. 4m + 11], held in three float4 registers
 // that slide by one float4 per step. Each step is one 16-byte shared load of samples (or four
 // 4-byte loads down a column), one broadcast 16-byte load of taps and 32 FMAs.
-#include "filters/baselines/fir_tuned_cuda.h"
+#include "bench/fir_tuned_cuda.h"
 
 #include <cuda_runtime.h>
 
@@ -21,7 +21,10 @@
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 
-namespace rf::cuda {
+namespace rf::bench {
+
+using cuda::DeviceBuffer;
+
 namespace {
 
 constexpr int kThreads = 256;
@@ -428,4 +431,4 @@ Image fir_tuned(const Image& in, double sigma, int radius, Extension ext, FirTun
   return out;
 }
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

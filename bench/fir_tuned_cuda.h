@@ -17,7 +17,7 @@
 #include "filters/core/extension.h"
 #include "filters/core/image.h"
 
-namespace rf::cuda {
+namespace rf::bench {
 
 enum class FirTunedKernel { Auto, Fused, TwoPass };
 
@@ -66,4 +66,4 @@ class FirTuned {
 Image fir_tuned(const Image& in, double sigma, int radius, Extension ext,
                 FirTunedKernel kernel = FirTunedKernel::Auto);
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

@@ -3,7 +3,7 @@
 // 13's public headers (nppdefs.h, nppi_filtering_functions.h) and checked by static_assert where
 // their layout matters; a wrong declaration shows as a large error in the benchmark's check
 // against the FIR ground truth and in the CUDA tests.
-#include "filters/baselines/npp_cuda.h"
+#include "bench/npp_cuda.h"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -17,7 +17,10 @@
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 
-namespace rf::cuda {
+namespace rf::bench {
+
+using cuda::DeviceBuffer;
+
 namespace {
 
 // nppdefs.h: NppiSize and NppiPoint are two ints each, passed by value.
@@ -222,4 +225,4 @@ Image npp_gaussian(const Image& in, double sigma, int radius) {
   return out;
 }
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

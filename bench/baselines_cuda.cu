@@ -1,5 +1,5 @@
 // cuFFT Gaussian convolution (loaded at run time) and the CUB summed-area table.
-#include "filters/baselines/baselines_cuda.h"
+#include "bench/baselines_cuda.h"
 
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -11,9 +11,13 @@
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 
-namespace rf::cuda {
+namespace rf::bench {
+
+using cuda::DeviceBuffer;
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -131,8 +135,14 @@ __global__ void transpose_kernel(const float* in, float* out, int w, int h) {
 struct CufftGaussian::Impl {
   int w = 0, h = 0;
   cufftHandle forward = 0, inverse = 0;
-  cufftComplex* spectrum = nullptr;
-  float* gain = nullptr;
+  DeviceBuffer spectrum;  // cufftComplex
+  DeviceBuffer gain;      // float
+  ~Impl() {
+    const CufftApi& api = cufft_api();
+    if (forward) api.destroy(forward);
+    if (inverse) api.destroy(inverse);
+  }
+  cufftComplex* spectrum_data() const { return static_cast<cufftComplex*>(spectrum.ptr); }
 };
 
 bool CufftGaussian::available(std::string* why) {
@@ -153,8 +163,8 @@ CufftGaussian::CufftGaussian(int width, int height, double sigma)
   const std::size_t count = std::size_t(height) * half;
   check_cufft(api.plan2d(&d.forward, height, width, CUFFT_R2C), "cufftPlan2d R2C");
   check_cufft(api.plan2d(&d.inverse, height, width, CUFFT_C2R), "cufftPlan2d C2R");
-  CUDA_CHECK(cudaMalloc(&d.spectrum, count * sizeof(cufftComplex)));
-  CUDA_CHECK(cudaMalloc(&d.gain, count * sizeof(float)));
+  d.spectrum.allocate(count * sizeof(cufftComplex));
+  d.gain.allocate(count * sizeof(float));
   // The DFT of the periodised sampled Gaussian is close to exp(-2 pi^2 sigma^2 f^2) per axis.
   std::vector<float> gain(count);
   const double pi = 3.14159265358979323846;
@@ -167,17 +177,10 @@ CufftGaussian::CufftGaussian(int width, int height, double sigma)
                 (double(width) * height));
     }
   }
-  CUDA_CHECK(cudaMemcpy(d.gain, gain.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d.gain.ptr, gain.data(), count * sizeof(float), cudaMemcpyHostToDevice));
 }
 
-CufftGaussian::~CufftGaussian() {
-  const CufftApi& api = cufft_api();
-  Impl& d = *impl_;
-  if (d.forward) api.destroy(d.forward);
-  if (d.inverse) api.destroy(d.inverse);
-  cudaFree(d.spectrum);
-  cudaFree(d.gain);
-}
+CufftGaussian::~CufftGaussian() = default;
 
 void CufftGaussian::run(const float* in, float* out, void* stream_handle) {
   const CufftApi& api = cufft_api();
@@ -185,42 +188,39 @@ void CufftGaussian::run(const float* in, float* out, void* stream_handle) {
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   check_cufft(api.set_stream(d.forward, stream), "cufftSetStream");
   check_cufft(api.set_stream(d.inverse, stream), "cufftSetStream");
-  check_cufft(api.exec_r2c(d.forward, const_cast<float*>(in), d.spectrum), "cufftExecR2C");
+  check_cufft(api.exec_r2c(d.forward, const_cast<float*>(in), d.spectrum_data()), "cufftExecR2C");
   const int count = d.h * (d.w / 2 + 1);
-  scale_spectrum_kernel<<<(count + 255) / 256, 256, 0, stream>>>(d.spectrum, d.gain, count);
+  scale_spectrum_kernel<<<(count + 255) / 256, 256, 0, stream>>>(d.spectrum_data(), d.gain.f(),
+                                                                 count);
   CUDA_CHECK_LAUNCH();
-  check_cufft(api.exec_c2r(d.inverse, d.spectrum, out), "cufftExecC2R");
+  check_cufft(api.exec_c2r(d.inverse, d.spectrum_data(), out), "cufftExecC2R");
 }
 
 struct CubSat::Impl {
   int w = 0, h = 0;
-  float* rows = nullptr;
-  float* transposed = nullptr;
+  DeviceBuffer rows, transposed;
 };
 
 CubSat::CubSat(int width, int height) : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
   d.w = width;
   d.h = height;
-  CUDA_CHECK(cudaMalloc(&d.rows, std::size_t(width) * height * sizeof(float)));
-  CUDA_CHECK(cudaMalloc(&d.transposed, std::size_t(width) * height * sizeof(float)));
+  d.rows.allocate(std::size_t(width) * height * sizeof(float));
+  d.transposed.allocate(std::size_t(width) * height * sizeof(float));
 }
 
-CubSat::~CubSat() {
-  cudaFree(impl_->rows);
-  cudaFree(impl_->transposed);
-}
+CubSat::~CubSat() = default;
 
 void CubSat::run(const float* in, float* out, void* stream_handle) {
   const Impl& d = *impl_;
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
-  scan_rows_kernel<<<d.h, kScanThreads, 0, stream>>>(in, d.rows, d.w);
+  scan_rows_kernel<<<d.h, kScanThreads, 0, stream>>>(in, d.rows.f(), d.w);
   CUDA_CHECK_LAUNCH();
   transpose_kernel<<<dim3((d.w + 31) / 32, (d.h + 31) / 32), dim3(32, 8), 0, stream>>>(
-      d.rows, d.transposed, d.w, d.h);
+      d.rows.f(), d.transposed.f(), d.w, d.h);
   CUDA_CHECK_LAUNCH();
-  scan_rows_kernel<<<d.w, kScanThreads, 0, stream>>>(d.transposed, out, d.h);
+  scan_rows_kernel<<<d.w, kScanThreads, 0, stream>>>(d.transposed.f(), out, d.h);
   CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-namespace rf::cuda {
+namespace rf::bench {
 
 // Gaussian blur of a w x h float image by multiplying its spectrum (cuFFT R2C, C2R): periodic
 // extension only. cuFFT is loaded with dlopen, so a machine without libcufft.so still runs
@@ -44,4 +44,4 @@ class CubSat {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

@@ -1,5 +1,6 @@
-// Direct separable FIR Gaussian on the GPU with a boundary extension: the benchmark's baseline
-// and the GUI's live ground truth. Plain C++ (no CUDA types); without CUDA every call throws
+// The plain FIR baseline: the library's direct separable FIR Gaussian on the GPU (the ground
+// truth's kernel, filters/core/fir_cuda.cuh) with its accumulation in float or in double, for
+// every frame the engine takes. Plain C++ (no CUDA types); without CUDA every call throws
 // BackendUnavailable.
 #pragma once
 
@@ -8,7 +9,7 @@
 #include "filters/core/extension.h"
 #include "filters/core/image.h"
 
-namespace rf::cuda {
+namespace rf::bench {
 
 enum class FirPrecision { Float, Double };
 
@@ -34,8 +35,8 @@ class FirGaussian {
   std::unique_ptr<Impl> impl_;
 };
 
-// Convenience for tools: the FIR Gaussian of a host image of 1 or 4 channels.
+// Convenience for tests: the FIR Gaussian of a host image of 1 or 4 channels.
 Image fir_gaussian(const Image& in, double sigma, Extension ext, FirPrecision precision,
                    int radius = -1);
 
-}  // namespace rf::cuda
+}  // namespace rf::bench

@@ -6,10 +6,10 @@
 #include <random>
 #include <vector>
 
-#include "filters/baselines/baselines_cuda.h"
-#include "filters/baselines/fir_cuda.h"
-#include "filters/baselines/fir_tuned_cuda.h"
-#include "filters/baselines/npp_cuda.h"
+#include "bench/baselines_cuda.h"
+#include "bench/fir_cuda.h"
+#include "bench/fir_tuned_cuda.h"
+#include "bench/npp_cuda.h"
 #include "filters/core/device_frame.h"
 #include "filters/core/errors.h"
 #include "filters/recursive/reference.h"
@@ -87,7 +87,7 @@ TEST_CASE("cuda FIR reference of the benchmark: any radius, every extension") {
   for (rf::Extension ext : rf::kAllExtensions)
     for (int radius : {0, 3, 50}) {
       const rf::Image got =
-          rf::cuda::fir_gaussian(in, 4.0, ext, rf::cuda::FirPrecision::Double, radius);
+          rf::bench::fir_gaussian(in, 4.0, ext, rf::bench::FirPrecision::Double, radius);
       INFO(rf::to_string(ext), " radius ", radius);
       CHECK(max_abs(got.pixels, fir_reference(in, 4.0, radius, ext).pixels) <= 1e-6);
     }
@@ -102,15 +102,15 @@ TEST_CASE("cuda tuned FIR matches the double FIR at every sigma of the list") {
     const rf::Image in = random_image(size[0], size[1], 1, ++seed);
     for (double sigma : kSigmaList)
       for (rf::Extension ext : rf::kAllExtensions) {
-        const int radius = rf::cuda::fir_radius(sigma, 3.0);
+        const int radius = rf::bench::fir_radius(sigma, 3.0);
         const rf::Image want = fir_reference(in, sigma, radius, ext);
-        for (auto kernel : {rf::cuda::FirTunedKernel::Fused, rf::cuda::FirTunedKernel::TwoPass}) {
-          if (kernel == rf::cuda::FirTunedKernel::Fused && radius > rf::cuda::kFirFusedMaxRadius)
+        for (auto kernel : {rf::bench::FirTunedKernel::Fused, rf::bench::FirTunedKernel::TwoPass}) {
+          if (kernel == rf::bench::FirTunedKernel::Fused && radius > rf::bench::kFirFusedMaxRadius)
             continue;
-          const rf::Image got = rf::cuda::fir_tuned(in, sigma, radius, ext, kernel);
+          const rf::Image got = rf::bench::fir_tuned(in, sigma, radius, ext, kernel);
           const double err = max_abs(got.pixels, want.pixels);
           INFO(size[0], "x", size[1], " sigma ", sigma, " ", rf::to_string(ext), " ",
-               rf::cuda::to_string(kernel), ": ", err);
+               rf::bench::to_string(kernel), ": ", err);
           CHECK(err <= 1e-5);
         }
       }
@@ -125,15 +125,15 @@ TEST_CASE("cuda tuned FIR: 6 sigma radius, pitched and misaligned rows, in place
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) inner.at(x, y) = in.at(x + 1, y);
   for (double sigma : {2.0, 9.0}) {
-    const int radius = rf::cuda::fir_radius(sigma, 6.0);
+    const int radius = rf::bench::fir_radius(sigma, 6.0);
     const rf::Image want = fir_reference(inner, sigma, radius, rf::Extension::Mirror);
-    for (auto kernel : {rf::cuda::FirTunedKernel::Auto, rf::cuda::FirTunedKernel::TwoPass}) {
+    for (auto kernel : {rf::bench::FirTunedKernel::Auto, rf::bench::FirTunedKernel::TwoPass}) {
       // Pitched rows, read from column 1: every row starts 4 bytes past a 16-byte boundary.
       rf::cuda::DeviceFrame src(w + 1, h, rf::PixelFormat::R32F, rf::MemorySpace::Device);
       rf::cuda::DeviceFrame dst(w + 1, h, rf::PixelFormat::R32F, rf::MemorySpace::Device);
       src.upload(in.pixels.data());
       dst.poison();
-      rf::cuda::FirTuned fir;
+      rf::bench::FirTuned fir;
       fir.plan(sigma, radius, rf::Extension::Mirror, w, h, kernel);
       const rf::FrameView s = src.view(), d = dst.view();
       fir.run(static_cast<const float*>(s.data) + 1, s.pitch, static_cast<float*>(d.data) + 1,
@@ -143,47 +143,47 @@ TEST_CASE("cuda tuned FIR: 6 sigma radius, pitched and misaligned rows, in place
       rf::Image cropped(w, h, 1);
       for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) cropped.at(x, y) = got.at(x + 1, y);
-      INFO("sigma ", sigma, " ", rf::cuda::to_string(fir.kernel()));
+      INFO("sigma ", sigma, " ", rf::bench::to_string(fir.kernel()));
       CHECK(max_abs(cropped.pixels, want.pixels) <= 1e-5);
       CHECK(std::isnan(got.at(0, 0)));  // column 0 is not the filter's to write
     }
     // Two passes through a scratch filter in place; the fused kernel refuses to.
     rf::cuda::DeviceFrame frame(w, h, rf::PixelFormat::R32F, rf::MemorySpace::Device);
     frame.upload(inner.pixels.data());
-    rf::cuda::FirTuned two_pass;
-    two_pass.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::cuda::FirTunedKernel::TwoPass);
+    rf::bench::FirTuned two_pass;
+    two_pass.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::bench::FirTunedKernel::TwoPass);
     float* p = static_cast<float*>(frame.view().data);
     two_pass.run(p, frame.view().pitch, p, frame.view().pitch);
     rf::Image got(w, h, 1);
     frame.download(got.pixels.data());
     CHECK(max_abs(got.pixels, want.pixels) <= 1e-5);
-    if (radius <= rf::cuda::kFirFusedMaxRadius) {
-      rf::cuda::FirTuned fused;
-      fused.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::cuda::FirTunedKernel::Fused);
+    if (radius <= rf::bench::kFirFusedMaxRadius) {
+      rf::bench::FirTuned fused;
+      fused.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::bench::FirTunedKernel::Fused);
       CHECK_THROWS_AS(fused.run(p, frame.view().pitch, p, frame.view().pitch),
                       rf::InvalidParameter);
     }
   }
-  rf::cuda::FirTuned fir;
-  CHECK_THROWS_AS(fir.plan(10.0, 30, rf::Extension::Zero, 64, 64, rf::cuda::FirTunedKernel::Fused),
+  rf::bench::FirTuned fir;
+  CHECK_THROWS_AS(fir.plan(10.0, 30, rf::Extension::Zero, 64, 64, rf::bench::FirTunedKernel::Fused),
                   rf::InvalidParameter);
 }
 
 TEST_CASE("cuda NPP gaussian matches the double FIR with the same taps and replicate border") {
   RF_REQUIRE_CUDA();
   std::string why;
-  if (!rf::cuda::NppGaussian::available(&why)) {
+  if (!rf::bench::NppGaussian::available(&why)) {
     std::printf("[skipped] NPP unavailable: %s\n", why.c_str());
     return;
   }
-  std::printf("%s\n", rf::cuda::NppGaussian::version().c_str());
+  std::printf("%s\n", rf::bench::NppGaussian::version().c_str());
   const int sizes[][2] = {{3, 2}, {31, 33}, {64, 67}, {257, 131}};
   unsigned seed = 300;
   for (const auto& size : sizes) {
     const rf::Image in = random_image(size[0], size[1], 1, ++seed);
     for (double sigma : {1.0, 4.0, 16.0}) {
-      const int radius = rf::cuda::fir_radius(sigma, 3.0);
-      const rf::Image got = rf::cuda::npp_gaussian(in, sigma, radius);
+      const int radius = rf::bench::fir_radius(sigma, 3.0);
+      const rf::Image got = rf::bench::npp_gaussian(in, sigma, radius);
       const double err =
           max_abs(got.pixels, fir_reference(in, sigma, radius, rf::Extension::Clamp).pixels);
       INFO(size[0], "x", size[1], " sigma ", sigma, ": ", err);
@@ -201,12 +201,12 @@ TEST_CASE("cuda FIR gaussian matches the double ground truth for every extension
       spec.sigma = 3.0;
       spec.ext = ext;
       const rf::Image want = rf::ref::ground_truth(spec, in);
-      for (auto p : {rf::cuda::FirPrecision::Float, rf::cuda::FirPrecision::Double}) {
-        const rf::Image got = rf::cuda::fir_gaussian(in, spec.sigma, ext, p);
+      for (auto p : {rf::bench::FirPrecision::Float, rf::bench::FirPrecision::Double}) {
+        const rf::Image got = rf::bench::fir_gaussian(in, spec.sigma, ext, p);
         const double err = max_relative(got.pixels, want.pixels);
         INFO("FIR ", rf::to_string(ext), " channels ", c, " double ",
-             p == rf::cuda::FirPrecision::Double, ": ", err);
-        CHECK(err <= (p == rf::cuda::FirPrecision::Double ? 1e-12 : 2e-6));
+             p == rf::bench::FirPrecision::Double, ": ", err);
+        CHECK(err <= (p == rf::bench::FirPrecision::Double ? 1e-12 : 2e-6));
       }
     }
 }
@@ -229,7 +229,7 @@ TEST_CASE("cuda CUB summed-area table is the transposed table") {
   rf::cuda::DeviceFrame packed_out(w * h, 1, rf::PixelFormat::R32F, rf::MemorySpace::Device);
   packed_in.upload(in.pixels.data());
   packed_out.poison();
-  rf::cuda::CubSat cub(w, h);
+  rf::bench::CubSat cub(w, h);
   cub.run(static_cast<const float*>(packed_in.view().data),
           static_cast<float*>(packed_out.view().data), nullptr);
   std::vector<float> got(std::size_t(w) * h);
@@ -243,7 +243,7 @@ TEST_CASE("cuda CUB summed-area table is the transposed table") {
 TEST_CASE("cuda cuFFT gaussian approximates the periodic Gaussian") {
   RF_REQUIRE_CUDA();
   std::string why;
-  if (!rf::cuda::CufftGaussian::available(&why)) {
+  if (!rf::bench::CufftGaussian::available(&why)) {
     std::printf("[skipped] cuFFT unavailable: %s\n", why.c_str());
     return;
   }
@@ -255,7 +255,7 @@ TEST_CASE("cuda cuFFT gaussian approximates the periodic Gaussian") {
   const rf::Image want = rf::ref::ground_truth(spec, in);
   rf::cuda::DeviceFrame packed(w * h, 1, rf::PixelFormat::R32F, rf::MemorySpace::Device);
   packed.upload(in.pixels.data());
-  rf::cuda::CufftGaussian fft(w, h, spec.sigma);
+  rf::bench::CufftGaussian fft(w, h, spec.sigma);
   float* p = static_cast<float*>(packed.view().data);
   fft.run(p, p, nullptr);
   std::vector<float> got(std::size_t(w) * h);

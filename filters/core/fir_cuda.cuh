@@ -1,0 +1,167 @@
+// The direct separable FIR Gaussian on the GPU: one thread per output sample, columns then rows,
+// taps read through the extension's index function (extension.h) and accumulated in T. The
+// library runs it in double as the GPU ground truth (truth_cuda.cu); the benchmark also times it
+// in float. Device helpers, kernels, then the host plan.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "filters/core/cuda_check.cuh"
+#include "filters/core/device_buffer.cuh"
+#include "filters/core/errors.h"
+#include "filters/core/extension.h"
+#include "filters/core/image.h"
+#include "filters/core/io.cuh"
+
+namespace rf::cuda {
+namespace fir {
+
+// Reads channel-typed samples from a T-typed scratch (float or double Vec<C, T>).
+template <int C, class T>
+__device__ __forceinline__ Vec<C, T> read_any(const Io& io, int x, int y) {
+  if constexpr (std::is_same_v<T, double>) {
+    return reinterpret_cast<const Vec<C, double>*>(io.ptr + std::size_t(y) * io.pitch)[x];
+  } else {
+    return read<C>(io, x, y);
+  }
+}
+
+// One pass along columns (rows == false) or rows; src is a frame (pass 1) or the T scratch.
+template <int C, class T, bool FromScratch, bool ToScratch>
+__global__ void __launch_bounds__(256) pass_kernel(Io src, Io dst, int w, int h, bool rows,
+                                                   Extension ext, const double* taps, int radius) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const int n = rows ? w : h;
+  const int pos = rows ? x : y;
+  Vec<C, T> acc = zero_vec<C, T>();
+  for (int k = -radius; k <= radius; ++k) {
+    const int j = extend_index(pos + k, n, ext);
+    if (j < 0) continue;
+    const int sx = rows ? j : x, sy = rows ? y : j;
+    Vec<C, T> v;
+    if constexpr (FromScratch)
+      v = read_any<C, T>(src, sx, sy);
+    else
+      v = convert<T>(read<C>(src, sx, sy));
+    fma_into(acc, T(taps[k + radius]), v);
+  }
+  if constexpr (ToScratch)
+    reinterpret_cast<Vec<C, T>*>(dst.ptr + std::size_t(y) * dst.pitch)[x] = acc;
+  else
+    write<C>(dst, x, y, convert<float>(acc));
+}
+
+template <int C, class T>
+void passes(const Io& src, const Io& tmp, const Io& dst, int w, int h, Extension ext,
+            const double* taps, int radius, cudaStream_t stream) {
+  const dim3 block(32, 8);
+  const dim3 grid((w + 31) / 32, (h + 7) / 8);
+  pass_kernel<C, T, false, true>
+      <<<grid, block, 0, stream>>>(src, tmp, w, h, false, ext, taps, radius);
+  CUDA_CHECK_LAUNCH();
+  pass_kernel<C, T, true, false>
+      <<<grid, block, 0, stream>>>(tmp, dst, w, h, true, ext, taps, radius);
+  CUDA_CHECK_LAUNCH();
+}
+
+inline IoKind kind_of(const FrameView& v) {
+  const bool s = v.space == MemorySpace::CudaSurface;
+  switch (v.format) {
+    case PixelFormat::R32F:
+      return s ? IoKind::SurfF32 : IoKind::F32;
+    case PixelFormat::RGBA32F:
+      return s ? IoKind::SurfF32x4 : IoKind::F32x4;
+    default:
+      return s ? IoKind::SurfU8x4 : IoKind::U8x4;
+  }
+}
+
+}  // namespace fir
+
+// The FIR Gaussian with accumulation in T (float or double), planned once per sigma, extension,
+// size and format. Taps exp(-k^2 / (2 sigma^2)) for |k| <= radius, normalised to unit sum in
+// double; by default radius = ceil(6 sigma), the truncation of ref::ground_truth. Ignore is
+// treated as Zero, as the reference does.
+template <class T>
+class SeparableFir {
+ public:
+  // radius < 0: ceil(6 sigma). Throws InvalidParameter for a bad sigma or size.
+  void plan(double sigma, Extension ext, int width, int height, PixelFormat format,
+            int radius = -1) {
+    if (!(sigma > 0.0) || !std::isfinite(sigma))
+      throw InvalidParameter("sigma must be a finite number > 0");
+    if (width <= 0 || height <= 0) throw InvalidParameter("image size must be positive");
+    width_ = width;
+    height_ = height;
+    format_ = format;
+    ext_ = ext == Extension::Ignore ? Extension::Zero : ext;
+    radius_ = radius < 0 ? int(std::ceil(6.0 * sigma)) : radius;
+    std::vector<double> taps(std::size_t(2 * radius_ + 1));
+    double sum = 0.0;
+    for (int k = -radius_; k <= radius_; ++k)
+      sum += taps[std::size_t(k + radius_)] = std::exp(-0.5 * k * k / (sigma * sigma));
+    for (double& t : taps) t /= sum;
+    taps_.allocate(taps.size() * sizeof(double));
+    CUDA_CHECK(
+        cudaMemcpy(taps_.ptr, taps.data(), taps.size() * sizeof(double), cudaMemcpyHostToDevice));
+    const std::size_t sample = std::size_t(channel_count(format)) * sizeof(T);
+    tmp_.allocate_pitched(sample * std::size_t(width), std::size_t(height));
+    staging_.reset();
+  }
+
+  int radius() const { return radius_; }
+
+  // Frames as for Engine::run (Host, Device or CudaSurface); no allocation for device frames.
+  // Host frames go through a staging buffer, and the call waits for their result.
+  void run(const FrameView& in, const FrameView& out, cudaStream_t stream) {
+    if (!tmp_.ptr) throw std::logic_error("SeparableFir::run before plan");
+    for (const FrameView* v : {&in, &out})
+      if (v->width != width_ || v->height != height_ || v->format != format_)
+        throw InvalidParameter("the frame does not match the planned size and format");
+    const std::size_t row_bytes = std::size_t(width_) * bytes_per_pixel(format_);
+    const bool host = in.space == MemorySpace::Host || out.space == MemorySpace::Host;
+    if (host && !staging_.ptr) staging_.allocate_pitched(row_bytes, std::size_t(height_));
+    auto io = [&](const FrameView& v) {
+      Io r{fir::kind_of(v), static_cast<char*>(v.data), v.pitch ? v.pitch : row_bytes, v.surface};
+      if (v.space == MemorySpace::Host) {
+        r.ptr = static_cast<char*>(staging_.ptr);
+        r.pitch = staging_.pitch;
+      }
+      return r;
+    };
+    if (in.space == MemorySpace::Host)
+      CUDA_CHECK(cudaMemcpy2DAsync(staging_.ptr, staging_.pitch, in.data,
+                                   in.pitch ? in.pitch : row_bytes, row_bytes, std::size_t(height_),
+                                   cudaMemcpyHostToDevice, stream));
+    const Io src = io(in), dst = io(out);
+    const int c = channel_count(format_);
+    const Io tmp{c == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(tmp_.ptr), tmp_.pitch, 0};
+    const double* taps = static_cast<const double*>(taps_.ptr);
+    if (c == 1)
+      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, taps, radius_, stream);
+    else
+      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, taps, radius_, stream);
+    if (out.space == MemorySpace::Host) {
+      CUDA_CHECK(cudaMemcpy2DAsync(out.data, out.pitch ? out.pitch : row_bytes, staging_.ptr,
+                                   staging_.pitch, row_bytes, std::size_t(height_),
+                                   cudaMemcpyDeviceToHost, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+  }
+
+ private:
+  int width_ = 0, height_ = 0, radius_ = 0;
+  PixelFormat format_ = PixelFormat::R32F;
+  Extension ext_ = Extension::Zero;
+  DeviceBuffer taps_, tmp_, staging_;
+};
+
+}  // namespace rf::cuda

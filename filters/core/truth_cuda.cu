@@ -1,0 +1,22 @@
+// The GPU ground truth: the separable FIR Gaussian of fir_cuda.cuh, accumulated in double.
+#include "filters/core/truth_cuda.h"
+
+#include <string>
+
+#include "filters/core/fir_cuda.cuh"
+
+namespace rf::cuda {
+
+Image fir_ground_truth(const Image& in, double sigma, Extension ext) {
+  if (in.channels != 1 && in.channels != 4)
+    throw InvalidParameter("ground truth on the GPU: images of 1 or 4 channels (got " +
+                           std::to_string(in.channels) + ")");
+  Image out(in.width, in.height, in.channels);
+  const FrameView src = const_cast<Image&>(in).view();
+  SeparableFir<double> fir;
+  fir.plan(sigma, ext, in.width, in.height, src.format);
+  fir.run(src, out.view(), nullptr);
+  return out;
+}
+
+}  // namespace rf::cuda
