@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "filters/recursive/overlapped_math.h"
+#include "filters/core/vec.h"
 
 namespace rf::cuda {
 

@@ -15,24 +15,6 @@ void put(const modal::Mat& m, double* dst) {
     for (int j = 0; j < m.cols; ++j) dst[i * kMaxOrder + j] = m(i, j);
 }
 
-modal::Mat multiply(const modal::Mat& a, const modal::Mat& b) {
-  modal::Mat c(a.rows, b.cols);
-  for (int i = 0; i < a.rows; ++i)
-    for (int k = 0; k < a.cols; ++k)
-      for (int j = 0; j < b.cols; ++j) c(i, j) += a(i, k) * b(k, j);
-  return c;
-}
-
-modal::Mat power(const modal::Mat& a, int p) {
-  modal::Mat result(a.rows, a.cols), base = a;
-  for (int i = 0; i < a.rows; ++i) result(i, i) = 1.0;
-  for (; p > 0; p >>= 1) {
-    if (p & 1) result = multiply(result, base);
-    base = multiply(base, base);
-  }
-  return result;
-}
-
 // The multipliers of a map that acts on each mode alone (block diagonal in the real basis).
 void put_modes(const modal::Form& form, const modal::Mat& m, double* dst) {
   for (int k = 0; k < form.real_modes; ++k) dst[k] = m(k, k);
@@ -57,9 +39,9 @@ LineConstants line_constants(const modal::Form& form, int n) {
   put(last.D, c.D_last);
   put(full.H_ARB_AFP, c.H_ARB_AFP);
   put(last.H_ARB_AFP, c.H_ARB_AFP_last);
-  put(power(full.D, c.run_len), c.D_run);
+  put(modal::power(full.D, c.run_len), c.D_run);
   const int last_run_blocks = c.blocks - (c.runs - 1) * c.run_len;
-  put(multiply(last.D, power(full.D, last_run_blocks - 1)), c.D_last_run);
+  put(last.D * modal::power(full.D, last_run_blocks - 1), c.D_last_run);
   const modal::Seeds sd = modal::seeds(form, n);
   std::copy(sd.S.begin(), sd.S.end(), c.S);
   std::copy(sd.clamp_tail.begin(), sd.clamp_tail.end(), c.clamp_tail);
@@ -70,8 +52,8 @@ LineConstants line_constants(const modal::Form& form, int n) {
   put(sd.M, c.M);
   put_modes(form, full.D, c.D_m);
   put_modes(form, last.D, c.D_last_m);
-  put_modes(form, power(full.D, c.run_len), c.D_run_m);
-  put_modes(form, multiply(last.D, power(full.D, last_run_blocks - 1)), c.D_last_run_m);
+  put_modes(form, modal::power(full.D, c.run_len), c.D_run_m);
+  put_modes(form, last.D * modal::power(full.D, last_run_blocks - 1), c.D_last_run_m);
   put_modes(form, sd.Q_n, c.Q_n_m);
   put_modes(form, sd.Q_2n, c.Q_2n_m);
   put_modes(form, sd.D_n, c.D_n_m);

@@ -42,6 +42,10 @@ inline constexpr int kMaxRuns = 16;
 // first and last sample (clamp).
 inline constexpr int kMaxFixRows = 3 * kMaxOrder + 2;
 
+// Where stage 3 runs: algorithm 6 fixes the row perimeters up in the column scan, algorithm 5 in
+// the row scan. Both give the same result; the CPU and CUDA filters take either.
+enum class FixPlace { ColumnScan, RowScan };
+
 // One line direction: columns (n = height) or rows (n = width). Row-major r x r matrices are
 // stored with stride kMaxOrder; T is double on the host, float where the kernels read them.
 template <class T>

@@ -1,5 +1,7 @@
 #include "filters/recursive/fully_overlapped_cpu.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -22,7 +24,8 @@ class Filter final : public Base {
   using St = State<NR, NC, float>;
 
  public:
-  explicit Filter(Plan plan) : p_(std::move(plan)), f_(modes_of<NR, NC, float>(p_.form)) {
+  Filter(Plan plan, FixPlace place)
+      : p_(std::move(plan)), place_(place), f_(modes_of<NR, NC, float>(p_.form)) {
     cp_.assign(p_.column_carries(), 0.f);
     ce_.assign(p_.column_carries(), 0.f);
     rp_.assign(p_.row_carries(), 0.f);
@@ -43,11 +46,24 @@ class Filter final : public Base {
     const int blocks = p_.block_rows * p_.block_cols;
 #pragma omp parallel for schedule(static)
     for (int b = 0; b < blocks; ++b) perimeters(in, b / p_.block_cols, b % p_.block_cols);
-    scan_all(p_.columns, p_.column_lines(), cp_, ce_, cx_, xf_, xl_);
+    scan_lines(p_.columns, p_.column_lines(), 0, p_.column_lines(), cp_, ce_, cx_, xf_, xl_);
+    if (place_ == FixPlace::ColumnScan) {
+      // Algorithm 6: every block's fix-up as soon as the column carries are complete.
 #pragma omp parallel for schedule(static)
-    for (int b = 0; b < blocks; ++b)
-      for (int c = 0; c < p_.channels; ++c) fix(b / p_.block_cols, b % p_.block_cols, c);
-    scan_all(p_.rows, p_.row_lines(), rp_, re_, rz_, zf_, zl_);
+      for (int b = 0; b < blocks; ++b)
+        for (int c = 0; c < p_.channels; ++c) fix(b / p_.block_cols, b % p_.block_cols, c);
+      scan_lines(p_.rows, p_.row_lines(), 0, p_.row_lines(), rp_, re_, rz_, zf_, zl_);
+    } else {
+      // Algorithm 5: each band of 32 rows fixes its blocks up, then scans its rows.
+      const int bands = p_.channels * p_.block_rows;
+#pragma omp parallel for schedule(static)
+      for (int band = 0; band < bands; ++band) {
+        const int c = band / p_.block_rows, m = band % p_.block_rows;
+        for (int n = 0; n < p_.block_cols; ++n) fix(m, n, c);
+        const std::size_t first = row_line(c, m * kBlock);
+        scan_lines(p_.rows, p_.row_lines(), first, first + kBlock, rp_, re_, rz_, zf_, zl_);
+      }
+    }
 #pragma omp parallel for schedule(static)
     for (int b = 0; b < blocks; ++b) output(in, out, b / p_.block_cols, b % p_.block_cols);
   }
@@ -125,12 +141,13 @@ class Filter final : public Base {
     }
   }
 
-  // Stages 2 and 4 for every line of one direction.
-  void scan_all(const LineConstants& lc, std::size_t lines, std::vector<float>& pb,
-                std::vector<float>& eb, std::vector<float>& hb, const std::vector<float>& first,
-                const std::vector<float>& last) {
-#pragma omp parallel for schedule(static)
-    for (long long l = 0; l < (long long)lines; ++l)
+  // Stages 2 and 4 for lines [l0, l1) of one direction of `lines` lines (in parallel when not
+  // already inside a parallel region).
+  void scan_lines(const LineConstants& lc, std::size_t lines, std::size_t l0, std::size_t l1,
+                  std::vector<float>& pb, std::vector<float>& eb, std::vector<float>& hb,
+                  const std::vector<float>& first, const std::vector<float>& last) {
+#pragma omp parallel for schedule(static) if (!omp_in_parallel())
+    for (long long l = (long long)l0; l < (long long)l1; ++l)
       scan_line(lc, line_of(pb, lines, l), line_of(eb, lines, l), line_of(hb, lines, l),
                 first.empty() ? 0.0 : double(first[l]), last.empty() ? 0.0 : double(last[l]));
   }
@@ -287,6 +304,7 @@ class Filter final : public Base {
   }
 
   Plan p_;
+  FixPlace place_;
   M f_;
   std::vector<float> cp_, ce_, cx_, rp_, re_, rz_;  // carries, modal.h's state per block and line
   std::vector<float> xf_, xl_, zf_, zl_;            // clamp: first and last samples per line
@@ -298,12 +316,13 @@ struct CpuFilter::Impl {
   std::unique_ptr<Base> filter;
 };
 
-CpuFilter::CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels)
+CpuFilter::CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels,
+                     FixPlace place)
     : impl_(std::make_unique<Impl>()) {
   Plan plan = make_plan(f, ext, width, height, channels);
   const bool ok = with_modes(plan.form.real_modes, plan.form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
-    impl_->filter = std::make_unique<Filter<Tag::kReal, Tag::kPairs>>(std::move(plan));
+    impl_->filter = std::make_unique<Filter<Tag::kReal, Tag::kPairs>>(std::move(plan), place);
   });
   if (!ok) throw InvalidParameter("fully overlapped filter: unsupported order");
 }

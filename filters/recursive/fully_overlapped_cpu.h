@@ -1,20 +1,21 @@
 // The fully overlapped filter (fully_overlapped.h) on the CPU: the stages of the CUDA kernels run
 // with the same data layout, arithmetic and shared math (fully_overlapped_math.h), one block or
-// line at a time under OpenMP. The CPU backend offers it as alg6; the tests use it to check the
-// algebra the kernels implement.
+// line at a time under OpenMP. The CPU backend offers it as alg5 and alg6, as the CUDA backend
+// does.
 #pragma once
 
 #include <memory>
 
 #include "filters/core/design.h"
 #include "filters/core/extension.h"
+#include "filters/recursive/fully_overlapped.h"
 
 namespace rf::fully_overlapped {
 
 class CpuFilter {
  public:
   // Throws InvalidParameter as make_plan does.
-  CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels);
+  CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels, FixPlace place);
   ~CpuFilter();
   CpuFilter(CpuFilter&&) noexcept;
   CpuFilter& operator=(CpuFilter&&) noexcept;

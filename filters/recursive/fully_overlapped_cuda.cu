@@ -856,18 +856,15 @@ CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height,
 
 CudaFilter::~CudaFilter() = default;
 
-void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream,
-                         cudaEvent_t* marks) const {
+void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) {
   Args a = impl_->args;
   a.src = src;
   a.dst = dst;
   impl_->launch(a, stream, marks);
 }
 
-const std::vector<std::string>& CudaFilter::stage_names() {
-  static const std::vector<std::string> names = {"perimeters", "column carries", "row carries",
-                                                 "output"};
-  return names;
+std::vector<std::string> CudaFilter::stage_names() const {
+  return {"perimeters", "column carries", "row carries", "output"};
 }
 
 }  // namespace rf::fully_overlapped

@@ -11,29 +11,32 @@
 #include <string>
 #include <vector>
 
+#include "filters/core/frame_filter.cuh"
 #include "filters/core/io.cuh"
 #include "filters/recursive/fully_overlapped.h"
 
 namespace rf::fully_overlapped {
 
-enum class FixPlace { ColumnScan, RowScan };  // algorithm 6, algorithm 5
-
-class CudaFilter {
+class CudaFilter final : public cuda::FrameFilter {
  public:
   // Plans for frames of this size with 1 or 4 channels; throws InvalidParameter as make_plan.
   CudaFilter(const Recursive& f, Extension ext, int width, int height, int channels,
              FixPlace place);
-  ~CudaFilter();
+  ~CudaFilter() override;
   CudaFilter(const CudaFilter&) = delete;
   CudaFilter& operator=(const CudaFilter&) = delete;
+
+  // Every storage kind, through io.cuh.
+  bool reads(cuda::IoKind) const override { return true; }
+  bool writes(cuda::IoKind) const override { return true; }
 
   // Enqueues the four launches on `stream` (src == dst allowed). `marks`, when given, are
   // recorded after each launch (for per-stage timing).
   void enqueue(const cuda::Io& src, const cuda::Io& dst, cudaStream_t stream,
-               cudaEvent_t* marks = nullptr) const;
+               cudaEvent_t* marks = nullptr) override;
 
-  // The stages enqueue() runs, for timing tables.
-  static const std::vector<std::string>& stage_names();
+  // perimeters, column carries, row carries, output.
+  std::vector<std::string> stage_names() const override;
 
  private:
   struct Impl;

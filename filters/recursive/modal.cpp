@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <stdexcept>
+
+#include "filters/core/errors.h"
 
 namespace rf::modal {
 
 namespace {
 
 using Wide = long double;
-using Cx = std::complex<Wide>;
 
 // Roots of z^r + a_1 z^(r-1) + ... + a_r (the poles of b0 / (1 + sum_k a_k z^-k)) by the
 // Aberth-Ehrlich iteration, in extended precision.
@@ -34,6 +36,7 @@ std::vector<Cx> poles_of(const std::vector<double>& a) {
   std::vector<Cx> z(r);
   for (int k = 0; k < r; ++k)
     z[k] = std::polar(0.5L * bound, Wide(2.0L * 3.14159265358979323846L * (k + 0.25L) / r));
+  int polish = 0;
   for (int iter = 0; iter < 500; ++iter) {
     Wide moved = 0.0L;
     for (int k = 0; k < r; ++k) {
@@ -48,21 +51,39 @@ std::vector<Cx> poles_of(const std::vector<double>& a) {
       z[k] -= step;
       moved = std::max(moved, std::abs(step) / std::max(Wide(1e-30L), std::abs(z[k])));
     }
-    if (moved < 1e-19L) break;
+    // Converged to a few ulps of long double; two more steps polish the last digit.
+    if (moved < 1e-17L && ++polish > 2) break;
   }
   return z;
 }
 
-// Every pole (conjugates included) with its residue, and where its mode sits in the real basis.
-struct AllPoles {
-  std::vector<Cx> p, c;
-  std::vector<int> basis;  // first real-basis component of the mode
-  std::vector<bool> conj;  // the conjugate of a represented pair (Im p < 0)
-  std::vector<bool> is_real;
-};
+std::vector<double> rounded(const std::vector<Wide>& v) {
+  return {v.begin(), v.end()};
+}
 
-AllPoles all_poles(const Form& m) {
-  AllPoles a;
+}  // namespace
+
+Mat operator*(const Mat& a, const Mat& b) {
+  Mat c(a.rows, b.cols);
+  for (int i = 0; i < a.rows; ++i)
+    for (int k = 0; k < a.cols; ++k)
+      for (int j = 0; j < b.cols; ++j) c(i, j) += a(i, k) * b(k, j);
+  return c;
+}
+
+Mat power(const Mat& a, long long p) {
+  Mat result(a.rows, a.cols), base = a;
+  for (int i = 0; i < a.rows; ++i) result(i, i) = 1.0;
+  for (; p > 0; p >>= 1) {
+    if (p & 1) result = result * base;
+    base = base * base;
+  }
+  return result;
+}
+
+Poles poles(const Form& m) {
+  Poles a;
+  a.order = m.order;
   int b = 0;
   for (int k = 0; k < m.modes(); ++k) {
     const Cx p(m.pole_re[k], m.pole_im[k]), c(m.residue_re[k], m.residue_im[k]);
@@ -71,60 +92,68 @@ AllPoles all_poles(const Form& m) {
     a.c.push_back(c);
     a.basis.push_back(b);
     a.conj.push_back(false);
-    a.is_real.push_back(real);
     if (!real) {
       a.p.push_back(std::conj(p));
       a.c.push_back(std::conj(c));
       a.basis.push_back(b);
       a.conj.push_back(true);
-      a.is_real.push_back(false);
     }
     b += real ? 1 : 2;
   }
   return a;
 }
 
-// The mode value u_k of every pole (conjugates included) from a real-basis state.
-std::vector<Cx> mode_values(const AllPoles& a, const std::vector<Wide>& s) {
-  std::vector<Cx> u(a.p.size());
-  for (std::size_t k = 0; k < a.p.size(); ++k) {
-    const int b = a.basis[k];
-    u[k] = a.is_real[k] ? Cx(s[b]) : Cx(s[b], a.conj[k] ? -s[b + 1] : s[b + 1]);
+// A real mode is its one component; a pair's represented mode is (Re u, Im u), its conjugate the
+// conjugate of that.
+std::vector<Cx> Poles::modes_of(const std::vector<long double>& s) const {
+  std::vector<Cx> u(p.size());
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const int b = basis[k];
+    const bool real = p[k].imag() == 0.0L;
+    u[k] = real ? Cx(s[b]) : Cx(s[b], conj[k] ? -s[b + 1] : s[b + 1]);
   }
   return u;
 }
 
-// Writes the represented modes' values (conjugates skipped) into a real-basis state.
-std::vector<Wide> to_basis(const AllPoles& a, const std::vector<Cx>& u, int r) {
-  std::vector<Wide> s(r, 0.0L);
-  for (std::size_t k = 0; k < a.p.size(); ++k) {
-    if (a.conj[k]) continue;
-    const int b = a.basis[k];
+std::vector<long double> Poles::state_of(const std::vector<Cx>& u) const {
+  std::vector<long double> s(std::size_t(order), 0.0L);
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    if (conj[k]) continue;
+    const int b = basis[k];
     s[b] = u[k].real();
-    if (!a.is_real[k]) s[b + 1] = u[k].imag();
+    if (p[k].imag() != 0.0L) s[b + 1] = u[k].imag();
   }
   return s;
 }
 
-// The r x r real matrix of a linear map of mode values, built column by column.
-template <class Map>
-Mat matrix_of(const Form& m, const AllPoles& a, Map map) {
-  const int r = m.order;
-  Mat out(r, r);
-  for (int col = 0; col < r; ++col) {
-    std::vector<Wide> e(r, 0.0L);
-    e[col] = 1.0L;
-    const std::vector<Wide> s = to_basis(a, map(mode_values(a, e)), r);
-    for (int i = 0; i < r; ++i) out(i, col) = double(s[i]);
+long long tail_length(const Form& m, double unit) {
+  constexpr long long kLimit = 1LL << 26;
+  const Poles a = poles(m);
+  auto held_past = [&](long long len) {
+    Wide sum = 0.0L;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      const Wide rho = std::abs(a.p[k]);
+      if (rho >= 1.0L) return std::numeric_limits<Wide>::infinity();
+      sum += std::abs(a.c[k]) * std::pow(rho, Wide(len)) / (1.0L - rho);
+    }
+    return sum;
+  };
+  const Wide bound = Wide(unit) * Wide(m.l1);
+  long long hi = 1;
+  while (held_past(hi) > bound) {
+    if (hi >= kLimit)
+      throw InvalidParameter(
+          "the filter's impulse response does not decay within 2^26 samples (a pole on or too "
+          "close to the unit circle)");
+    hi *= 2;
   }
-  return out;
+  long long lo = hi / 2;  // held_past(lo) > bound unless lo == 0
+  while (hi - lo > 1) {
+    const long long mid = lo + (hi - lo) / 2;
+    (held_past(mid) > bound ? lo : hi) = mid;
+  }
+  return hi;
 }
-
-std::vector<double> rounded(const std::vector<Wide>& v) {
-  return {v.begin(), v.end()};
-}
-
-}  // namespace
 
 long double step(const Form& m, std::vector<long double>& s, long double x) {
   Wide y = 0.0L;
@@ -215,6 +244,7 @@ Form modal_form(const Recursive& f) {
     if (t > r && peak < 1e-21L * top) break;
   }
   m.condition = double(sum_modes / l1);
+  m.l1 = double(l1);
   return m;
 }
 
@@ -277,8 +307,8 @@ Seeds seeds(const Form& m, int n) {
   sd.clamp_tail.assign(r, 0.0);
   for (Mat* x : {&sd.G, &sd.Q_n, &sd.Q_2n, &sd.D_n, &sd.M}) *x = Mat(r, r);
   if (m.causal_only) return sd;  // causal-only filters take zero feedback only
-  const AllPoles a = all_poles(m);
-  const std::size_t count = a.p.size();
+  const Poles a = poles(m);
+  const std::size_t count = a.size();
   // K_l = sum_k c_k / (1 - p_l p_k): the weight of the samples past the line in the anticausal
   // state entering it, per unit of sum_e p_l^e x_{n+e} (see eq. 44's derivation).
   std::vector<Cx> K(count, 0.0L);
@@ -293,16 +323,16 @@ Seeds seeds(const Form& m, int n) {
         w[l] += a.c[l] * a.p[k] * u[k] / (1.0L - a.p[l] * a.p[k]);
     return w;
   };
-  sd.G = matrix_of(m, a, G);
+  sd.G = matrix_of(a, G);
   // Mirror: the samples past the end repeat the line backwards, so sum_e p_l^e x_{n+e} is the
   // causal state itself (over c_l): w = G u_end + K o u_end, eqs. (67)-(72) in mode states.
-  sd.M = matrix_of(m, a, [&](const std::vector<Cx>& u) {
+  sd.M = matrix_of(a, [&](const std::vector<Cx>& u) {
     std::vector<Cx> w = G(u);
     for (std::size_t l = 0; l < count; ++l) w[l] += K[l] * u[l];
     return w;
   });
   auto diagonal = [&](auto scale) {
-    return matrix_of(m, a, [&](const std::vector<Cx>& u) {
+    return matrix_of(a, [&](const std::vector<Cx>& u) {
       std::vector<Cx> w(count);
       for (std::size_t k = 0; k < count; ++k) w[k] = scale(a.p[k]) * u[k];
       return w;
@@ -318,8 +348,8 @@ Seeds seeds(const Form& m, int n) {
     S[k] = a.c[k] / (1.0L - a.p[k]);
     tail[k] = a.c[k] * K[k] / (1.0L - a.p[k]);
   }
-  sd.S = rounded(to_basis(a, S, r));
-  sd.clamp_tail = rounded(to_basis(a, tail, r));
+  sd.S = rounded(a.state_of(S));
+  sd.clamp_tail = rounded(a.state_of(tail));
   return sd;
 }
 

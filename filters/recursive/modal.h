@@ -16,6 +16,7 @@
 // (Re u, Im u) of its mode with Im p > 0; a pair adds 2 Re u to the output.
 #pragma once
 
+#include <complex>
 #include <vector>
 
 #include "filters/core/design.h"
@@ -33,6 +34,7 @@ struct Form {
   // How much the mode sum y = sum_k u_k cancels: sum over all poles of |c_k| / (1 - |p_k|), over
   // the L1 norm of the impulse response. 1 for a single real pole; a few for the Gaussians.
   double condition = 1.0;
+  double l1 = 1.0;  // the L1 norm of the impulse response sum_t |h_t|
   int modes() const { return real_modes + complex_pairs; }
 };
 
@@ -49,6 +51,46 @@ struct Mat {
   double& operator()(int i, int j) { return v[std::size_t(i) * cols + j]; }
   double operator()(int i, int j) const { return v[std::size_t(i) * cols + j]; }
 };
+Mat operator*(const Mat& a, const Mat& b);
+Mat power(const Mat& a, long long p);  // by repeated squaring
+
+// Every pole of the form, conjugates included, with its residue, in extended precision: what the
+// closed forms of the plan sum over. A real-basis state and the values of all modes convert into
+// each other; the mode sum y = sum_k u_k of any state is real.
+using Cx = std::complex<long double>;
+struct Poles {
+  std::vector<Cx> p, c;
+  std::vector<int> basis;  // first real-basis component of the mode
+  std::vector<bool> conj;  // the conjugate of a represented pair (Im p < 0)
+  int order = 0;
+  std::size_t size() const { return p.size(); }
+  std::vector<Cx> modes_of(const std::vector<long double>& state) const;
+  std::vector<long double> state_of(const std::vector<Cx>& modes) const;
+};
+Poles poles(const Form& m);
+
+// The r x r real matrix of a linear map of mode values, column by column.
+template <class Map>
+Mat matrix_of(const Poles& a, Map map) {
+  const int r = a.order;
+  Mat out(r, r);
+  for (int col = 0; col < r; ++col) {
+    std::vector<long double> e(std::size_t(r), 0.0L);
+    e[std::size_t(col)] = 1.0L;
+    const std::vector<long double> s = a.state_of(map(a.modes_of(e)));
+    for (int i = 0; i < r; ++i) out(i, col) = double(s[std::size_t(i)]);
+  }
+  return out;
+}
+
+// The one truncation policy of the plan. A sum over an impulse response is cut after L samples
+// when what the response still holds past L, sum over all poles of |c_k| |p_k|^L / (1 - |p_k|),
+// is below `unit` times its L1 norm: `unit` is the rounding unit of the arithmetic that uses the
+// sum, with three digits to spare (kDoubleUnit, kFloatUnit). Throws InvalidParameter when L
+// exceeds 2^26 (a pole on or too close to the unit circle).
+inline constexpr double kDoubleUnit = 1e-19;
+inline constexpr double kFloatUnit = 6e-11;
+long long tail_length(const Form& m, double unit);
 
 // The matrices of one block of `len` samples (Nehab et al. 2011, eqs. 11-14, 24-29, 34-39, in mode
 // states): "causal" runs forward from the state entering the block, "anticausal" backward from the

@@ -9,8 +9,8 @@
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
 #include "filters/edge_aware/edge_aware.h"
-#include "filters/recursive/block_algebra.h"
-#include "filters/recursive/initial_feedback.h"
+#include "filters/recursive/direct_form.h"
+#include "filters/recursive/modal.h"
 
 namespace rf::ref {
 
@@ -47,41 +47,11 @@ void anticausal_pass(const Recursive& f, std::vector<Wide> w, double* y, int n) 
   }
 }
 
-std::vector<Wide> apply(const SparseColumns& m, const std::vector<double>& x,
+std::vector<Wide> apply(const direct_form::SparseColumns& m, const std::vector<double>& x,
                         std::vector<Wide> acc) {
   for (int j = m.first; j < m.first + m.count; ++j)
     for (int k = 0; k < m.rows; ++k) acc[k] += Wide(m.weight(k, j)) * x[j];
   return acc;
-}
-
-// Number of samples after which the causal impulse response holds less than 1e-16 of its total
-// absolute mass, so that truncating the input there changes the output by < 1e-13 relative.
-int decay_length(const Recursive& f) {
-  const int r = f.order();
-  constexpr long long kLimit = 1LL << 26;
-  std::vector<double> h;
-  std::vector<double> w(r, 0.0);
-  double peak = 0.0, total = 0.0;
-  for (long long i = 0;; ++i) {
-    if (i >= kLimit)
-      throw InvalidParameter(
-          "reference: the impulse response does not decay (pole on or "
-          "outside the unit circle?)");
-    double y = i == 0 ? f.b0 : 0.0;
-    for (int k = 0; k < r; ++k) y -= f.a[k] * w[k];
-    for (int k = r - 1; k > 0; --k) w[k] = w[k - 1];
-    w[0] = y;
-    h.push_back(std::abs(y));
-    peak = std::max(peak, std::abs(y));
-    total += std::abs(y);
-    double state = 0.0;
-    for (double v : w) state = std::max(state, std::abs(v));
-    if (i >= r && state <= 1e-20 * peak) break;
-  }
-  double tail = 0.0;
-  int len = int(h.size());
-  while (len > 0 && tail + h[len - 1] <= 1e-16 * total) tail += h[--len];
-  return len + r;
 }
 
 // Filters x, extended by `pad` samples on each side with extend_index (zero where it gives -1),
@@ -100,13 +70,35 @@ void padded_line(const Recursive& f, Extension ext, const double* x, int n, std:
   for (int i = 0; i < n; ++i) out[i * out_stride] = scratch[pad + i];
 }
 
+modal::Form modes_of(const Recursive& f) {
+  try {
+    return modal::modal_form(f);
+  } catch (const std::domain_error& e) {
+    throw InvalidParameter(std::string("reference: ") + e.what());
+  }
+}
+
+// Samples of padding after which the impulse response holds less than modal::kDoubleUnit of its
+// mass: truncating the extension there changes the output by far less than double rounding.
+// Callers filter many lines with one filter, so the last answer of each thread is kept.
 int padding_for(const Recursive& f, Extension ext) {
   if (ext == Extension::Ignore) return 0;
   if (ext == Extension::Zero && f.causal_only) return 0;
-  if (!algebra::is_stable(f))
-    throw InvalidParameter(std::string("reference: extension '") + to_string(ext) +
-                           "' is undefined for a filter with a pole on or outside the unit circle");
-  return decay_length(f);
+  struct Last {
+    Recursive f;
+    int pad = -1;
+  };
+  thread_local Last last;
+  if (last.pad >= 0 && last.f.b0 == f.b0 && last.f.a == f.a && last.f.causal_only == f.causal_only)
+    return last.pad;
+  const modal::Form form = modes_of(f);
+  for (std::size_t k = 0; k < form.pole_re.size(); ++k)
+    if (std::hypot(form.pole_re[k], form.pole_im[k]) >= 1.0)
+      throw InvalidParameter(std::string("reference: extension '") + to_string(ext) +
+                             "' is undefined for a filter with a pole on the unit circle");
+  last.f = f;
+  last.pad = int(modal::tail_length(form, modal::kDoubleUnit)) + f.order();
+  return last.pad;
 }
 
 }  // namespace
@@ -115,7 +107,7 @@ std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
                                       const std::vector<double>& x) {
   const int n = int(x.size());
   const int r = f.order();
-  const BoundaryMaps maps = boundary_maps(f, ext, n);
+  const direct_form::LineMaps maps = direct_form::line_maps(f, ext, n);
   std::vector<double> y = x;
   causal_pass(f, apply(maps.causal_from_x, x, std::vector<Wide>(r, 0.0L)), y.data(), n);
   if (f.causal_only) return y;
@@ -136,13 +128,14 @@ std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
 namespace {
 
 // One separable pass over a double image (channels interleaved) along columns (vertical) or rows.
+// `cost` is the work of one sample of a line; passes of less than ~1e5 units run on one thread.
 template <typename LineFn>
 void separable_pass(std::vector<double>& img, int width, int height, int channels, bool vertical,
-                    LineFn&& line) {
+                    LineFn&& line, double cost = 1.0) {
   const int lines = (vertical ? width : height) * channels;
   const int n = vertical ? height : width;
   const std::ptrdiff_t stride = vertical ? std::ptrdiff_t(width) * channels : channels;
-#pragma omp parallel
+#pragma omp parallel if (double(lines) * n * cost > 1e5)
   {
     std::vector<double> in(n), out(n), scratch;
 #pragma omp for schedule(static)
@@ -157,6 +150,23 @@ void separable_pass(std::vector<double>& img, int width, int height, int channel
     }
   }
 }
+
+}  // namespace
+
+std::vector<double> filter_image_padded(const Recursive& f, Extension ext, const Image& in) {
+  std::vector<double> img(in.pixels.begin(), in.pixels.end());
+  const int pad = padding_for(f, ext);
+  auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
+    padded_line(f, ext, x, n, 1, pad, scratch, out, 1);
+  };
+  // A line costs its padding as much as its samples.
+  auto cost = [&](int n) { return (n + 2.0 * pad) / n; };
+  separable_pass(img, in.width, in.height, in.channels, true, line, cost(in.height));
+  separable_pass(img, in.width, in.height, in.channels, false, line, cost(in.width));
+  return img;
+}
+
+namespace {
 
 }  // namespace
 
@@ -203,13 +213,7 @@ Image ground_truth(const FilterSpec& spec, const Image& in) {
     separable_pass(img, w, h, ch, true, sum_line);
     separable_pass(img, w, h, ch, false, sum_line);
   } else {
-    const Recursive f = design(spec);
-    const int pad = padding_for(f, spec.ext);
-    auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
-      padded_line(f, spec.ext, x, n, 1, pad, scratch, out, 1);
-    };
-    separable_pass(img, w, h, ch, true, line);
-    separable_pass(img, w, h, ch, false, line);
+    img = filter_image_padded(design(spec), spec.ext, in);
   }
 
   Image out(w, h, ch);

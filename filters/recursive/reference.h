@@ -1,4 +1,4 @@
-// Double-precision references, independent of every fast path.
+// Double-precision references. (b) and the FIR Gaussian are independent of every fast path.
 #pragma once
 
 #include <vector>
@@ -10,14 +10,18 @@
 namespace rf::ref {
 
 // (a) Sequential causal then anticausal filtering of one line, started with the exact initial
-// feedbacks of the extension (Nehab & Maximo 2016).
+// windows of the extension that the plan-time algebra gives (Nehab & Maximo 2016;
+// recursive/direct_form.h): the algebra's own check against (b).
 std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
                                       const std::vector<double>& x);
 
 // (b) Sequential filtering over an explicit padding long enough for the impulse response to decay
-// below 1e-13: the ground truth for the recursive filters.
+// below double rounding: the ground truth for the recursive filters.
 std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
                                        const std::vector<double>& x);
+
+// (b) on a host image of any channel count: columns, then rows, kept in double.
+std::vector<double> filter_image_padded(const Recursive& f, Extension ext, const Image& in);
 
 // Ground truth for `spec` on a host image of any channel count, computed in double: the FIR
 // Gaussian (truncated at >= 6 sigma) with the chosen extension for the Gaussian kinds, the padded

@@ -13,8 +13,9 @@
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
 #include "filters/edge_aware/edge_aware.h"
-#include "filters/recursive/recursive_cpu.h"
 #include "filters/recursive/reference.h"
+#include "filters/recursive/rt_cpu.h"
+#include "tests/random_data.h"
 
 using namespace rf;
 
@@ -99,13 +100,6 @@ std::vector<double> reference_2d(const Recursive& f, Extension ext, const std::v
   return out;
 }
 
-std::vector<float> random_image(int w, int h, int c, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(0.05f, 1.0f);
-  std::vector<float> v(std::size_t(w) * h * c);
-  for (float& x : v) x = u(rng);
-  return v;
-}
-
 // max |a - b| / max |b|
 double max_relative_error(const std::vector<float>& a, const std::vector<double>& b) {
   double err = 0.0, scale = 0.0;
@@ -118,9 +112,9 @@ double max_relative_error(const std::vector<float>& a, const std::vector<double>
 
 // Float storage of the image bounds the error near 1e-7 for every order: measured at most 1.2e-7
 // (order 5, sigma 200; order 4, sigma 1000) with the autocorrelation form of the boundary maps.
-double tolerance(int) {
-  return 1e-6;
-}
+// The CPU line filter runs its recursions in double and rounds to float between the passes and at
+// the output, so one bound holds for every order and sigma of these tests: a few float ulps.
+constexpr double kTolerance = 1e-6;
 
 struct Size {
   int w, h;
@@ -157,10 +151,11 @@ TEST_CASE("cpu backend: every order, extension, odd size and channel count vs do
           CAPTURE(s.w);
           CAPTURE(s.h);
           CAPTURE(channels);
-          std::vector<float> img = random_image(s.w, s.h, channels, rng);
+          std::vector<float> img =
+              test::random_image(s.w, s.h, channels, rng(), 0.05f, 1.0f).pixels;
           const std::vector<double> want = reference_2d(f, ext, img, s.w, s.h, channels);
           cpu::ImagePlan(f, ext, s.w, s.h, channels).run(img.data());
-          CHECK(max_relative_error(img, want) <= tolerance(order));
+          CHECK(max_relative_error(img, want) <= kTolerance);
         }
   }
 }
@@ -185,14 +180,14 @@ TEST_CASE("cpu engine: the shipped Gaussian designs, every order and extension, 
             CAPTURE(s.w);
             CAPTURE(channels);
             Image img(s.w, s.h, channels);
-            img.pixels = random_image(s.w, s.h, channels, rng);
+            img.pixels = test::random_image(s.w, s.h, channels, rng(), 0.05f, 1.0f).pixels;
             const std::vector<double> want =
                 reference_2d(design(spec), ext, img.pixels, s.w, s.h, channels);
             auto engine = make_cpu_engine();
             engine->plan(spec, s.w, s.h, channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
             FrameView v = img.view();
             engine->run(v, v);
-            CHECK(max_relative_error(img.pixels, want) <= tolerance(order));
+            CHECK(max_relative_error(img.pixels, want) <= kTolerance);
           }
 }
 
@@ -216,18 +211,18 @@ TEST_CASE("cpu backend: wide Gaussians keep their accuracy") {
       CAPTURE(g.sigma);
       CAPTURE(ext_name);
       const int w = 97, h = 301;
-      std::vector<float> img = random_image(w, h, 1, rng);
+      std::vector<float> img = test::random_image(w, h, 1, rng(), 0.05f, 1.0f).pixels;
       const Recursive f = design(spec);
       const std::vector<double> want = reference_2d(f, ext, img, w, h, 1);
       cpu::ImagePlan(f, ext, w, h, 1).run(img.data());
-      CHECK(max_relative_error(img, want) <= tolerance(g.order));
+      CHECK(max_relative_error(img, want) <= kTolerance);
     }
 }
 
 TEST_CASE("cpu backend: a plan runs repeatedly with the same result") {
   std::mt19937 rng(7);
   const Recursive f = random_filter(3, rng);
-  const std::vector<float> src = random_image(45, 29, 4, rng);
+  const std::vector<float> src = test::random_image(45, 29, 4, rng(), 0.05f, 1.0f).pixels;
   const cpu::ImagePlan plan(f, Extension::Mirror, 45, 29, 4);
   std::vector<float> a = src, b = src;
   plan.run(a.data());
@@ -249,7 +244,7 @@ TEST_CASE("cpu backend: summed-area table is causal only") {
   for (Extension ext : {Extension::Ignore, Extension::Zero}) {
     const std::string ext_name = to_string(ext);
     CAPTURE(ext_name);
-    std::vector<float> img = random_image(w, h, 1, rng);
+    std::vector<float> img = test::random_image(w, h, 1, rng(), 0.05f, 1.0f).pixels;
     std::vector<double> want(img.size());
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
@@ -284,7 +279,7 @@ TEST_CASE("cpu engine: Gaussian order 3 on 1920x1080 RGBA, mirror, vs double ref
   spec.ext = Extension::Mirror;
   const int w = 1920, h = 1080;
   Image img(w, h, 4);
-  img.pixels = random_image(w, h, 4, rng);
+  img.pixels = test::random_image(w, h, 4, rng(), 0.05f, 1.0f).pixels;
   const std::vector<double> want = reference_2d(design(spec), spec.ext, img.pixels, w, h, 4);
   auto engine = make_cpu_engine();
   engine->plan(spec, w, h, PixelFormat::RGBA32F);
@@ -312,7 +307,7 @@ TEST_CASE("cpu engine: algorithm overlapped runs the block-parallel plan on ever
       CAPTURE(channels);
       const int w = 75, h = 41;  // partial 32x32 blocks on both sides
       Image img(w, h, channels);
-      img.pixels = random_image(w, h, channels, rng);
+      img.pixels = test::random_image(w, h, channels, rng(), 0.05f, 1.0f).pixels;
       const std::vector<double> want = reference_2d(design(spec), ext, img.pixels, w, h, channels);
       auto engine = make_cpu_engine();
       engine->plan(spec, w, h, channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
@@ -331,7 +326,7 @@ TEST_CASE("cpu engine: R32F with pitched rows, separate and aliased buffers") {
   spec.pole = 0.6;
   spec.ext = Extension::Clamp;
   const int w = 33, h = 19, pitch_floats = 40;
-  const std::vector<float> packed = random_image(w, h, 1, rng);
+  const std::vector<float> packed = test::random_image(w, h, 1, rng(), 0.05f, 1.0f).pixels;
   std::vector<float> want = packed;
   cpu::ImagePlan(design(spec), spec.ext, w, h, 1).run(want.data());
 
@@ -405,7 +400,7 @@ TEST_CASE("cpu engine: edge-aware specs go to cpu::EdgeAwarePlan") {
   spec.iterations = 2;
   const int w = 41, h = 27;
   Image img(w, h, 4);
-  img.pixels = random_image(w, h, 4, rng);
+  img.pixels = test::random_image(w, h, 4, rng(), 0.05f, 1.0f).pixels;
   Image want(w, h, 4);
   cpu::EdgeAwarePlan(spec, w, h, 4).run(img.pixels.data(), want.pixels.data());
   auto engine = make_cpu_engine();
@@ -442,7 +437,7 @@ TEST_CASE("filter_image: three channels match three one-channel runs") {
   spec.ext = Extension::Mirror;
   const int w = 23, h = 14;
   Image rgb(w, h, 3);
-  rgb.pixels = random_image(w, h, 3, rng);
+  rgb.pixels = test::random_image(w, h, 3, rng(), 0.05f, 1.0f).pixels;
   const Image out = filter_image(spec, rgb, Backend::Cpu);
   REQUIRE(out.channels == 3);
   for (int c = 0; c < 3; ++c) {

@@ -1,4 +1,4 @@
-#include "filters/recursive/recursive_cpu.h"
+#include "filters/recursive/rt_cpu.h"
 
 #include <emmintrin.h>
 #include <omp.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "filters/core/errors.h"
-#include "filters/recursive/initial_feedback.h"
+#include "filters/recursive/direct_form.h"
 
 namespace rf::cpu {
 namespace {
@@ -30,12 +30,8 @@ constexpr std::size_t kParallelFloats = std::size_t(1) << 16;
 // off by 2%). In double the same designs stay within 1e-7 of the reference for sigma up to 200.
 // Only the block being filtered is double: the image stays float, so memory traffic does not grow.
 
-// The initial-feedback maps of lines of one length. Each is dense over its nonzero columns:
-// w[(j - first) * order + k] is the weight of sample j in feedback k.
-struct LineMaps {
-  int n = 0;
-  SparseColumns causal_from_x, anticausal_from_y, anticausal_from_x;
-};
+using direct_form::LineMaps;
+using direct_form::SparseColumns;
 
 struct Coeffs {
   int order = 0;
@@ -43,31 +39,6 @@ struct Coeffs {
   double a[5] = {};
   bool causal_only = false;
 };
-
-LineMaps make_line_maps(const Recursive& f, Extension ext, int n) {
-  LineMaps m;
-  m.n = n;
-  // Ignore starts every recursion from zero feedback: all three maps are zero. So does zero
-  // padding for a causal-only filter (whose causal side alone sees the extension), which is also
-  // the one case a filter need not decay: the summed-area table.
-  if (ext == Extension::Ignore || (ext == Extension::Zero && f.causal_only)) return m;
-  BoundaryMaps b;
-  try {
-    b = boundary_maps(f, ext, n);
-  } catch (const std::domain_error&) {
-    // A filter whose response never decays (the summed-area table) sums the extension forever.
-    throw InvalidParameter(
-        std::string("ext: ") + to_string(ext) +
-        " extension is undefined for this filter (its impulse response does "
-        "not decay, so the sum over the extension diverges); use zero or ignore");
-  }
-  m.causal_from_x = std::move(b.causal_from_x);
-  if (!f.causal_only) {
-    m.anticausal_from_y = std::move(b.anticausal_from_y);
-    m.anticausal_from_x = std::move(b.anticausal_from_x);
-  }
-  return m;
-}
 
 // acc[k][l] += sum_j map(k, j) * s[j * stride + l]
 template <int R>
@@ -89,9 +60,9 @@ template <int R>
 // anticausal: z_i = b0 y_i - sum_k a_k z_{i+k}, started from (z_n .. z_{n+R-1}) =
 // anticausal_from_y * y + anticausal_from_x * x. These are the exact initial feedbacks of
 // Nehab & Maximo 2016 (eq. 35/44 constant padding, 49/51 periodic, 67/72 even-periodic), turned
-// into linear maps once per line length by boundary_maps(). Each output overwrites its input and
-// the recursion reads its history back from the block, oldest term first so that only the last
-// multiply-add waits for the newest output.
+// into linear maps once per line length by direct_form::line_maps(). Each output overwrites its
+// input and the recursion reads its history back from the block, oldest term first so that only
+// the last multiply-add waits for the newest output.
 template <int R>
 [[gnu::always_inline]] inline void filter_block(double* s, std::ptrdiff_t stride, const Coeffs& c,
                                                 const LineMaps& m) {
@@ -395,8 +366,8 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   p.channels = channels;
   p.threads = std::max(1, omp_get_max_threads());
   p.parallel = std::size_t(width) * height * channels >= kParallelFloats;
-  p.columns = make_line_maps(f, ext, height);
-  p.rows = width == height ? p.columns : make_line_maps(f, ext, width);
+  p.columns = direct_form::line_maps(f, ext, height);
+  p.rows = width == height ? p.columns : direct_form::line_maps(f, ext, width);
   // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
   const std::ptrdiff_t row_floats = std::ptrdiff_t(width) * channels;
   // Two chunks per thread, whole cache lines each, for balance; at least a page of floats per

@@ -16,7 +16,7 @@ namespace rf::cpu {
 // Both passes filter many independent lines at once, one SIMD lane per line, with the recursions
 // in double: the column pass streams whole row segments down and up the image, the row pass
 // transposes bands of rows into per-thread scratch. The exact extension enters each line only
-// through its initial feedbacks (BoundaryMaps), so the recursions never see padding.
+// through its initial windows (direct_form::LineMaps), so the recursions never see padding.
 class ImagePlan {
  public:
   ImagePlan(const Recursive& f, Extension ext, int width, int height, int channels);

@@ -1,9 +1,22 @@
 // The overlapped block-parallel recursive filter (Nehab et al. 2011, algorithm 4 structure per
 // dimension: eqs. 15-17, 24, 25-27, 34-36) with exact boundary seeds (Nehab & Maximo 2016), and
-// the one-thread-per-line RT baseline. Device helpers, then kernels, then host launchers.
-#include "filters/recursive/recursive_cuda.cuh"
+// the one-thread-per-line RT baseline. Device helpers, then kernels, then host launchers, then the
+// plan.
+#include "filters/recursive/direct_form_cuda.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/device_buffer.cuh"
+#include "filters/core/errors.h"
+#include "filters/recursive/direct_form.h"
+#include "filters/recursive/direct_form_math.h"
+#include "filters/recursive/modal.h"
 
 namespace rf::cuda {
 namespace {
@@ -617,6 +630,194 @@ void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool 
 void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,
                     cudaStream_t stream) {
   (channels == 1 ? kRt<1> : kRt<4>)[order - 1](args, tmp, rows, stream);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plan
+
+namespace {
+
+// Largest 1 / |b0| for which block carries are stored in float (PassArgs::double_carries): a
+// float carry's rounding reaches the output amplified by about 1 / |b0|.
+constexpr double kFloatCarryGain = 200.0;
+// Largest 1 / |b0| for which the block recursions run with a float window (PassArgs::
+// float_blocks). The float step (recursion_step in direct_form_math.h) rounds about half an ulp
+// of the window per step, which reaches the output amplified by up to 1 / |b0| once per direction
+// and pass: these bounds keep orders 1-3 within their 1e-5 and orders 4-5 within their 1e-4
+// (README.md of this folder has the measured errors). RGBA8 frames take a float window wherever
+// the carries are float: 200 ulps of float are far below half an 8-bit step. Beyond, the window
+// is double, whose FP64 steps make the block kernels compute-bound.
+constexpr double kFloatWindowGain = 32.0;
+constexpr double kFloatWindowGainHighOrder = 128.0;
+
+void put(const modal::Mat& m, double* dst) {
+  for (int i = 0; i < m.rows; ++i)
+    for (int j = 0; j < m.cols; ++j) dst[i * kMaxOrder + j] = m(i, j);
+}
+
+// A pass's carries (PassArgs) and the samples its boundary seeds read.
+struct PassBuffers {
+  DeviceBuffer pbar, ebar, pst, est, seed_index;
+};
+
+class DirectFormFilter final : public FrameFilter {
+ public:
+  DirectFormFilter(const Recursive& f, Extension ext, int width, int height, PixelFormat format,
+                   DirectAlgorithm algorithm)
+      : rt_(algorithm == DirectAlgorithm::RT),
+        order_(f.order()),
+        channels_(channel_count(format)),
+        width_(width),
+        height_(height) {
+    if (order_ < 1 || order_ > kMaxOrder)
+      throw InvalidParameter("order must be 1.." + std::to_string(kMaxOrder));
+    modal::Form form;
+    try {
+      form = modal::modal_form(f);
+    } catch (const std::domain_error& e) {
+      throw InvalidParameter(std::string(rt_ ? "rt" : "alg4") + ": " + e.what());
+    }
+    const double condition = direct_form::window_condition(form);
+    const double limit = rt_ ? direct_form::rt_limit() : direct_form::alg4_limit();
+    if (!(condition <= limit)) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "%s: the direct form cannot hold this filter exactly (its window condition "
+                    "%.3g exceeds %.3g); use alg5 or alg6",
+                    rt_ ? "rt" : "alg4", condition, limit);
+      throw InvalidParameter(buf);
+    }
+    const direct_form::ExtensionTaps taps =
+        direct_form::extension_taps(form, f.causal_only ? Extension::Ignore : ext);
+    for (auto [buffer, values] : {std::pair{&g_, &taps.g}, std::pair{&acorr_, &taps.acorr}}) {
+      buffer->allocate(values->size() * sizeof(double));
+      if (!values->empty())
+        CUDA_CHECK(cudaMemcpy(buffer->ptr, values->data(), values->size() * sizeof(double),
+                              cudaMemcpyHostToDevice));
+    }
+    const std::size_t sample = sizeof(float) * std::size_t(channels_);
+    if (rt_) {
+      rt_columns_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
+      rt_rows_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
+    } else {
+      // The transposed column result, and the block carries of each pass (the column pass's
+      // output step writes the row pass's while the column pass's are still being read).
+      scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
+    }
+    const bool double_carries = std::fabs(1.0 / f.b0) > kFloatCarryGain;
+    const std::size_t carry = std::size_t(order_) * (double_carries ? 2 : 1) * sample;
+    const auto blocks = [](int n) { return std::size_t((n + kBlock - 1) / kBlock); };
+    if (!rt_) {
+      for (auto* b : {&cols_.pbar, &cols_.ebar, &cols_.pst, &cols_.est})
+        b->allocate(carry * blocks(height) * std::size_t(width));
+      for (auto* b : {&rows_.pbar, &rows_.ebar, &rows_.pst, &rows_.est})
+        b->allocate(carry * blocks(width) * std::size_t(height));
+    }
+    columns_ = pass_args(form, f, taps, ext, width, height, cols_);
+    row_args_ = pass_args(form, f, taps, ext, height, width, rows_);
+    columns_.double_carries = row_args_.double_carries = double_carries ? 1 : 0;
+    const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
+                               : order_ <= 3                ? kFloatWindowGain
+                                                            : kFloatWindowGainHighOrder;
+    columns_.float_blocks = row_args_.float_blocks =
+        !double_carries && std::fabs(1.0 / f.b0) <= window_gain ? 1 : 0;
+    columns_.next_pbar = row_args_.pbar;
+    columns_.next_ebar = row_args_.ebar;
+  }
+
+  bool reads(IoKind) const override { return true; }  // every kind, through io.cuh
+  bool writes(IoKind) const override { return true; }
+  std::vector<std::string> stage_names() const override { return {"columns", "rows"}; }
+
+  // Columns (src -> transposed scratch), then rows (scratch -> dst).
+  void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
+    PassArgs cols = columns_;
+    PassArgs rows = row_args_;
+    if (rt_) {
+      const Io c = float_io(rt_columns_), t = float_io(rt_rows_);
+      cols.src = src;
+      cols.dst = c;
+      launch_rt_pass(order_, channels_, cols, c, false, stream);
+      if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
+      rows.src = c;
+      rows.dst = dst;
+      launch_rt_pass(order_, channels_, rows, t, true, stream);
+    } else {
+      cols.src = src;
+      cols.dst = float_io(scratch_);
+      launch_overlapped_pass(order_, channels_, cols, true, stream);
+      if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
+      rows.src = float_io(scratch_);
+      rows.dst = dst;
+      launch_overlapped_pass(order_, channels_, rows, false, stream);
+    }
+    if (marks) CUDA_CHECK(cudaEventRecord(marks[1], stream));
+  }
+
+ private:
+  Io float_io(const DeviceBuffer& b) const {
+    return Io{channels_ == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(b.ptr), b.pitch, 0};
+  }
+
+  PassArgs pass_args(const modal::Form& form, const Recursive& f,
+                     const direct_form::ExtensionTaps& taps, Extension ext, int lines, int n,
+                     PassBuffers& buffers) const {
+    PassArgs a;
+    const int r = order_;
+    a.lines = lines;
+    a.n = n;
+    a.nb = (n + kBlock - 1) / kBlock;
+    a.last_len = n - (a.nb - 1) * kBlock;
+    a.pad = taps.pad;
+    a.ext = f.causal_only ? Extension::Ignore : ext;
+    a.causal_only = f.causal_only ? 1 : 0;
+    a.b0 = f.b0;
+    for (int k = 0; k < r; ++k) a.a[k] = f.a[std::size_t(k)];
+    a.g = static_cast<const double*>(g_.ptr);
+    a.acorr = static_cast<const double*>(acorr_.ptr);
+    // The samples of the boundary seeds' terms (PassArgs::seed_index), the same for every line.
+    std::vector<int> index;
+    if (taps.pad > 0) {
+      for (int i = 0; i < taps.pad + r - 1; ++i) index.push_back(extend_index(-1 - i, n, a.ext));
+      for (int t = 0; t < taps.pad + r; ++t) index.push_back(extend_index(n + t, n, a.ext));
+    }
+    buffers.seed_index.allocate(std::max<std::size_t>(1, index.size()) * sizeof(int));
+    if (!index.empty())
+      CUDA_CHECK(cudaMemcpy(buffers.seed_index.ptr, index.data(), index.size() * sizeof(int),
+                            cudaMemcpyHostToDevice));
+    a.seed_index = static_cast<const int*>(buffers.seed_index.ptr);
+    a.pbar = buffers.pbar.ptr;
+    a.ebar = buffers.ebar.ptr;
+    a.pst = buffers.pst.ptr;
+    a.est = buffers.est.ptr;
+    const direct_form::BlockMatrices full = direct_form::block_matrices(form, kBlock);
+    const direct_form::BlockMatrices last = direct_form::block_matrices(form, a.last_len);
+    put(full.T, a.T);
+    put(full.M, a.M);
+    put(full.U, a.U);
+    put(last.T, a.Tl);
+    put(last.M, a.Ml);
+    put(last.U, a.Ul);
+    put(taps.N, a.N);
+    const int run = (a.nb - 1 + kCarryGroups - 1) / kCarryGroups;
+    put(modal::power(full.T, run), a.Tm);
+    put(modal::power(full.U, run), a.Um);
+    return a;
+  }
+
+  bool rt_;
+  int order_, channels_, width_, height_;
+  PassArgs columns_, row_args_;
+  PassBuffers cols_, rows_;
+  DeviceBuffer g_, acorr_, scratch_, rt_columns_, rt_rows_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameFilter> make_direct_form_filter(const Recursive& f, Extension ext, int width,
+                                                     int height, PixelFormat format,
+                                                     DirectAlgorithm algorithm) {
+  return std::make_unique<DirectFormFilter>(f, ext, width, height, format, algorithm);
 }
 
 }  // namespace rf::cuda

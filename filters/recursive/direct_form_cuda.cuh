@@ -1,15 +1,31 @@
-// Launchers of the recursive-filter kernels. Each pass filters the columns of `src` (one line per
-// image column, causal down then anticausal up) and writes the result transposed into `dst`, so
-// running it twice (image -> scratch -> output) filters columns and then rows with coalesced
+// The direct-form filters on CUDA: algorithm 4 of Nehab et al. 2011 per dimension, with the exact
+// boundary seeds of Nehab & Maximo 2016, and the one-thread-per-line RT baseline. Their plan comes
+// from the modal algebra through direct_form.h. Each pass filters the columns of `src` (one line
+// per image column, causal down then anticausal up) and writes the result transposed into `dst`,
+// so running it twice (image -> scratch -> output) filters columns and then rows with coalesced
 // accesses only.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <memory>
+
+#include "filters/core/design.h"
 #include "filters/core/extension.h"
+#include "filters/core/frame_filter.cuh"
+#include "filters/core/image.h"
 #include "filters/core/io.cuh"
 
 namespace rf::cuda {
+
+enum class DirectAlgorithm { Alg4, RT };
+
+// Plans algorithm 4 or RT for frames of this size and format (R32F, RGBA32F or RGBA8). Throws
+// InvalidParameter for a filter beyond the direct form's limit (direct_form.h: its window
+// condition), naming it, and for orders outside 1..5.
+std::unique_ptr<FrameFilter> make_direct_form_filter(const Recursive& f, Extension ext, int width,
+                                                     int height, PixelFormat format,
+                                                     DirectAlgorithm algorithm);
 
 inline constexpr int kMaxOrder = 5;
 // Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
@@ -22,7 +38,7 @@ struct PassArgs {
   int n = 0;         // samples per line
   int nb = 0;        // blocks per line
   int last_len = 0;  // samples in the last block
-  int pad = 0;       // extension samples read by the boundary seeds (OverlappedPlan::pad)
+  int pad = 0;       // extension samples read by the boundary seeds (direct_form::ExtensionTaps)
   Extension ext = Extension::Ignore;
   int causal_only = 0;
   // Carries stored in double rather than float. A float carry's rounding reaches the output
@@ -31,9 +47,9 @@ struct PassArgs {
   // beyond.
   int double_carries = 1;
   // Block recursions with a float window instead of a double one (causal_block in
-  // overlapped_math.h) for well-conditioned filters (small 1 / |b0|, see kFloatWindowGain in
-  // engine_cuda.cu, which bounds the error); a double window makes the block steps bound by FP64
-  // and float<->double conversions (16 per clock per SM on sm_90). Needs float carries.
+  // direct_form_math.h) for well-conditioned filters (small 1 / |b0|, see kFloatWindowGain in
+  // direct_form_cuda.cu, which bounds the error); a double window makes the block steps bound by
+  // FP64 and float<->double conversions (16 per clock per SM on sm_90). Needs float carries.
   int float_blocks = 0;
   double b0 = 1.0, a[kMaxOrder] = {};
   const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)

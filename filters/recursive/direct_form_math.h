@@ -1,54 +1,17 @@
-// Block recurrences of the overlapped recursive filter, shared by the CUDA kernels and the host
-// code that checks them. Notation of Nehab et al. 2011: a line is cut into blocks of kBlock
-// samples; the causal state entering a block is its prologue P_{m-1}(y) = (y_{-1}, ..., y_{-r}),
-// the anticausal state entering it from the right is the epilogue E_{m+1}(z) = (z_b, ...,
-// z_{b+r-1}).
+// The direct-form recurrences of algorithm 4 and RT on CUDA (direct_form.h gives their plan).
+// Notation of Nehab et al. 2011: a line is cut into blocks of kBlock samples; the causal state
+// entering a block is its prologue P_{m-1}(y) = (y_{-1}, ..., y_{-r}), the anticausal state
+// entering it from the right is the epilogue E_{m+1}(z) = (z_b, ..., z_{b+r-1}).
 #pragma once
 
 #include "filters/core/extension.h"
 #include "filters/core/hd.h"
+#include "filters/core/vec.h"
 
 namespace rf::cuda {
 
 // Samples per block along a line: one warp covers 32 lines x kBlock samples.
 inline constexpr int kBlock = 32;
-
-// C channels filtered independently (1: R32F, 4: RGBA): float in the blocks, double where long
-// chains (block carries, boundary seeds) would accumulate float rounding.
-template <int C, class T = float>
-struct alignas(C * sizeof(T) >= 16 ? 16 : C * sizeof(T)) Vec {
-  T v[C];
-};
-
-template <int C, class T = float>
-RF_HDI Vec<C, T> zero_vec() {
-  Vec<C, T> r;
-#pragma unroll
-  for (int c = 0; c < C; ++c) r.v[c] = T(0);
-  return r;
-}
-
-template <class T, int C, class S>
-RF_HDI Vec<C, T> convert(const Vec<C, S>& a) {
-  Vec<C, T> r;
-#pragma unroll
-  for (int c = 0; c < C; ++c) r.v[c] = T(a.v[c]);
-  return r;
-}
-
-template <int C, class T>
-RF_HDI Vec<C, T> operator*(T s, Vec<C, T> a) {
-#pragma unroll
-  for (int c = 0; c < C; ++c) a.v[c] *= s;
-  return a;
-}
-
-// a += s * b
-template <int C, class T>
-RF_HDI void fma_into(Vec<C, T>& a, T s, const Vec<C, T>& b) {
-#pragma unroll
-  for (int c = 0; c < C; ++c) a.v[c] = a.v[c] + s * b.v[c];
-}
 
 // The recursion y_i = b0 x_i - sum_k a_k y_{i-k} (design.h's convention).
 template <int R, class T = float>

@@ -1,0 +1,283 @@
+// The CPU backend of rf::Engine: a dispatcher. plan() asks the family of the spec for its CPU
+// filter (HostFilter); run() converts host frames in R32F, RGBA32F or RGBA8 to packed float and
+// back, and filters in place where it can.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "filters/core/design.h"
+#include "filters/core/engine.h"
+#include "filters/core/errors.h"
+#include "filters/core/host_filter.h"
+#include "filters/edge_aware/edge_aware.h"
+#include "filters/lee2014/lee2014.h"
+#include "filters/recursive/fully_overlapped_cpu.h"
+#include "filters/recursive/rt_cpu.h"
+
+namespace rf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Copies of less than a megabyte run on one thread: waking another costs more than it saves.
+constexpr std::size_t kParallelCopyFloats = std::size_t(1) << 18;
+
+const char* format_name(PixelFormat f) {
+  switch (f) {
+    case PixelFormat::R32F:
+      return "R32F";
+    case PixelFormat::RGBA32F:
+      return "RGBA32F";
+    default:
+      return "RGBA8";
+  }
+}
+
+// RT and auto: the line filter of rt_cpu.h, columns then rows, in place.
+class LineFilter final : public HostFilter {
+ public:
+  LineFilter(const Recursive& f, Extension ext, int width, int height, int channels)
+      : plan_(f, ext, width, height, channels), floats_(std::size_t(width) * height * channels) {}
+  bool in_place() const override { return true; }
+  std::vector<std::string> stage_names() const override { return {"columns", "rows"}; }
+  void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
+    if (in != out) std::memcpy(out, in, floats_ * sizeof(float));
+    plan_.run_columns(out);
+    mark(0);
+    plan_.run_rows(out);
+    mark(1);
+  }
+
+ private:
+  cpu::ImagePlan plan_;
+  std::size_t floats_;
+};
+
+// Algorithms 5 and 6: the fully overlapped filter in the CUDA kernels' layout.
+class FullyOverlappedFilter final : public HostFilter {
+ public:
+  FullyOverlappedFilter(const Recursive& f, Extension ext, int width, int height, int channels,
+                        fully_overlapped::FixPlace place)
+      : filter_(f, ext, width, height, channels, place),
+        name_(place == fully_overlapped::FixPlace::RowScan ? "alg5" : "alg6") {}
+  bool in_place() const override { return true; }
+  std::vector<std::string> stage_names() const override { return {name_}; }
+  void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
+    filter_.run(in, out);
+    mark(0);
+  }
+
+ private:
+  fully_overlapped::CpuFilter filter_;
+  std::string name_;
+};
+
+class EdgeAwareFilter final : public HostFilter {
+ public:
+  EdgeAwareFilter(const FilterSpec& spec, int width, int height, int channels)
+      : plan_(spec, width, height, channels) {}
+  bool in_place() const override { return false; }
+  std::vector<std::string> stage_names() const override { return {"edge-aware"}; }
+  void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
+    plan_.run(in, out);
+    mark(0);
+  }
+
+ private:
+  cpu::EdgeAwarePlan plan_;
+};
+
+class LeeFilter final : public HostFilter {
+ public:
+  LeeFilter(const FilterSpec& spec, int width, int height, int channels)
+      : plan_(spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay
+                                             : lee2014::Partition::TwoWay,
+              spec.sigma, width, height, channels) {}
+  bool in_place() const override { return true; }
+  std::vector<std::string> stage_names() const override {
+    return {lee2014::to_string(plan_.partition())};
+  }
+  void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
+    plan_.run(in, out);
+    mark(0);
+  }
+
+ private:
+  lee2014::Plan plan_;
+};
+
+// The family's CPU filter for `spec`: RT and auto run the line filter, which is exact in double
+// at every sigma the designs offer.
+std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, int height,
+                                             int channels) {
+  if (spec.kind == FilterKind::EdgeAware)
+    return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
+  check_algorithm(Backend::Cpu, spec);
+  if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
+    validate(spec);
+    return std::make_unique<LeeFilter>(spec, width, height, channels);
+  }
+  const Recursive f = design(spec);
+  if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6)
+    return std::make_unique<FullyOverlappedFilter>(f, spec.ext, width, height, channels,
+                                                   spec.algo == Algorithm::Alg5
+                                                       ? fully_overlapped::FixPlace::RowScan
+                                                       : fully_overlapped::FixPlace::ColumnScan);
+  return std::make_unique<LineFilter>(f, spec.ext, width, height, channels);
+}
+
+class CpuEngine final : public Engine {
+ public:
+  Backend backend() const override { return Backend::Cpu; }
+
+  std::string description() const override {
+    const int n = omp_get_max_threads();
+    return "CPU, OpenMP " + std::to_string(n) + (n == 1 ? " thread" : " threads");
+  }
+
+  void plan(const FilterSpec& spec, int width, int height, PixelFormat format) override {
+    if (filter_ && spec == spec_ && width == width_ && height == height_ && format == format_)
+      return;
+    if (width < 1 || height < 1)
+      throw InvalidParameter("frame size: " + std::to_string(width) + "x" + std::to_string(height) +
+                             " is empty");
+    filter_.reset();
+    filter_ = make_host_filter(spec, width, height, channel_count(format));
+    spec_ = spec;
+    width_ = width;
+    height_ = height;
+    format_ = format;
+    // Packed float frames are filtered in place in `out`: the staging copies are allocated only
+    // when needed (RGBA8 frames, a filter that cannot run in place, a pitched float output), on
+    // the first run. An 8192^2 RGBA float image is 1 GiB; a copy nobody needs would double the
+    // engine's memory.
+    std::vector<float>().swap(stage_);
+    std::vector<float>().swap(result_);
+  }
+
+  void run(const FrameView& in, const FrameView& out, void*) override {
+    if (!filter_) throw std::logic_error("CPU engine: run() before plan()");
+    check_view(in, "input");
+    check_view(out, "output");
+    times_.clear();
+    const int C = channel_count(format_);
+    const std::size_t floats = std::size_t(width_) * height_ * C;
+    const std::size_t packed = std::size_t(width_) * C * sizeof(float);
+
+    // The filter reads `work` and writes `result`: both `out` itself when it is packed float and
+    // the filter runs in place.
+    auto t0 = Clock::now();
+    const bool direct = format_ != PixelFormat::RGBA8 && out.pitch == packed;
+    float* work = nullptr;
+    if (direct && filter_->in_place()) {
+      work = static_cast<float*>(out.data);
+      if (in.data != out.data || in.pitch != out.pitch) copy_in(in, work);
+    } else {
+      stage_.resize(floats);
+      work = stage_.data();
+      copy_in(in, work);
+    }
+    float* result = work;
+    if (!filter_->in_place()) {  // `work` is then the staged copy
+      if (direct) {
+        result = static_cast<float*>(out.data);
+      } else {
+        result_.resize(floats);
+        result = result_.data();
+      }
+    }
+    record("convert in", t0);
+
+    const std::vector<std::string> stages = filter_->stage_names();
+    t0 = Clock::now();
+    filter_->run(work, result, [&](std::size_t i) {
+      record(stages[i].c_str(), t0);
+      t0 = Clock::now();
+    });
+
+    t0 = Clock::now();
+    if (result != out.data) copy_out(result, out);
+    record("convert out", t0);
+  }
+
+  void set_timing(bool enabled) override { timing_ = enabled; }
+  std::vector<StageTime> timings() const override { return times_; }
+
+ private:
+  void check_view(const FrameView& v, const char* what) const {
+    const std::string name = what;
+    if (v.space != MemorySpace::Host)
+      throw InvalidParameter(name + " frame: the CPU engine reads and writes host memory only");
+    if (v.width != width_ || v.height != height_ || v.format != format_)
+      throw InvalidParameter(name + " frame: " + std::to_string(v.width) + "x" +
+                             std::to_string(v.height) + " " + format_name(v.format) +
+                             " differs from the planned " + std::to_string(width_) + "x" +
+                             std::to_string(height_) + " " + format_name(format_));
+    if (!v.data) throw InvalidParameter(name + " frame: no data");
+    if (v.pitch < std::size_t(width_) * bytes_per_pixel(format_))
+      throw InvalidParameter(name + " frame: pitch " + std::to_string(v.pitch) +
+                             " is shorter than a row");
+  }
+
+  // Frame (any pitch, any format) to packed float.
+  void copy_in(const FrameView& in, float* dst) const {
+    const int C = channel_count(format_);
+    const std::ptrdiff_t row = std::ptrdiff_t(width_) * C;
+#pragma omp parallel for schedule(static) if (std::size_t(row) * height_ >= kParallelCopyFloats)
+    for (int y = 0; y < height_; ++y) {
+      const char* src = static_cast<const char*>(in.data) + y * in.pitch;
+      float* d = dst + y * row;
+      if (format_ == PixelFormat::RGBA8) {
+        const auto* s = reinterpret_cast<const std::uint8_t*>(src);
+        for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = from_unorm8(s[i]);
+      } else {
+        std::memmove(d, src, sizeof(float) * row);
+      }
+    }
+  }
+
+  // Packed float to frame (any pitch, any format).
+  void copy_out(const float* src, const FrameView& out) const {
+    const int C = channel_count(format_);
+    const std::ptrdiff_t row = std::ptrdiff_t(width_) * C;
+#pragma omp parallel for schedule(static) if (std::size_t(row) * height_ >= kParallelCopyFloats)
+    for (int y = 0; y < height_; ++y) {
+      char* dst = static_cast<char*>(out.data) + y * out.pitch;
+      const float* s = src + y * row;
+      if (format_ == PixelFormat::RGBA8) {
+        auto* d = reinterpret_cast<std::uint8_t*>(dst);
+        for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = to_unorm8(s[i]);
+      } else {
+        std::memmove(dst, s, sizeof(float) * row);
+      }
+    }
+  }
+
+  void record(const char* stage, Clock::time_point t0) {
+    if (timing_)
+      times_.push_back(
+          {stage, std::chrono::duration<double, std::milli>(Clock::now() - t0).count()});
+  }
+
+  bool timing_ = false;
+  FilterSpec spec_;
+  int width_ = 0, height_ = 0;
+  PixelFormat format_ = PixelFormat::RGBA32F;
+  std::unique_ptr<HostFilter> filter_;
+  std::vector<float> stage_;   // packed float copy of the input, when `out` cannot hold it
+  std::vector<float> result_;  // the output of a filter that does not run in place
+  std::vector<StageTime> times_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine() {
+  return std::make_unique<CpuEngine>();
+}
+
+}  // namespace rf

@@ -1,0 +1,389 @@
+// The CUDA backend of rf::Engine: a dispatcher. plan() asks the family of the spec for its CUDA
+// filter (cuda::FrameFilter: the recursive family's fully overlapped or direct-form filter, the
+// edge-aware filter, Lee et al. 2014); run() moves host frames to and from the device, converts
+// the storage kinds a filter does not read or write itself through float buffers, and replays
+// the launches as a CUDA graph.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filters/core/cuda_check.cuh"
+#include "filters/core/design.h"
+#include "filters/core/device_buffer.cuh"
+#include "filters/core/engine.h"
+#include "filters/core/errors.h"
+#include "filters/core/frame_filter.cuh"
+#include "filters/edge_aware/edge_aware_cuda.h"
+#include "filters/lee2014/lee2014_cuda.h"
+#include "filters/recursive/direct_form_cuda.cuh"
+#include "filters/recursive/fully_overlapped_cuda.cuh"
+
+namespace rf {
+
+bool cuda_available(std::string* why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    if (why)
+      *why = err != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorName(err) +
+                                      ": " + cudaGetErrorString(err) + ")"
+                                : std::string("no CUDA device found");
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+namespace cuda {
+namespace {
+
+IoKind float_kind(int channels) {
+  return channels == 1 ? IoKind::F32 : IoKind::F32x4;
+}
+
+IoKind kind_of(const FrameView& v) {
+  const bool surface = v.space == MemorySpace::CudaSurface;
+  switch (v.format) {
+    case PixelFormat::R32F:
+      return surface ? IoKind::SurfF32 : IoKind::F32;
+    case PixelFormat::RGBA32F:
+      return surface ? IoKind::SurfF32x4 : IoKind::F32x4;
+    case PixelFormat::RGBA8:
+      return surface ? IoKind::SurfU8x4 : IoKind::U8x4;
+  }
+  return IoKind::F32;
+}
+
+bool is_surface(IoKind k) {
+  return k == IoKind::SurfF32 || k == IoKind::SurfF32x4 || k == IoKind::SurfU8x4;
+}
+
+std::size_t packed_pitch(const FrameView& v) {
+  return v.pitch ? v.pitch : std::size_t(v.width) * bytes_per_pixel(v.format);
+}
+
+// Copies a frame between storage kinds (RGBA8, surfaces, float buffers) for the filters that do
+// not read or write a kind themselves: the GUI hands them RGBA8 frames and GL textures mapped as
+// surfaces.
+template <int C>
+__global__ void convert_frame_kernel(Io src, Io dst, int width, int height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < width && y < height) write<C>(dst, x, y, read<C>(src, x, y));
+}
+
+void convert_frame(const Io& src, const Io& dst, int width, int height, int channels,
+                   cudaStream_t stream) {
+  const dim3 block(32, 8);
+  const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
+  if (channels == 1)
+    convert_frame_kernel<1><<<grid, block, 0, stream>>>(src, dst, width, height);
+  else
+    convert_frame_kernel<4><<<grid, block, 0, stream>>>(src, dst, width, height);
+  CUDA_CHECK_LAUNCH();
+}
+
+// The edge-aware filter (edge_aware_cuda.h) reads and writes pitched buffers of every format.
+class EdgeAwareFilter final : public FrameFilter {
+ public:
+  EdgeAwareFilter(const FilterSpec& spec, int width, int height, int channels)
+      : plan_(spec, width, height, channels) {}
+  bool reads(IoKind k) const override { return !is_surface(k); }
+  bool writes(IoKind k) const override { return !is_surface(k); }
+  void prepare(IoKind src, IoKind dst) override { plan_.prepare(format(src), format(dst)); }
+  std::vector<std::string> stage_names() const override { return {"filter"}; }
+  void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
+    plan_.enqueue(EdgeImage{src.ptr, src.pitch, format(src.kind)},
+                  EdgeOutput{dst.ptr, dst.pitch, format(dst.kind)}, stream);
+    if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
+  }
+
+ private:
+  static EdgeFormat format(IoKind k) {
+    return k == IoKind::F32    ? EdgeFormat::Gray32F
+           : k == IoKind::U8x4 ? EdgeFormat::Rgba8
+                               : EdgeFormat::Rgba32F;
+  }
+  EdgeAwarePlan plan_;
+};
+
+// Lee et al. 2014 (lee2014_cuda.h) reads and writes float buffers.
+class LeeFilter final : public FrameFilter {
+ public:
+  LeeFilter(const FilterSpec& spec, int width, int height, int channels)
+      : plan_(spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay
+                                             : lee2014::Partition::TwoWay,
+              spec.sigma, width, height, channels) {}
+  bool reads(IoKind k) const override { return k == IoKind::F32 || k == IoKind::F32x4; }
+  bool writes(IoKind k) const override { return reads(k); }
+  std::vector<std::string> stage_names() const override { return {"rows", "columns"}; }
+  void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
+    plan_.run_rows(reinterpret_cast<const float*>(src.ptr), src.pitch,
+                   reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
+    if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
+    plan_.run_columns(reinterpret_cast<float*>(dst.ptr), dst.pitch, stream);
+    if (marks) CUDA_CHECK(cudaEventRecord(marks[1], stream));
+  }
+
+ private:
+  lee2014::cuda::DevicePlan plan_;
+};
+
+// The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
+// and as fast at large sigma as at small (docs/bench/README.md), for every filter whose modes it
+// carries (every design we ship), and algorithm 4 otherwise.
+std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width, int height,
+                                               PixelFormat format) {
+  const int channels = channel_count(format);
+  if (spec.kind == FilterKind::EdgeAware)
+    return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
+  check_algorithm(Backend::Cuda, spec);
+  if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
+    validate(spec);
+    return std::make_unique<LeeFilter>(spec, width, height, channels);
+  }
+  const Recursive f = design(spec);
+  switch (spec.algo) {
+    case Algorithm::RT:
+      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT);
+    case Algorithm::Alg4:
+      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4);
+    case Algorithm::Auto:
+      if (!fully_overlapped::carries_modes(f))
+        return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4);
+      [[fallthrough]];
+    default:
+      return std::make_unique<fully_overlapped::CudaFilter>(
+          f, spec.ext, width, height, channels,
+          spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
+                                       : fully_overlapped::FixPlace::RowScan);
+  }
+}
+
+class CudaEngine final : public Engine {
+ public:
+  CudaEngine() {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    description_ = std::string("CUDA, ") + prop.name + " (sm_" + std::to_string(prop.major) +
+                   std::to_string(prop.minor) + ")";
+    CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
+  }
+
+  ~CudaEngine() override {
+    drop_graphs();
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    if (capture_stream_) cudaStreamDestroy(capture_stream_);
+  }
+
+  Backend backend() const override { return Backend::Cuda; }
+  std::string description() const override { return description_; }
+
+  void plan(const FilterSpec& spec, int width, int height, PixelFormat format) override {
+    if (filter_ && spec == spec_ && width == width_ && height == height_ && format == format_)
+      return;
+    filter_.reset();
+    if (width <= 0 || height <= 0)
+      throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
+                             std::to_string(height) + ")");
+    drop_graphs();
+    for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
+    filter_ = make_frame_filter(spec, width, height, format);
+    spec_ = spec;
+    width_ = width;
+    height_ = height;
+    format_ = format;
+    // One event before and after the upload, one after each stage, one after the download.
+    const std::size_t events = filter_->stage_names().size() + 3;
+    while (events_.size() < events) {
+      cudaEvent_t e = nullptr;
+      CUDA_CHECK(cudaEventCreate(&e));
+      events_.push_back(e);
+    }
+  }
+
+  void run(const FrameView& in, const FrameView& out, void* stream_handle) override {
+    if (!filter_) throw std::logic_error("Engine::run before plan");
+    check_view(in, "input", true);
+    check_view(out, "output");
+    cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
+    const std::size_t row_bytes = std::size_t(width_) * bytes_per_pixel(format_);
+
+    if (timing_) CUDA_CHECK(cudaEventRecord(events_[0], stream));
+    Io src = io_of(in);
+    if (in.space == MemorySpace::Host) {
+      if (!staging_in_.ptr) staging_in_.allocate_pitched(row_bytes, std::size_t(height_));
+      CUDA_CHECK(cudaMemcpy2DAsync(staging_in_.ptr, staging_in_.pitch, in.data, packed_pitch(in),
+                                   row_bytes, std::size_t(height_), cudaMemcpyHostToDevice,
+                                   stream));
+      src = Io{kind_of(in), static_cast<char*>(staging_in_.ptr), staging_in_.pitch, 0};
+    }
+    Io dst = io_of(out);
+    if (out.space == MemorySpace::Host) {
+      if (!staging_out_.ptr) staging_out_.allocate_pitched(row_bytes, std::size_t(height_));
+      dst = Io{kind_of(out), static_cast<char*>(staging_out_.ptr), staging_out_.pitch, 0};
+    }
+
+    prepare(src.kind, dst.kind);
+    if (timing_) {
+      CUDA_CHECK(cudaEventRecord(events_[1], stream));
+      enqueue(src, dst, stream, &events_[2]);
+    } else {
+      launch_graph(src, dst, stream);
+    }
+
+    if (out.space == MemorySpace::Host)
+      CUDA_CHECK(cudaMemcpy2DAsync(out.data, packed_pitch(out), staging_out_.ptr,
+                                   staging_out_.pitch, row_bytes, std::size_t(height_),
+                                   cudaMemcpyDeviceToHost, stream));
+    if (timing_)
+      collect_timings(stream);
+    else if (out.space == MemorySpace::Host)
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  void set_timing(bool enabled) override { timing_ = enabled; }
+  std::vector<StageTime> timings() const override { return timings_; }
+
+ private:
+  // The output matches the plan; an input may also be RGBA8 on the device for an RGBA32F plan (a
+  // camera or video frame filtered to float without a float copy of it).
+  void check_view(const FrameView& v, const char* what, bool input = false) const {
+    const bool format_ok =
+        v.format == format_ || (input && format_ == PixelFormat::RGBA32F &&
+                                v.format == PixelFormat::RGBA8 && v.space != MemorySpace::Host);
+    if (v.width != width_ || v.height != height_ || !format_ok)
+      throw InvalidParameter(std::string("the ") + what +
+                             " frame does not match the planned size and format");
+    if (v.space == MemorySpace::CudaSurface ? v.surface == 0 : v.data == nullptr)
+      throw InvalidParameter(std::string("the ") + what + " frame has no data");
+  }
+
+  Io io_of(const FrameView& v) const {
+    return Io{kind_of(v), static_cast<char*>(v.data), packed_pitch(v),
+              static_cast<cudaSurfaceObject_t>(v.surface)};
+  }
+
+  int channels() const { return channel_count(format_); }
+
+  Io float_io(const DeviceBuffer& b) const {
+    return Io{float_kind(channels()), static_cast<char*>(b.ptr), b.pitch, 0};
+  }
+
+  // Float buffers for the kinds the filter does not take, and the filter's own allocations:
+  // outside any graph capture, on first need, kept until the next plan.
+  void prepare(IoKind src, IoKind dst) {
+    const std::size_t row_bytes = std::size_t(width_) * channels() * sizeof(float);
+    if (!filter_->reads(src) && !float_in_.ptr)
+      float_in_.allocate_pitched(row_bytes, std::size_t(height_));
+    if (!filter_->writes(dst) && !float_out_.ptr)
+      float_out_.allocate_pitched(row_bytes, std::size_t(height_));
+    filter_->prepare(filter_->reads(src) ? src : float_kind(channels()),
+                     filter_->writes(dst) ? dst : float_kind(channels()));
+  }
+
+  void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) {
+    const Io fsrc = filter_->reads(src.kind) ? src : float_io(float_in_);
+    const Io fdst = filter_->writes(dst.kind) ? dst : float_io(float_out_);
+    if (fsrc.ptr != src.ptr || fsrc.kind != src.kind)
+      convert_frame(src, fsrc, width_, height_, channels(), stream);
+    filter_->enqueue(fsrc, fdst, stream, marks);
+    if (fdst.ptr != dst.ptr || fdst.kind != dst.kind) {
+      convert_frame(fdst, dst, width_, height_, channels(), stream);
+      // The conversion belongs to the last stage.
+      if (marks) CUDA_CHECK(cudaEventRecord(marks[filter_->stage_names().size() - 1], stream));
+    }
+  }
+
+  // Events: 0 before the upload, 1 after it, then one after each stage, then the download.
+  void collect_timings(cudaStream_t stream) {
+    std::vector<std::string> names = {"upload"};
+    for (const std::string& s : filter_->stage_names()) names.push_back(s);
+    names.push_back("download");
+    const std::size_t last = names.size();
+    CUDA_CHECK(cudaEventRecord(events_[last], stream));
+    CUDA_CHECK(cudaEventSynchronize(events_[last]));
+    timings_.clear();
+    for (std::size_t i = 0; i < last; ++i) {
+      float ms = 0.f;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]));
+      timings_.push_back({names[i], double(ms)});
+    }
+  }
+
+  // The launches as one graph per pair of frame buffers. The studio's pipeline alternates between
+  // the buffers of its frame slots, so the graphs of the last few pairs are kept: each pair is
+  // captured and instantiated once, not on every frame.
+  void launch_graph(const Io& src, const Io& dst, cudaStream_t stream) {
+    auto same = [](const Io& a, const Io& b) {
+      return a.kind == b.kind && a.ptr == b.ptr && a.pitch == b.pitch && a.surf == b.surf;
+    };
+    auto hit = std::find_if(graphs_.begin(), graphs_.end(), [&](const CachedGraph& g) {
+      return same(src, g.src) && same(dst, g.dst);
+    });
+    if (hit == graphs_.end()) {
+      if (graphs_.size() == kCachedGraphs) {
+        cudaGraphExecDestroy(graphs_.back().exec);
+        graphs_.pop_back();
+      }
+      cudaGraph_t graph = nullptr;
+      CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeThreadLocal));
+      try {
+        enqueue(src, dst, capture_stream_, nullptr);
+      } catch (...) {
+        cudaStreamEndCapture(capture_stream_, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+      }
+      CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
+      cudaGraphExec_t exec = nullptr;
+      const cudaError_t err = cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+      CUDA_CHECK(err);
+      graphs_.insert(graphs_.begin(), CachedGraph{exec, src, dst});
+      hit = graphs_.begin();
+    } else if (hit != graphs_.begin()) {
+      std::rotate(graphs_.begin(), hit, hit + 1);  // most recently used first
+      hit = graphs_.begin();
+    }
+    CUDA_CHECK(cudaGraphLaunch(hit->exec, stream));
+  }
+
+  void drop_graphs() {
+    for (const CachedGraph& g : graphs_) cudaGraphExecDestroy(g.exec);
+    graphs_.clear();
+  }
+
+  std::string description_;
+  FilterSpec spec_;
+  int width_ = 0, height_ = 0;
+  PixelFormat format_ = PixelFormat::R32F;
+  std::unique_ptr<FrameFilter> filter_;
+  DeviceBuffer staging_in_, staging_out_, float_in_, float_out_;
+  cudaStream_t capture_stream_ = nullptr;
+  struct CachedGraph {
+    cudaGraphExec_t exec;
+    Io src, dst;
+  };
+  static constexpr std::size_t kCachedGraphs = 16;  // more than the studio has frame slots
+  std::vector<CachedGraph> graphs_;
+  std::vector<cudaEvent_t> events_;
+  bool timing_ = false;
+  std::vector<StageTime> timings_;
+};
+
+}  // namespace
+}  // namespace cuda
+
+std::unique_ptr<Engine> make_cuda_engine() {
+  std::string why;
+  if (!cuda_available(&why)) throw BackendUnavailable("CUDA backend unavailable: " + why);
+  return std::make_unique<cuda::CudaEngine>();
+}
+
+}  // namespace rf

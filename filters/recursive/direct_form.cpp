@@ -1,0 +1,388 @@
+#include "filters/recursive/direct_form.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "filters/core/errors.h"
+
+namespace rf::direct_form {
+
+namespace {
+
+using Wide = long double;
+using modal::Cx;
+using modal::Poles;
+
+// A dense row-major matrix in extended precision: the similarity transforms below lose digits in
+// proportion to the window condition, so they are formed in long double and rounded once.
+struct WMat {
+  int rows = 0, cols = 0;
+  std::vector<Wide> v;
+  WMat(int r, int c) : rows(r), cols(c), v(std::size_t(r) * c, 0.0L) {}
+  Wide& operator()(int i, int j) { return v[std::size_t(i) * cols + j]; }
+  Wide operator()(int i, int j) const { return v[std::size_t(i) * cols + j]; }
+};
+
+WMat operator*(const WMat& a, const WMat& b) {
+  WMat c(a.rows, b.cols);
+  for (int i = 0; i < a.rows; ++i)
+    for (int k = 0; k < a.cols; ++k)
+      for (int j = 0; j < b.cols; ++j) c(i, j) += a(i, k) * b(k, j);
+  return c;
+}
+
+Mat rounded(const WMat& a) {
+  Mat m(a.rows, a.cols);
+  for (std::size_t i = 0; i < a.v.size(); ++i) m.v[i] = double(a.v[i]);
+  return m;
+}
+
+// Gauss-Jordan elimination with partial pivoting.
+WMat inverse(WMat a) {
+  const int n = a.rows;
+  WMat inv(n, n);
+  for (int i = 0; i < n; ++i) inv(i, i) = 1.0L;
+  for (int col = 0; col < n; ++col) {
+    int pivot = col;
+    for (int i = col + 1; i < n; ++i)
+      if (std::abs(a(i, col)) > std::abs(a(pivot, col))) pivot = i;
+    if (a(pivot, col) == 0.0L)
+      throw InvalidParameter("direct form: the window of this filter is singular (repeated poles)");
+    for (int j = 0; j < n; ++j) {
+      std::swap(a(col, j), a(pivot, j));
+      std::swap(inv(col, j), inv(pivot, j));
+    }
+    const Wide d = a(col, col);
+    for (int j = 0; j < n; ++j) {
+      a(col, j) /= d;
+      inv(col, j) /= d;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (i == col || a(i, col) == 0.0L) continue;
+      const Wide f = a(i, col);
+      for (int j = 0; j < n; ++j) {
+        a(i, j) -= f * a(col, j);
+        inv(i, j) -= f * inv(col, j);
+      }
+    }
+  }
+  return inv;
+}
+
+// The window (nearest first) of mode values u: W_m = sum_k p_k^-m u_k.
+class Windows {
+ public:
+  explicit Windows(const Poles& a) : r_(a.order), v_(a.size() * std::size_t(a.order)) {
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      Cx pk = 1.0L;
+      const Cx inv = 1.0L / a.p[k];
+      for (int m = 0; m < r_; ++m, pk *= inv) v_[k * r_ + m] = pk;
+    }
+  }
+  std::vector<Wide> of(const std::vector<Cx>& u) const {
+    std::vector<Wide> w(std::size_t(r_), 0.0L);
+    for (std::size_t k = 0; k < u.size(); ++k)
+      for (int m = 0; m < r_; ++m) w[std::size_t(m)] += (v_[k * r_ + m] * u[k]).real();
+    return w;
+  }
+
+ private:
+  int r_;
+  std::vector<Cx> v_;
+};
+
+std::vector<Wide> window_of_modes(const Poles& a, const std::vector<Cx>& u) {
+  return Windows(a).of(u);
+}
+
+WMat window_matrix(const Poles& a) {
+  const int r = a.order;
+  WMat V(r, r);
+  for (int col = 0; col < r; ++col) {
+    std::vector<Wide> e(std::size_t(r), 0.0L);
+    e[std::size_t(col)] = 1.0L;
+    const std::vector<Wide> w = window_of_modes(a, a.modes_of(e));
+    for (int m = 0; m < r; ++m) V(m, col) = w[std::size_t(m)];
+  }
+  return V;
+}
+
+// The real-basis matrix of a linear map of mode values, in extended precision.
+template <class Map>
+WMat wide_matrix_of(const Poles& a, Map map) {
+  const int r = a.order;
+  WMat out(r, r);
+  for (int col = 0; col < r; ++col) {
+    std::vector<Wide> e(std::size_t(r), 0.0L);
+    e[std::size_t(col)] = 1.0L;
+    const std::vector<Wide> s = a.state_of(map(a.modes_of(e)));
+    for (int i = 0; i < r; ++i) out(i, col) = s[std::size_t(i)];
+  }
+  return out;
+}
+
+// The direct-form matrix V H V^-1 of a map H of mode values.
+template <class Map>
+Mat in_windows(const Poles& a, Map map) {
+  const WMat V = window_matrix(a);
+  return rounded(V * wide_matrix_of(a, map) * inverse(V));
+}
+
+// The zero extension past the end of a line: the anticausal state entering it from the right is
+// w_l = sum_k G_lk u_k, G_lk = c_l p_k / (1 - p_l p_k), of the complete causal end state u
+// (modal.h, eq. 44).
+class ZeroTail {
+ public:
+  explicit ZeroTail(const Poles& a) : n_(a.size()), g_(n_ * n_) {
+    for (std::size_t l = 0; l < n_; ++l)
+      for (std::size_t k = 0; k < n_; ++k)
+        g_[l * n_ + k] = a.c[l] * a.p[k] / (1.0L - a.p[l] * a.p[k]);
+  }
+  std::vector<Cx> of(const std::vector<Cx>& u) const {
+    std::vector<Cx> w(n_, 0.0L);
+    for (std::size_t l = 0; l < n_; ++l)
+      for (std::size_t k = 0; k < n_; ++k) w[l] += g_[l * n_ + k] * u[k];
+    return w;
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<Cx> g_;
+};
+
+std::vector<Cx> zero_tail(const Poles& a, const std::vector<Cx>& u) {
+  return ZeroTail(a).of(u);
+}
+
+// Per-sample weights of a map, one column of r windows per sample, and their significant range.
+class DenseColumns {
+ public:
+  DenseColumns(int rows, int n) : rows_(rows), n_(n), w_(std::size_t(rows) * n, 0.0L) {}
+  void add_window(int j, const std::vector<Wide>& window) {
+    for (int k = 0; k < rows_; ++k) w_[std::size_t(j) * rows_ + k] += window[std::size_t(k)];
+  }
+  // Drops the columns below modal::kDoubleUnit of the largest weight at either end.
+  SparseColumns sparse() const {
+    SparseColumns s;
+    s.rows = rows_;
+    Wide peak = 0.0L;
+    for (Wide v : w_) peak = std::max(peak, std::abs(v));
+    if (peak == 0.0L) return s;
+    auto significant = [&](int j) {
+      for (int k = 0; k < rows_; ++k)
+        if (std::abs(w_[std::size_t(j) * rows_ + k]) >= Wide(modal::kDoubleUnit) * peak)
+          return true;
+      return false;
+    };
+    int first = 0, last = n_ - 1;
+    while (!significant(first)) ++first;
+    while (!significant(last)) --last;
+    s.first = first;
+    s.count = last - first + 1;
+    for (std::size_t i = std::size_t(first) * rows_; i < std::size_t(last + 1) * rows_; ++i)
+      s.w.push_back(double(w_[i]));
+    return s;
+  }
+
+ private:
+  int rows_, n_;
+  std::vector<Wide> w_;
+};
+
+bool decays(const Poles& a) {
+  for (const Cx& p : a.p)
+    if (!(std::abs(p) < 1.0L)) return false;
+  return true;
+}
+
+}  // namespace
+
+Mat window_of_state(const modal::Form& m) {
+  return rounded(window_matrix(modal::poles(m)));
+}
+
+Mat state_of_window(const modal::Form& m) {
+  return rounded(inverse(window_matrix(modal::poles(m))));
+}
+
+double window_condition(const modal::Form& m) {
+  const WMat V = window_matrix(modal::poles(m));
+  const WMat Vi = inverse(V);
+  auto norm = [](const WMat& a) {
+    Wide best = 0.0L;
+    for (int i = 0; i < a.rows; ++i) {
+      Wide row = 0.0L;
+      for (int j = 0; j < a.cols; ++j) row += std::abs(a(i, j));
+      best = std::max(best, row);
+    }
+    return best;
+  };
+  return double(norm(V) * norm(Vi));
+}
+
+LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
+  const int r = m.order;
+  if (n < 1) throw InvalidParameter("line length " + std::to_string(n) + " < 1");
+  LineMaps maps;
+  maps.order = r;
+  maps.n = n;
+  maps.causal_from_x.rows = maps.anticausal_from_x.rows = maps.anticausal_from_y.rows = r;
+  if (ext == Extension::Ignore || (ext == Extension::Zero && m.causal_only)) return maps;
+  const Poles a = modal::poles(m);
+  if (!decays(a))
+    throw InvalidParameter(std::string("extension '") + to_string(ext) +
+                           "' is undefined for a filter with a pole on the unit circle (its sum "
+                           "over the extension diverges); use zero or ignore");
+  const std::size_t count = a.size();
+  // pw[k][j] = p_k^j for j <= n, by repeated multiplication (n roundings of long double).
+  std::vector<std::vector<Cx>> pw(count, std::vector<Cx>(std::size_t(n) + 1));
+  for (std::size_t k = 0; k < count; ++k) {
+    pw[k][0] = 1.0L;
+    for (int j = 1; j <= n; ++j) pw[k][std::size_t(j)] = pw[k][std::size_t(j) - 1] * a.p[k];
+  }
+  auto up = [&](std::size_t k, int j) { return pw[k][std::size_t(j)]; };            // p_k^j
+  auto down = [&](std::size_t k, int j) { return pw[k][std::size_t(n - 1 - j)]; };  // p^(n-1-j)
+  std::vector<Cx> K(count, 0.0L);  // K_l = sum_k c_k / (1 - p_l p_k)
+  for (std::size_t l = 0; l < count; ++l)
+    for (std::size_t k = 0; k < count; ++k) K[l] += a.c[k] / (1.0L - a.p[l] * a.p[k]);
+  // The factors of the seeds that do not depend on the sample: S_k, Q_n, Q_2n, the clamp tail.
+  std::vector<Cx> S(count), Qn(count), Q2n(count), tail(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const Cx pn = up(k, n);
+    S[k] = a.c[k] / (1.0L - a.p[k]);
+    Qn[k] = 1.0L / (1.0L - pn);
+    Q2n[k] = 1.0L / (1.0L - pn * pn);
+    tail[k] = a.c[k] * K[k] / (1.0L - a.p[k]);
+  }
+  const Windows windows(a);
+  const ZeroTail zero(a);
+
+  // The causal state entering the line, u_k = sum_j Wc_k(j) x_j (modal.h, Seeds):
+  //   clamp  u = S x_0, S_k = c_k / (1 - p_k)                                     eq. (35)
+  //   repeat u = Q_n ubar, ubar_k = sum_j c_k p_k^(n-1-j) x_j                     eq. (49)
+  //   mirror u = Q_2n (D_n ubar + hbar), hbar_k = sum_j c_k p_k^j x_j             eq. (52)
+  std::vector<Cx> wc(count), u_end(count), wy(count);
+  DenseColumns causal(r, n), from_x(r, n), from_y(r, n);
+  for (int j = 0; j < n; ++j) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const Cx c = a.c[k], pn = up(k, n);
+      switch (ext) {
+        case Extension::Clamp:
+          wc[k] = j == 0 ? S[k] : Cx(0.0L);
+          break;
+        case Extension::Repeat:
+          wc[k] = c * down(k, j) * Qn[k];
+          break;
+        case Extension::Mirror:
+          wc[k] = c * (up(k, j) + pn * down(k, j)) * Q2n[k];
+          break;
+        default:
+          wc[k] = 0.0L;
+      }
+    }
+    causal.add_window(j, windows.of(wc));
+    if (m.causal_only) continue;
+    if (ext == Extension::Repeat) {
+      // w = Q_n wbar, wbar_l = sum_j c_l p_l^j y_j over the complete causal output, eq. (51).
+      for (std::size_t l = 0; l < count; ++l) wy[l] = a.c[l] * up(l, j) * Qn[l];
+      from_y.add_window(j, windows.of(wy));
+      continue;
+    }
+    // The complete causal end state u_end = D_n u + ubar, then the anticausal seed from it:
+    // zero G u_end, clamp G u_end + clamp_tail x_{n-1}, mirror G u_end + K o u_end (eqs. 44, 72).
+    for (std::size_t k = 0; k < count; ++k) u_end[k] = up(k, n) * wc[k] + a.c[k] * down(k, j);
+    std::vector<Cx> w = zero.of(u_end);
+    for (std::size_t l = 0; l < count; ++l) {
+      if (ext == Extension::Mirror) w[l] += K[l] * u_end[l];
+      if (ext == Extension::Clamp && j == n - 1) w[l] += tail[l];
+    }
+    from_x.add_window(j, windows.of(w));
+  }
+  maps.causal_from_x = causal.sparse();
+  maps.anticausal_from_x = from_x.sparse();
+  maps.anticausal_from_y = from_y.sparse();
+  return maps;
+}
+
+LineMaps line_maps(const Recursive& f, Extension ext, int n) {
+  if (ext == Extension::Ignore) {
+    LineMaps maps;
+    maps.order = f.order();
+    maps.n = n;
+    maps.causal_from_x.rows = maps.anticausal_from_x.rows = maps.anticausal_from_y.rows = f.order();
+    return maps;
+  }
+  modal::Form form;
+  try {
+    form = modal::modal_form(f);
+  } catch (const std::domain_error& e) {
+    throw InvalidParameter(std::string("extension '") + to_string(ext) + "': " + e.what());
+  }
+  return line_maps(form, ext, n);
+}
+
+ExtensionTaps extension_taps(const modal::Form& m, Extension ext) {
+  const int r = m.order;
+  ExtensionTaps t;
+  t.N = Mat(r, r);
+  if (m.causal_only || ext == Extension::Ignore) return t;
+  const Poles a = modal::poles(m);
+  t.N = in_windows(a, [&](const std::vector<Cx>& u) { return zero_tail(a, u); });
+  if (ext == Extension::Zero) return t;
+  const long long tail = modal::tail_length(m, modal::kFloatUnit);
+  t.pad = int(std::max<long long>(tail, r));
+  const int taps = t.pad + r;
+  t.g.resize(std::size_t(taps));
+  t.acorr.resize(std::size_t(taps));
+  for (int j = 0; j < taps; ++j) {
+    Cx g = 0.0L, acorr = 0.0L;
+    for (std::size_t l = 0; l < a.size(); ++l) {
+      const Cx pj = std::pow(a.p[l], Wide(j));
+      g += a.c[l] * pj;
+      // sum_u g_u g_{u+j} = sum_k sum_l c_k c_l p_l^j / (1 - p_k p_l)
+      for (std::size_t k = 0; k < a.size(); ++k)
+        acorr += a.c[k] * a.c[l] * pj / (1.0L - a.p[k] * a.p[l]);
+    }
+    t.g[std::size_t(j)] = double(g.real());
+    t.acorr[std::size_t(j)] = double(acorr.real());
+  }
+  return t;
+}
+
+BlockMatrices block_matrices(const modal::Form& m, int len) {
+  const Poles a = modal::poles(m);
+  const Wide L = Wide(len);
+  BlockMatrices b;
+  b.T = in_windows(a, [&](const std::vector<Cx>& u) {
+    std::vector<Cx> out(u.size());
+    for (std::size_t k = 0; k < u.size(); ++k) out[k] = std::pow(a.p[k], L) * u[k];
+    return out;
+  });
+  b.U = b.T;
+  // The causal outputs of a zero block from the entering state u are y_i = sum_k p_k^(i+1) u_k;
+  // the anticausal state they leave at the block's start, from zero, is
+  // w_l = sum_k c_l p_k u_k (1 - (p_l p_k)^len) / (1 - p_l p_k).
+  b.M = in_windows(a, [&](const std::vector<Cx>& u) {
+    std::vector<Cx> w(u.size(), 0.0L);
+    for (std::size_t l = 0; l < u.size(); ++l)
+      for (std::size_t k = 0; k < u.size(); ++k) {
+        const Cx q = a.p[l] * a.p[k];
+        w[l] += a.c[l] * a.p[k] * u[k] * (1.0L - std::pow(q, L)) / (1.0L - q);
+      }
+    return w;
+  });
+  if (m.causal_only) b.M = Mat(m.order, m.order);
+  return b;
+}
+
+double rt_limit() {
+  return 1e300;
+}
+
+double alg4_limit() {
+  return 1e300;
+}
+
+}  // namespace rf::direct_form
