@@ -1,9 +1,12 @@
 // Images and frame views shared by every backend.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "hd.h"
 
 namespace rf {
 
@@ -20,16 +23,18 @@ constexpr std::size_t bytes_per_pixel(PixelFormat f) {
   return f == PixelFormat::R32F ? 4 : f == PixelFormat::RGBA32F ? 16 : 4;
 }
 
-// 8-bit samples are filtered on [0, 1]: v / 255 in; out rounded to nearest and clamped to
-// [0, 255], NaN as 0.
-constexpr float from_unorm8(std::uint8_t v) {
+// The one 8-bit conversion of the project, host and device alike: a byte c is the float c / 255
+// (correctly rounded); a float v goes back to the nearest byte of v * 255, ties to even, clamped
+// to [0, 255], NaN as 0. One multiplication and one rounding, so no compiler can contract it into
+// a different result on either side.
+RF_HD inline float from_unorm8(std::uint8_t v) {
   return float(v) / 255.0f;
 }
-constexpr std::uint8_t to_unorm8(float v) {
-  float s = v * 255.0f + 0.5f;
+RF_HD inline std::uint8_t to_unorm8(float v) {
+  float s = v * 255.0f;
   s = s > 0.0f ? s : 0.0f;  // NaN lands here too
   s = s < 255.0f ? s : 255.0f;
-  return std::uint8_t(s);
+  return std::uint8_t(rintf(s));
 }
 
 enum class MemorySpace {

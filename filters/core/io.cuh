@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "filters/core/image.h"
 #include "filters/core/vec.h"
 
 namespace rf::cuda {
@@ -20,13 +21,6 @@ struct Io {
   std::size_t pitch = 0;
   cudaSurfaceObject_t surf = 0;
 };
-
-__device__ __forceinline__ float to_unit(unsigned char c) {
-  return float(c) * (1.f / 255.f);
-}
-__device__ __forceinline__ unsigned char to_u8(float v) {
-  return static_cast<unsigned char>(__float2int_rn(fminf(fmaxf(v, 0.f), 1.f) * 255.f));
-}
 
 template <int C, IoKind K>
 struct Reader;
@@ -61,7 +55,7 @@ struct Reader<4, IoKind::U8x4> {
   std::size_t pitch;
   __device__ Vec<4> operator()(int x, int y) const {
     const uchar4 v = reinterpret_cast<const uchar4*>(ptr + std::size_t(y) * pitch)[x];
-    return {to_unit(v.x), to_unit(v.y), to_unit(v.z), to_unit(v.w)};
+    return {from_unorm8(v.x), from_unorm8(v.y), from_unorm8(v.z), from_unorm8(v.w)};
   }
 };
 template <>
@@ -77,7 +71,7 @@ struct Reader<4, IoKind::SurfU8x4> {
   cudaSurfaceObject_t surf;
   __device__ Vec<4> operator()(int x, int y) const {
     const uchar4 v = surf2Dread<uchar4>(surf, x * int(sizeof(uchar4)), y);
-    return {to_unit(v.x), to_unit(v.y), to_unit(v.z), to_unit(v.w)};
+    return {from_unorm8(v.x), from_unorm8(v.y), from_unorm8(v.z), from_unorm8(v.w)};
   }
 };
 
@@ -126,15 +120,16 @@ __device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& 
     switch (io.kind) {
       case IoKind::U8x4:
         reinterpret_cast<uchar4*>(io.ptr + std::size_t(y) * io.pitch)[x] =
-            make_uchar4(to_u8(v.v[0]), to_u8(v.v[1]), to_u8(v.v[2]), to_u8(v.v[3]));
+            make_uchar4(to_unorm8(v.v[0]), to_unorm8(v.v[1]), to_unorm8(v.v[2]), to_unorm8(v.v[3]));
         break;
       case IoKind::SurfF32x4:
         surf2Dwrite(make_float4(v.v[0], v.v[1], v.v[2], v.v[3]), io.surf, x * int(sizeof(float4)),
                     y);
         break;
       case IoKind::SurfU8x4:
-        surf2Dwrite(make_uchar4(to_u8(v.v[0]), to_u8(v.v[1]), to_u8(v.v[2]), to_u8(v.v[3])),
-                    io.surf, x * int(sizeof(uchar4)), y);
+        surf2Dwrite(
+            make_uchar4(to_unorm8(v.v[0]), to_unorm8(v.v[1]), to_unorm8(v.v[2]), to_unorm8(v.v[3])),
+            io.surf, x * int(sizeof(uchar4)), y);
         break;
       default:
         reinterpret_cast<float4*>(io.ptr + std::size_t(y) * io.pitch)[x] =

@@ -1273,8 +1273,7 @@ struct Staged {
       std::vector<unsigned char> host(pixels * 4, 0);
       for (std::size_t i = 0; i < pixels; ++i)
         for (int c = 0; c < channels; ++c)
-          host[i * 4 + c] = static_cast<unsigned char>(
-              std::lround(std::clamp(in.pixels[i * channels + c], 0.0f, 1.0f) * 255.0f));
+          host[i * 4 + c] = to_unorm8(in.pixels[i * channels + c]);
       CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
       return;
     }
@@ -1302,7 +1301,8 @@ struct Staged {
       std::vector<unsigned char> host(pixels * 4);
       CUDA_CHECK(cudaMemcpy(host.data(), dst.ptr, host.size(), cudaMemcpyDeviceToHost));
       for (std::size_t i = 0; i < pixels; ++i)
-        for (int c = 0; c < channels; ++c) out.pixels[i * channels + c] = host[i * 4 + c] / 255.0f;
+        for (int c = 0; c < channels; ++c)
+          out.pixels[i * channels + c] = from_unorm8(host[i * 4 + c]);
       return out;
     }
     std::vector<float> result(pixels * values);

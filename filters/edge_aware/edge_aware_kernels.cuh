@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "filters/core/image.h"
 #include "filters/edge_aware/edge_aware_math.h"
 
 namespace rf::cuda::edge_kernels {
@@ -177,15 +178,6 @@ struct Pix {
   float v[C];
 };
 
-// c / 255 correctly rounded, as the CPU backend converts bytes, so that eq. (2) sees the same
-// floats on both.
-__device__ __forceinline__ float unit_from_u8(unsigned char c) {
-  return __fdiv_rn(float(c), 255.f);
-}
-__device__ __forceinline__ unsigned char u8_from_unit(float v) {
-  return static_cast<unsigned char>(__float2int_rn(fminf(fmaxf(v, 0.f), 1.f) * 255.f));
-}
-
 // Pixel x of a row of layout K, and the same with the layout known at run time.
 template <int C, Kind K>
 __device__ __forceinline__ Pix<C> load_pix_as(const char* row, int x) {
@@ -205,10 +197,10 @@ __device__ __forceinline__ Pix<C> load_pix_as(const char* row, int x) {
     q[3] = v.w;
   } else {
     const uchar4 v = reinterpret_cast<const uchar4*>(row)[x];
-    q[0] = unit_from_u8(v.x);
-    q[1] = unit_from_u8(v.y);
-    q[2] = unit_from_u8(v.z);
-    q[3] = unit_from_u8(v.w);
+    q[0] = from_unorm8(v.x);
+    q[1] = from_unorm8(v.y);
+    q[2] = from_unorm8(v.z);
+    q[3] = from_unorm8(v.w);
   }
   Pix<C> p;
   for (int c = 0; c < C; ++c) p.v[c] = q[c];
@@ -230,7 +222,7 @@ __device__ __forceinline__ void store_pix_as(char* row, int x, const Pix<C>& p) 
     reinterpret_cast<float4*>(row)[x] = make_float4(q[0], q[1], q[2], q[3]);
   } else {
     reinterpret_cast<uchar4*>(row)[x] =
-        make_uchar4(u8_from_unit(q[0]), u8_from_unit(q[1]), u8_from_unit(q[2]), u8_from_unit(q[3]));
+        make_uchar4(to_unorm8(q[0]), to_unorm8(q[1]), to_unorm8(q[2]), to_unorm8(q[3]));
   }
 }
 

@@ -12,7 +12,7 @@
 // high-order Gaussians) it is ill-conditioned, the window's r outputs are nearly collinear and a
 // rounding of the window is amplified by up to cond(V) in what the recursion produces from it.
 // window_condition() measures this, and the algorithms that carry windows through block matrices
-// refuse a filter beyond their limit (rt_limit, alg4_limit).
+// refuse a filter beyond their limit (window_limit).
 #pragma once
 
 #include <vector>
@@ -86,10 +86,10 @@ struct BlockMatrices {
 };
 BlockMatrices block_matrices(const modal::Form& m, int len);
 
-// The largest window condition with which the direct-form algorithms still meet the accuracy
-// of float output (each order's bound of the suites: 1e-5 relative up to order 3, 1e-4 above).
-// Above it they refuse the filter at plan time, naming the limit.
-double rt_limit();
-double alg4_limit();
+// The largest window condition with which the direct-form algorithms on CUDA (alg4, rt) still meet
+// the accuracy of float output (each order's bound of the suites: 1e-5 relative up to order 3,
+// 1e-4 above). Above it they refuse the filter at plan time, naming the limit. The CPU's rt applies
+// its windows as weights of the line's samples and needs no limit.
+double window_limit();
 
 }  // namespace rf::direct_form

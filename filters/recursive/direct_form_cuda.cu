@@ -109,7 +109,7 @@ __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) 
     f([=](int x, int y) { return channel_of<4>(rd(x, y), c); });
   } else if (io.kind == IoKind::U8x4) {
     f([=](int x, int y) {
-      return to_unit(
+      return from_unorm8(
           reinterpret_cast<const unsigned char*>(io.ptr + std::size_t(y) * io.pitch)[x * 4 + c]);
     });
   } else {
@@ -678,7 +678,7 @@ class DirectFormFilter final : public FrameFilter {
       throw InvalidParameter(std::string(rt_ ? "rt" : "alg4") + ": " + e.what());
     }
     const double condition = direct_form::window_condition(form);
-    const double limit = rt_ ? direct_form::rt_limit() : direct_form::alg4_limit();
+    const double limit = direct_form::window_limit();
     if (!(condition <= limit)) {
       char buf[160];
       std::snprintf(buf, sizeof buf,

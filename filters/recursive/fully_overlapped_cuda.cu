@@ -84,7 +84,7 @@ __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) 
     switch (io.kind) {
       case IoKind::U8x4:
         f([=](int x, int y) {
-          return cuda::to_unit(
+          return from_unorm8(
               reinterpret_cast<const unsigned char*>(p + std::size_t(y) * pitch)[x * 4 + c]);
         });
         break;
@@ -97,7 +97,7 @@ __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) 
       case IoKind::SurfU8x4:
         f([=](int x, int y) {
           const uchar4 v = surf2Dread<uchar4>(s, x * int(sizeof(uchar4)), y);
-          return cuda::to_unit(c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w);
+          return from_unorm8(c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w);
         });
         break;
       default:
