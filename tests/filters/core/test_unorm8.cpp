@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "filters/core/engine.h"
@@ -43,7 +44,7 @@ TEST_CASE("8-bit conversion: the CPU engine carries every byte through the ident
     rf::FrameView vo = vi;
     vo.data = out.data();
     engine->run(vi, vo);
-    INFO("algo " << rf::to_string(algo));
+    INFO("algo " << std::string(rf::to_string(algo)));
     CHECK(out == in);
   }
 }
