@@ -1,4 +1,4 @@
-// The benchmark protocol of DESIGN.md as `rfcli bench` runs it: rows of results, the options that
+// The protocol of docs/bench/README.md as `rfcli bench` runs it: rows of results, the options that
 // choose the cases, and the drivers of the CPU and CUDA backends (edge_bench.h has the edge-aware
 // filter's).
 #pragma once

@@ -1,4 +1,4 @@
-// rf::bench::bench_cuda: the benchmark protocol of DESIGN.md on the CUDA backend. CUDA events
+// rf::bench::bench_cuda: the protocol of docs/bench/README.md on the CUDA backend. CUDA events
 // around the filter alone (no upload, no readback), warm-up runs first, the median of the timed
 // runs; random data. Every case at every sigma of the list and with every algorithm asked for;
 // beside the engine, in the same run and at the same sigma: the plain FIR (float and double), the

@@ -1,4 +1,4 @@
-// rfcli bench: the benchmark protocol of DESIGN.md, run by the drivers of bench/. Every case runs
+// rfcli bench: the protocol of docs/bench/README.md, run by the drivers of bench/. Every case runs
 // at every sigma of --sigmas and, on CUDA, with every algorithm of --algos. The CPU backend is
 // timed with a steady clock around its column and row passes (the filter only: no copies or
 // conversions), the CUDA backend and its baselines with CUDA events (bench::bench_cpu,

@@ -50,7 +50,7 @@ TEST_CASE("lessons: every preset in assets/presets carries a card") {
   }
   for (std::size_t i = 1; i < deck.entries().size(); ++i)
     CHECK(deck.entries()[i - 1].preset.lesson.order < deck.entries()[i].preset.lesson.order);
-  // The seven lessons are among them.
+  // The seven lessons the classroom started with are among them.
   for (const char* source :
        {"assets/presets/border-artifacts.json", "assets/presets/extensions-tiles.json",
         "assets/presets/gaussian-orders.json", "assets/presets/bspline-prefilter.json",

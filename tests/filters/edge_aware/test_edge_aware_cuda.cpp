@@ -93,7 +93,7 @@ TEST_CASE("edge-aware cuda: every algorithm equals the CPU backend on lines of e
   }
 }
 
-// The issue's case on a photograph-sized image: sigma 50, sigma_r 50/255, kappa 2.
+// The paper's case on a photograph-sized image: sigma 50, sigma_r 50/255, kappa 2.
 TEST_CASE("edge-aware cuda: A and the exact variant against the double reference") {
   RF_REQUIRE_CUDA();
   for (int c : {1, 3}) {
