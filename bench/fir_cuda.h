@@ -1,5 +1,5 @@
 // The plain FIR baseline: the library's direct separable FIR Gaussian on the GPU (the ground
-// truth's kernel, filters/core/fir_cuda.cuh) with its accumulation in float or in double, for
+// truth's kernel, filters/truth/fir_cuda.cuh) with its accumulation in float or in double, for
 // every frame the engine takes. Plain C++ (no CUDA types); without CUDA every call throws
 // BackendUnavailable.
 #pragma once
@@ -14,7 +14,7 @@ namespace rf::bench {
 enum class FirPrecision { Float, Double };
 
 // Taps exp(-k^2 / (2 sigma^2)) for |k| <= radius, normalised to unit sum; by default radius =
-// ceil(6 sigma), the truncation of ref::ground_truth. Ignore is treated as Zero, as the reference
+// ceil(6 sigma), the truncation of ref::fir_gaussian. Ignore is treated as Zero, as the reference
 // does.
 class FirGaussian {
  public:

@@ -20,7 +20,7 @@
 #include "core/image.h"
 #include "core/response.h"
 #include "core/spec.h"
-#include "core/truth.h"
+#include "truth/truth.h"
 #include "edge_aware/edge_aware.h"
 #include "lee2014/lee2014.h"
 #include "recursive/reference.h"

@@ -335,7 +335,7 @@ PYBIND11_MODULE(_rfstudio, m) {
               ArrayView dst = view_of(result);
               {
                 py::gil_scoped_release release;
-                from_image(rf::ref::ground_truth(spec, to_image(in)), dst);
+                from_image(rf::ground_truth(spec, to_image(in)), dst);
               }
               return result;
             },

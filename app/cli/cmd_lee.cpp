@@ -17,6 +17,7 @@
 #include "filters/lee2014/lee2014.h"
 #include "filters/lee2014/lee2014_cuda.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 
 namespace rf::cli {
 namespace {
@@ -184,7 +185,7 @@ void add_table_command(CLI::App& app) {
         spec.sigma = sigma;
         spec.ext = Extension::Clamp;  // the FIR counterpart of duplicating the edge pixel
         const auto fir = args->fir == "window" ? fir_window_literal(gray, window)
-                                               : as_double(ref::ground_truth(spec, gray));
+                                               : as_double(ground_truth(spec, gray));
         std::vector<double> one, two;
         if (on_cuda) {
           one = as_double(lee2014::cuda::filter(Partition::OneWay, sigma, gray));

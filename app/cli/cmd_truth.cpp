@@ -6,6 +6,7 @@
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 
 namespace rf::cli {
 
@@ -27,7 +28,7 @@ void add_truth_command(CLI::App& app) {
     if (check_only()) return;
     const Image in = io::read_image(args->in);
     const auto t0 = std::chrono::steady_clock::now();
-    const Image out = ref::ground_truth(spec, in);
+    const Image out = ground_truth(spec, in);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     io::write_image(args->out, out);

@@ -7,7 +7,7 @@
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
-#include "filters/core/truth.h"
+#include "filters/truth/truth.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/reference.h"
 
@@ -55,7 +55,7 @@ Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* 
   return out;
 }
 
-// rf::ref::ground_truth channel by channel: progress and cancellation between channels. The
+// rf::ground_truth channel by channel: progress and cancellation between channels. The
 // edge-aware filter is the exception: its domain transform (eq. 2) measures edges over all colour
 // channels at once, so its reference takes the RGB image whole.
 Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* progress,
@@ -76,7 +76,7 @@ Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float
     if (cancel->load()) throw Cancelled{};
     Image plane(in.width, in.height, 1);
     for (std::size_t i = 0; i < plane.pixels.size(); ++i) plane.pixels[i] = in.pixels[4 * i + c];
-    const Image t = ref::ground_truth(spec, plane);
+    const Image t = ground_truth(spec, plane);
     for (std::size_t i = 0; i < plane.pixels.size(); ++i) out.pixels[4 * i + c] = t.pixels[i];
     progress->store(float(c + 1) / 3.0f);
   }

@@ -5,7 +5,7 @@
 #include "filters/core/device_frame.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
-#include "filters/core/truth_cuda.h"
+#include "filters/truth/truth_cuda.h"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "filters/lee2014/lee2014_cuda.h"
 

@@ -7,8 +7,6 @@
 #include <string>
 
 #include "filters/core/errors.h"
-#include "filters/core/filter_table.h"
-#include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/direct_form.h"
 #include "filters/recursive/modal.h"
 
@@ -166,59 +164,34 @@ std::vector<double> filter_image_padded(const Recursive& f, Extension ext, const
   return img;
 }
 
-namespace {
-
-}  // namespace
-
-Image ground_truth(const FilterSpec& spec, const Image& in) {
-  if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
-  validate(spec);
-  if (in.width < 1 || in.height < 1 || in.channels < 1)
-    throw InvalidParameter("ground truth: empty image");
-  std::vector<double> img(in.pixels.begin(), in.pixels.end());
-  const int w = in.width, h = in.height, ch = in.channels;
-
-  if (info(spec.kind).approximates_gaussian) {
-    // Direct FIR convolution with the sampled Gaussian, normalised to unit sum and truncated at
-    // >= 6 sigma, where its tail is below 1e-8 of the peak. Ignore is not an extension of the
-    // input, so the FIR reference treats it as Zero.
-    const int radius = std::max(1, int(std::ceil(6.0 * spec.sigma)));
-    std::vector<double> kernel(2 * radius + 1);
-    double sum = 0.0;
-    for (int i = -radius; i <= radius; ++i)
-      sum += kernel[i + radius] = std::exp(-0.5 * double(i) * i / (spec.sigma * spec.sigma));
-    for (double& k : kernel) k /= sum;
-    const Extension ext = spec.ext == Extension::Ignore ? Extension::Zero : spec.ext;
-    auto fir = [&](const double* x, int n, double* out, std::vector<double>& ext_line) {
-      ext_line.resize(n + 2 * radius);
-      for (int i = 0; i < n + 2 * radius; ++i) {
-        const int j = extend_index(i - radius, n, ext);
-        ext_line[i] = j < 0 ? 0.0 : x[j];
-      }
-      for (int i = 0; i < n; ++i) {
-        double acc = 0.0;
-        const double* src = ext_line.data() + i;
-        for (int k = 0; k <= 2 * radius; ++k) acc += kernel[k] * src[k];
-        out[i] = acc;
-      }
-    };
-    separable_pass(img, w, h, ch, true, fir);
-    separable_pass(img, w, h, ch, false, fir);
-  } else if (spec.kind == FilterKind::Sat) {
-    // The summed-area table has its pole on the unit circle: the running sums start from zero.
-    auto sum_line = [](const double* x, int n, double* out, std::vector<double>&) {
+std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext) {
+  if (!(sigma > 0.0)) throw InvalidParameter("FIR Gaussian: sigma must be > 0");
+  // The sampled Gaussian, normalised to unit sum and truncated at >= 6 sigma, where its tail is
+  // below 1e-8 of the peak. Ignore is not an extension of the input: it reads as Zero.
+  const int radius = std::max(1, int(std::ceil(6.0 * sigma)));
+  std::vector<double> kernel(2 * radius + 1);
+  double sum = 0.0;
+  for (int i = -radius; i <= radius; ++i)
+    sum += kernel[i + radius] = std::exp(-0.5 * double(i) * i / (sigma * sigma));
+  for (double& k : kernel) k /= sum;
+  if (ext == Extension::Ignore) ext = Extension::Zero;
+  auto fir = [&](const double* x, int n, double* out, std::vector<double>& ext_line) {
+    ext_line.resize(n + 2 * radius);
+    for (int i = 0; i < n + 2 * radius; ++i) {
+      const int j = extend_index(i - radius, n, ext);
+      ext_line[i] = j < 0 ? 0.0 : x[j];
+    }
+    for (int i = 0; i < n; ++i) {
       double acc = 0.0;
-      for (int i = 0; i < n; ++i) out[i] = acc += x[i];
-    };
-    separable_pass(img, w, h, ch, true, sum_line);
-    separable_pass(img, w, h, ch, false, sum_line);
-  } else {
-    img = filter_image_padded(design(spec), spec.ext, in);
-  }
-
-  Image out(w, h, ch);
-  for (std::size_t i = 0; i < img.size(); ++i) out.pixels[i] = float(img[i]);
-  return out;
+      const double* src = ext_line.data() + i;
+      for (int k = 0; k <= 2 * radius; ++k) acc += kernel[k] * src[k];
+      out[i] = acc;
+    }
+  };
+  std::vector<double> img(in.pixels.begin(), in.pixels.end());
+  separable_pass(img, in.width, in.height, in.channels, true, fir, 2.0 * radius + 1);
+  separable_pass(img, in.width, in.height, in.channels, false, fir, 2.0 * radius + 1);
+  return img;
 }
 
 }  // namespace rf::ref

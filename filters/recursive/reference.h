@@ -1,4 +1,5 @@
-// Double-precision references. (b) and the FIR Gaussian are independent of every fast path.
+// Double-precision references of the recursive family. (b) and the FIR Gaussian share no code with
+// the fast paths. rf::ground_truth (truth/truth.h) picks the one a filter kind is judged by.
 #pragma once
 
 #include <vector>
@@ -23,9 +24,9 @@ std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
 // (b) on a host image of any channel count: columns, then rows, kept in double.
 std::vector<double> filter_image_padded(const Recursive& f, Extension ext, const Image& in);
 
-// Ground truth for `spec` on a host image of any channel count, computed in double: the FIR
-// Gaussian (truncated at >= 6 sigma) with the chosen extension for the Gaussian kinds, the padded
-// sequential reference (columns, then rows) otherwise.
-Image ground_truth(const FilterSpec& spec, const Image& in);
+// The sampled Gaussian of standard deviation sigma, normalised to unit sum and truncated at
+// ceil(6 sigma), applied to the columns then the rows of a host image with the extension (Ignore
+// reads as Zero), in double: the ground truth of the kinds that approximate a Gaussian.
+std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext);
 
 }  // namespace rf::ref

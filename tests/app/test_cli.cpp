@@ -20,6 +20,7 @@
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 #include "tests/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -108,7 +109,7 @@ TEST_CASE("rfcli truth: writes the double-precision ground truth") {
   rf::FilterSpec spec;
   spec.kind = rf::FilterKind::BSpline5;
   spec.ext = rf::Extension::Repeat;
-  const rf::Image want = rf::ref::ground_truth(spec, rf::io::read_image(dir / "in.pfm"));
+  const rf::Image want = rf::ground_truth(spec, rf::io::read_image(dir / "in.pfm"));
   CHECK(rf::io::read_image(dir / "truth.pfm").pixels == want.pixels);
 }
 

@@ -13,6 +13,7 @@
 #include "filters/core/device_frame.h"
 #include "filters/core/errors.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 #include "tests/filters/core/cuda_test.h"
 
 namespace {
@@ -200,7 +201,7 @@ TEST_CASE("cuda FIR gaussian matches the double ground truth for every extension
       rf::FilterSpec spec;
       spec.sigma = 3.0;
       spec.ext = ext;
-      const rf::Image want = rf::ref::ground_truth(spec, in);
+      const rf::Image want = rf::ground_truth(spec, in);
       for (auto p : {rf::bench::FirPrecision::Float, rf::bench::FirPrecision::Double}) {
         const rf::Image got = rf::bench::fir_gaussian(in, spec.sigma, ext, p);
         const double err = max_relative(got.pixels, want.pixels);
@@ -252,7 +253,7 @@ TEST_CASE("cuda cuFFT gaussian approximates the periodic Gaussian") {
   rf::FilterSpec spec;
   spec.sigma = 4.0;
   spec.ext = rf::Extension::Repeat;
-  const rf::Image want = rf::ref::ground_truth(spec, in);
+  const rf::Image want = rf::ground_truth(spec, in);
   rf::cuda::DeviceFrame packed(w * h, 1, rf::PixelFormat::R32F, rf::MemorySpace::Device);
   packed.upload(in.pixels.data());
   rf::bench::CufftGaussian fft(w, h, spec.sigma);

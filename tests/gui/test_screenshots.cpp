@@ -17,6 +17,7 @@
 #include "app/io/image_io.h"
 #include "filters/core/engine.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 
 using namespace rf::gui;
 
@@ -281,7 +282,7 @@ TEST_CASE("offscreen: export writes the exact result, a JSON sidecar and the vie
         0);
   const int band = truth.at("band_px").get<int>();
   CHECK(band == 11);  // ceil(3 sigma)
-  const rf::Image fir = rf::ref::ground_truth(spec, in);
+  const rf::Image fir = rf::ground_truth(spec, in);
   double border = 0, interior = 0;
   for (int y = 0; y < 512; ++y)
     for (int x = 0; x < 512; ++x) {

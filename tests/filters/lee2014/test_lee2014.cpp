@@ -12,6 +12,7 @@
 #include "filters/core/errors.h"
 #include "filters/lee2014/lee2014.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 #include "tests/filters/lee2014/lee2014_test_util.h"
 
 namespace {
@@ -268,7 +269,7 @@ TEST_CASE("lee2014: both reach 25 dB against the FIR Gaussian at windows 3, 30 a
     spec.kind = rf::FilterKind::Yvrg;
     spec.sigma = sigma;
     spec.ext = rf::Extension::Clamp;  // the FIR counterpart of duplicating the edge pixel
-    const auto fir = as_double(rf::ref::ground_truth(spec, img));
+    const auto fir = as_double(rf::ground_truth(spec, img));
     const auto one = as_double(rf::lee2014::filter(Partition::OneWay, sigma, img));
     const auto two = as_double(rf::lee2014::filter(Partition::TwoWay, sigma, img));
     CAPTURE(window);

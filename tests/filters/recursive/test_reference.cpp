@@ -11,6 +11,7 @@
 #include "filters/core/errors.h"
 #include "filters/core/spec.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 #include "tests/filters/recursive/random_filter.h"
 #include "tests/random_data.h"
 
@@ -105,11 +106,11 @@ TEST_CASE("ground truth of a Gaussian is the normalised FIR Gaussian with the ex
     for (float& p : img.pixels) p = 0.75f;
     for (Extension e : {Extension::Clamp, Extension::Repeat, Extension::Mirror}) {
       spec.ext = e;
-      const Image out = ref::ground_truth(spec, img);
+      const Image out = ground_truth(spec, img);
       for (float p : out.pixels) CHECK(p == doctest::Approx(0.75).epsilon(1e-6));
     }
     spec.ext = Extension::Zero;
-    const Image out = ref::ground_truth(spec, img);
+    const Image out = ground_truth(spec, img);
     CHECK(out.at(0, 0) < 0.75f * 0.5f);
     CHECK(out.at(11, 8) == doctest::Approx(0.75).epsilon(1e-5));
   }
@@ -119,11 +120,11 @@ TEST_CASE("ground truth of a Gaussian is the normalised FIR Gaussian with the ex
     Image one(1, 1, 1);
     one.pixels[0] = 2.0f;
     spec.ext = Extension::Mirror;
-    CHECK(ref::ground_truth(spec, one).pixels[0] == doctest::Approx(2.0).epsilon(1e-6));
+    CHECK(ground_truth(spec, one).pixels[0] == doctest::Approx(2.0).epsilon(1e-6));
     spec.ext = Extension::Zero;
     double sum = 0.0;
     for (int i = -12; i <= 12; ++i) sum += std::exp(-0.125 * i * i);
-    CHECK(ref::ground_truth(spec, one).pixels[0] ==
+    CHECK(ground_truth(spec, one).pixels[0] ==
           doctest::Approx(2.0 / (sum * sum)).epsilon(1e-6));
   }
   SUBCASE("the recursive Gaussians approximate it to within their design error") {
@@ -135,7 +136,7 @@ TEST_CASE("ground truth of a Gaussian is the normalised FIR Gaussian with the ex
         spec.order = r;
         spec.sigma = 3.0;
         const Recursive f = design(spec);
-        const Image truth = ref::ground_truth(spec, img);
+        const Image truth = ground_truth(spec, img);
         const auto rec = filter_2d(pix, img.width, img.height, [&](const std::vector<double>& x) {
           return ref::filter_line_exact(f, e, x);
         });
@@ -159,7 +160,7 @@ TEST_CASE("ground truth of the recursive kinds is the padded sequential referenc
     // even-periodic signals so); under clamp the coefficients past the edge are not constant.
     for (Extension e : {Extension::Repeat, Extension::Mirror}) {
       spec.ext = e;
-      const Image c = ref::ground_truth(spec, img);
+      const Image c = ground_truth(spec, img);
       double err = 0.0;
       for (int y = 0; y < img.height; ++y)
         for (int x = 0; x < img.width; ++x)
@@ -185,7 +186,7 @@ TEST_CASE("ground truth of the recursive kinds is the padded sequential referenc
     for (Extension e : kAllExtensions) {
       spec.ext = e;
       const Recursive f = design(spec);
-      const Image truth = ref::ground_truth(spec, img);
+      const Image truth = ground_truth(spec, img);
       for (int ch = 0; ch < 3; ++ch) {
         std::vector<double> plane(std::size_t(img.width) * img.height);
         for (std::size_t i = 0; i < plane.size(); ++i) plane[i] = img.pixels[i * 3 + ch];
@@ -206,7 +207,7 @@ TEST_CASE("ground truth of the recursive kinds is the padded sequential referenc
     spec.ext = Extension::Zero;
     Image small(3, 2, 1);
     small.pixels = {1, 2, 3, 4, 5, 6};
-    const Image s = ref::ground_truth(spec, small);
+    const Image s = ground_truth(spec, small);
     const std::vector<float> expected = {1, 3, 6, 5, 12, 21};
     for (int i = 0; i < 6; ++i) CHECK(s.pixels[i] == doctest::Approx(expected[i]));
   }
@@ -218,7 +219,7 @@ TEST_CASE("ground truth of a 1080p RGBA Gaussian: sampled pixels by direct convo
   FilterSpec spec;
   spec.sigma = 4.0;
   spec.ext = Extension::Mirror;
-  const Image out = ref::ground_truth(spec, img);
+  const Image out = ground_truth(spec, img);
   REQUIRE(out.width == 1920);
   REQUIRE(out.height == 1080);
   REQUIRE(out.channels == 4);

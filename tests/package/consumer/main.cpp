@@ -23,7 +23,7 @@ int main() {
     engine->plan(spec, image.width, image.height, view.format);
     engine->run(view, view);
 
-    const rf::Image truth = rf::ref::ground_truth(spec, image);
+    const rf::Image truth = rf::ground_truth(spec, image);
     double max_error = 0.0;
     for (std::size_t i = 0; i < out.pixels.size(); ++i)
       max_error = std::max(max_error, double(std::fabs(out.pixels[i] - truth.pixels[i])));

@@ -1,9 +1,9 @@
 // The GPU ground truth: the separable FIR Gaussian of fir_cuda.cuh, accumulated in double.
-#include "filters/core/truth_cuda.h"
+#include "filters/truth/truth_cuda.h"
 
 #include <string>
 
-#include "filters/core/fir_cuda.cuh"
+#include "filters/truth/fir_cuda.cuh"
 
 namespace rf::cuda {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "filters/core/errors.h"
-#include "filters/core/truth.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 #include "tests/filters/core/cuda_test.h"
 #include "tests/random_data.h"
 
@@ -39,7 +39,7 @@ TEST_CASE("cuda ground truth equals the double reference for every extension") {
           spec.sigma = sigma;
           spec.order = 1;  // the design that takes sigma below 0.5; the truth is the FIR either way
           spec.ext = ext;
-          const rf::Image want = rf::ref::ground_truth(spec, in);
+          const rf::Image want = rf::ground_truth(spec, in);
           const rf::Image got = rf::ground_truth(spec, in, rf::Backend::Cuda);
           const double err = max_relative(got.pixels, want.pixels);
           INFO(size[0], "x", size[1], " ", rf::to_string(ext), " channels ", c, " sigma ", sigma,
@@ -58,7 +58,7 @@ TEST_CASE("cuda ground truth: every Gaussian kind, and Auto takes the GPU") {
     spec.order = kind == rf::FilterKind::Deriche ? 2 : 3;
     spec.sigma = 5.0;
     spec.ext = rf::Extension::Clamp;
-    const rf::Image want = rf::ref::ground_truth(spec, in);
+    const rf::Image want = rf::ground_truth(spec, in);
     CAPTURE(rf::to_string(kind));
     CHECK(max_relative(rf::ground_truth(spec, in, rf::Backend::Cuda).pixels, want.pixels) <= 1e-12);
     CHECK(max_relative(rf::ground_truth(spec, in, rf::Backend::Auto).pixels, want.pixels) <= 1e-12);

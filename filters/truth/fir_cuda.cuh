@@ -88,7 +88,7 @@ inline IoKind kind_of(const FrameView& v) {
 
 // The FIR Gaussian with accumulation in T (float or double), planned once per sigma, extension,
 // size and format. Taps exp(-k^2 / (2 sigma^2)) for |k| <= radius, normalised to unit sum in
-// double; by default radius = ceil(6 sigma), the truncation of ref::ground_truth. Ignore is
+// double; by default radius = ceil(6 sigma), the truncation of ref::fir_gaussian. Ignore is
 // treated as Zero, as the reference does.
 template <class T>
 class SeparableFir {

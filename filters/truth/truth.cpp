@@ -1,12 +1,15 @@
-#include "filters/core/truth.h"
+#include "filters/truth/truth.h"
 
 #include <string>
+#include <vector>
 
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
-#include "filters/core/truth_cuda.h"
+#include "filters/core/filter_table.h"
+#include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth_cuda.h"
 
 namespace rf {
 namespace {
@@ -15,26 +18,39 @@ bool gpu_channels(const Image& in) {
   return in.channels == 1 || in.channels == 4;
 }
 
+Image as_float(const std::vector<double>& v, const Image& like) {
+  Image out(like.width, like.height, like.channels);
+  for (std::size_t i = 0; i < v.size(); ++i) out.pixels[i] = float(v[i]);
+  return out;
+}
+
+Image cpu_truth(const FilterSpec& spec, const Image& in) {
+  if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
+  if (fir_truth(spec)) return as_float(ref::fir_gaussian(in, spec.sigma, spec.ext), in);
+  return as_float(ref::filter_image_padded(design(spec), spec.ext, in), in);
+}
+
 }  // namespace
 
 bool fir_truth(const FilterSpec& spec) {
-  return spec.kind == FilterKind::Gaussian || spec.kind == FilterKind::Deriche ||
-         spec.kind == FilterKind::Yvrg;
+  return info(spec.kind).approximates_gaussian;
 }
 
 Image ground_truth(const FilterSpec& spec, const Image& in, Backend backend) {
+  if (in.width < 1 || in.height < 1 || in.channels < 1)
+    throw InvalidParameter("ground truth: empty image");
+  if (spec.kind != FilterKind::EdgeAware) validate(spec);
   if (backend == Backend::Auto)
     backend =
         fir_truth(spec) && gpu_channels(in) && cuda_available() ? Backend::Cuda : Backend::Cpu;
-  if (backend == Backend::Cpu) return ref::ground_truth(spec, in);
+  if (backend == Backend::Cpu) return cpu_truth(spec, in);
   if (!fir_truth(spec))
     throw InvalidParameter(std::string("ground truth on the GPU: the ") + to_string(spec.kind) +
                            " filter's truth is computed on the CPU only (the GPU computes the "
-                           "FIR Gaussian of gaussian, deriche and yvrg)");
+                           "FIR Gaussian of the Gaussian kinds)");
   if (!gpu_channels(in))
     throw InvalidParameter("ground truth on the GPU: images of 1 or 4 channels (got " +
                            std::to_string(in.channels) + ")");
-  validate(spec);
   std::string why;
   if (!cuda_available(&why)) throw BackendUnavailable("ground truth on the GPU: " + why);
   return cuda::fir_ground_truth(in, spec.sigma, spec.ext);
