@@ -479,7 +479,7 @@ void run_edge(const Args& a, const Plan& p, bool on_cpu, bool cuda, Record& reco
                                cpu_repeats, cuda_repeats, print_row));
 }
 
-void run(const Args& a, const Plan& p) {
+void run_bench(const Args& a, const Plan& p) {
   std::string why;
   const bool cuda = p.backend != Backend::Cpu && cuda_available(&why);
   if (p.backend == Backend::Cuda && !cuda)
@@ -510,7 +510,7 @@ void add_bench_command(CLI::App& app) {
   cmd->callback([args] {
     const Plan plan = parse(*args);
     if (check_only()) return;
-    run(*args, plan);
+    run_bench(*args, plan);
   });
 }
 
