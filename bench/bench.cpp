@@ -1,5 +1,6 @@
 // The protocol's helpers and its CPU driver (built with and without CUDA; bench_cuda.cu has the
-// CUDA driver).
+// CUDA driver). Which cases a kind takes (sigma, orders, extensions, algorithms) is read from the
+// filter table.
 #include "bench/bench.h"
 
 #include <algorithm>
@@ -7,9 +8,8 @@
 
 #include "bench/copy.h"
 #include "bench/random.h"
-#include "bench/timer.h"
-#include "filters/core/design.h"
 #include "filters/core/engine.h"
+#include "filters/core/filter_table.h"
 
 namespace rf::bench {
 
@@ -17,9 +17,33 @@ double gips(int width, int height, double ms) {
   return double(width) * height / (ms * 1e-3) / double(1ull << 30);
 }
 
+BenchOptions with_defaults(BenchOptions o) {
+  if (o.sizes.empty()) o.sizes = {512, 1024, 2048, 4096, 8192};
+  if (o.orders.empty()) o.orders = {1, 2, 3, 4, 5};
+  if (o.exts.empty()) o.exts.assign(std::begin(kAllExtensions), std::end(kAllExtensions));
+  if (o.channels.empty()) o.channels = {1, 4};
+  if (o.sigmas.empty()) o.sigmas = {4.0};
+  if (o.kinds.empty()) o.kinds = {FilterKind::Gaussian, FilterKind::Sat};
+  return o;
+}
+
+std::vector<Shape> bench_shapes(const BenchOptions& o) {
+  std::vector<Shape> shapes;
+  for (int s : o.sizes) shapes.push_back({s, s, false});
+  if (o.include_hd) {
+    shapes.push_back({1920, 1080, true});
+    shapes.push_back({3840, 2160, true});
+  }
+  return shapes;
+}
+
 bool uses_sigma(FilterKind kind) {
-  return kind == FilterKind::Gaussian || kind == FilterKind::Deriche || kind == FilterKind::Yvrg ||
-         kind == FilterKind::EdgeAware;
+  return info(kind).params.has(Param::Sigma);
+}
+
+bool sweeps_extensions(FilterKind kind) {
+  const KindInfo& k = info(kind);
+  return k.params.has(Param::Ext) && k.extensions.size() == extension_table().size();
 }
 
 std::vector<Algorithm> bench_algorithms(const BenchOptions& options, FilterKind kind) {
@@ -37,14 +61,83 @@ std::vector<Algorithm> bench_algorithms(const BenchOptions& options, FilterKind 
 
 namespace {
 
-struct Case {
-  int width, height;
-};
+std::vector<double> case_sigmas(const BenchOptions& o, FilterKind kind) {
+  return uses_sigma(kind) ? o.sigmas : std::vector<double>{FilterSpec().sigma};
+}
 
-// Read + write bandwidth of a copy of `floats` floats: the floor no filter that reads and writes
-// the image once can go below.
-BenchResult cpu_copy_floor(std::size_t floats, int width, int height, int channels,
-                           int iterations) {
+std::vector<int> case_orders(const BenchOptions& o, FilterKind kind) {
+  const KindInfo& k = info(kind);
+  if (!k.params.has(Param::Order)) return {k.default_order};
+  std::vector<int> orders;
+  for (int order : o.orders)
+    if (k.offers_order(order)) orders.push_back(order);
+  return orders;
+}
+
+std::vector<Extension> case_extensions(const BenchOptions& o, FilterKind kind) {
+  if (!sweeps_extensions(kind)) return {info(kind).default_ext};
+  return o.exts;
+}
+
+}  // namespace
+
+std::vector<FilterSpec> bench_cases(const BenchOptions& o, FilterKind kind, Backend backend) {
+  const std::vector<Algorithm> algos = backend == Backend::Cuda
+                                           ? bench_algorithms(o, kind)
+                                           : std::vector<Algorithm>{Algorithm::Auto};
+  std::vector<FilterSpec> cases;
+  for (double sigma : case_sigmas(o, kind))
+    for (int order : case_orders(o, kind))
+      for (Extension ext : case_extensions(o, kind))
+        for (Algorithm algo : algos) {
+          FilterSpec spec;
+          spec.kind = kind;
+          spec.sigma = sigma;
+          spec.order = order;
+          spec.ext = ext;
+          spec.algo = algo;
+          cases.push_back(spec);
+        }
+  return cases;
+}
+
+BenchResult case_row(const FilterSpec& spec, int width, int height, int channels,
+                     const std::string& format) {
+  BenchResult r;
+  r.algo = to_string(spec.algo);
+  r.filter = to_string(spec.kind);
+  r.sigma = uses_sigma(spec.kind) ? spec.sigma : 0.0;
+  r.order = spec.order;
+  r.ext = sweeps_extensions(spec.kind) ? to_string(spec.ext) : "-";
+  r.width = width;
+  r.height = height;
+  r.channels = channels;
+  r.format = format;
+  return r;
+}
+
+void Rows::add(const BenchResult& row) {
+  if (progress_) progress_(row);
+  rows_.push_back(row);
+}
+
+void Rows::add(BenchResult row, const Timing& t) {
+  row.ms = t.median_ms;
+  row.runs = t.runs;
+  row.gips = gips(row.width, row.height, row.ms);
+  add(row);
+}
+
+namespace {
+
+const char* cpu_format(int channels) {
+  return channels == 1 ? "f32" : "f32x4";
+}
+
+// Read + write bandwidth of a copy of the frame: the floor no filter that reads and writes the
+// image once can go below.
+void cpu_copy_floor(const Shape& shape, int channels, int iterations, Rows& rows) {
+  const std::size_t floats = std::size_t(shape.width) * shape.height * channels;
   std::vector<float> a(floats, 1.0f), b(floats, 0.0f);
   const std::size_t bytes = floats * sizeof(float);
   const int threads = host_copy_threads(bytes);
@@ -55,93 +148,69 @@ BenchResult cpu_copy_floor(std::size_t floats, int width, int height, int channe
   r.impl = "copy";
   r.filter = "copy";
   r.ext = "-";
-  r.width = width;
-  r.height = height;
+  r.width = shape.width;
+  r.height = shape.height;
   r.channels = channels;
-  r.format = channels == 1 ? "f32" : "f32x4";
-  r.ms = t.median_ms;
-  r.runs = t.runs;
-  r.gips = gips(width, height, r.ms);
-  r.gbps = 2.0 * double(bytes) / (r.ms * 1e-3) / 1e9;
-  return r;
+  r.format = cpu_format(channels);
+  r.gbps = 2.0 * double(bytes) / (t.median_ms * 1e-3) / 1e9;
+  rows.add(r, t);
+}
+
+// The engine's own stage times of the column and row passes, without the staging copies a host
+// frame may need: the warm-up runs first, then the median of the timed runs.
+Timing time_cpu_case(Engine& engine, Image& in, Image& out, int warmup, int iterations) {
+  engine.set_timing(true);
+  std::vector<double> ms;
+  for (int it = -warmup; it < iterations; ++it) {
+    engine.run(in.view(), out.view());
+    if (it < 0) continue;
+    double filter_ms = 0.0;
+    for (const StageTime& t : engine.timings())
+      if (t.stage == "columns" || t.stage == "rows") filter_ms += t.ms;
+    ms.push_back(filter_ms);
+  }
+  return summarise(ms);
+}
+
+// Every case of every kind on one frame of random data.
+void bench_cpu_frame(Engine& engine, const BenchOptions& o, const Shape& shape, int channels,
+                     Rows& rows) {
+  Image in = random_image(shape.width, shape.height, channels,
+                          std::uint32_t(shape.width * 7 + shape.height + channels));
+  Image out(shape.width, shape.height, channels);
+  for (FilterKind kind : o.kinds)
+    for (const FilterSpec& spec : bench_cases(o, kind, Backend::Cpu)) {
+      engine.plan(spec, shape.width, shape.height,
+                  channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
+      BenchResult r = case_row(spec, shape.width, shape.height, channels, cpu_format(channels));
+      r.impl = "cpu";
+      rows.add(r, time_cpu_case(engine, in, out, o.warmup, o.iterations));
+    }
 }
 
 }  // namespace
 
-std::vector<BenchResult> bench_cpu(const BenchOptions& o, void (*progress)(const BenchResult&)) {
-  std::vector<Case> cases;
-  for (int s : o.sizes) cases.push_back({s, s});
-  if (o.include_hd) {
-    cases.push_back({1920, 1080});
-    cases.push_back({3840, 2160});
-  }
-  std::vector<BenchResult> results;
-  auto emit = [&](const BenchResult& r) {
-    if (progress) progress(r);
-    results.push_back(r);
-  };
+std::vector<BenchResult> bench_cpu(const BenchOptions& options,
+                                   void (*progress)(const BenchResult&)) {
+  const BenchOptions o = with_defaults(options);
+  Rows rows(progress);
   auto engine = make_cpu_engine();
+  // The copy floor is measured on the largest frame (the first of that many floats).
   std::size_t largest = 0;
-  Case largest_case{0, 0};
+  Shape largest_shape;
   int largest_channels = 1;
-  for (const Case& c : cases)
+  for (const Shape& shape : bench_shapes(o))
     for (int channels : o.channels) {
-      const std::size_t floats = std::size_t(c.width) * c.height * channels;
+      const std::size_t floats = std::size_t(shape.width) * shape.height * channels;
       if (floats > largest) {
         largest = floats;
-        largest_case = c;
+        largest_shape = shape;
         largest_channels = channels;
       }
-      Image in = random_image(c.width, c.height, channels,
-                              std::uint32_t(c.width * 7 + c.height + channels));
-      Image out(c.width, c.height, channels);
-      for (FilterKind kind : o.kinds)
-        for (double sigma : uses_sigma(kind) ? o.sigmas : std::vector<double>{0.0})
-          for (int order : o.orders)
-            for (Extension ext : o.exts) {
-              FilterSpec spec;
-              spec.kind = kind;
-              spec.order = order;
-              if (sigma > 0.0) spec.sigma = sigma;
-              spec.ext = ext;
-              const bool fixed_order = kind != FilterKind::Gaussian && kind != FilterKind::Deriche;
-              if (fixed_order && order != o.orders.front()) continue;
-              if (kind == FilterKind::Deriche && order != 2 && order != 4) continue;
-              engine->plan(spec, c.width, c.height,
-                           channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
-              // The engine's own stage times: the column and row passes without the staging
-              // copies a host frame may need.
-              engine->set_timing(true);
-              std::vector<double> ms;
-              for (int it = -o.warmup; it < o.iterations; ++it) {
-                engine->run(in.view(), out.view());
-                if (it < 0) continue;
-                double filter_ms = 0.0;
-                for (const StageTime& t : engine->timings())
-                  if (t.stage == "columns" || t.stage == "rows") filter_ms += t.ms;
-                ms.push_back(filter_ms);
-              }
-              BenchResult r;
-              r.impl = "cpu";
-              r.algo = to_string(spec.algo);
-              r.filter = to_string(kind);
-              r.sigma = sigma;
-              r.runs = int(ms.size());
-              r.order = design(spec).order();
-              r.ext = to_string(ext);
-              r.width = c.width;
-              r.height = c.height;
-              r.channels = channels;
-              r.format = channels == 1 ? "f32" : "f32x4";
-              r.ms = median(ms);
-              r.gips = gips(c.width, c.height, r.ms);
-              emit(r);
-            }
+      bench_cpu_frame(*engine, o, shape, channels, rows);
     }
-  if (largest)
-    emit(cpu_copy_floor(largest, largest_case.width, largest_case.height, largest_channels,
-                        std::max(o.iterations, 5)));
-  return results;
+  if (largest) cpu_copy_floor(largest_shape, largest_channels, std::max(o.iterations, 5), rows);
+  return rows.take();
 }
 
 }  // namespace rf::bench

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bench/timer.h"
 #include "filters/core/spec.h"
 
 namespace rf::bench {
@@ -36,7 +38,7 @@ struct BenchResult {
 };
 
 struct BenchOptions {
-  std::vector<int> sizes;       // square sizes; empty: the protocol's default list
+  std::vector<int> sizes;       // square sizes; empty: the protocol's default list (512..8192)
   bool include_hd = true;       // 1920x1080 and 3840x2160 as well
   std::vector<int> orders;      // empty: 1..5
   std::vector<Extension> exts;  // empty: all
@@ -48,7 +50,7 @@ struct BenchOptions {
   double case_ms = 500.0;
   std::vector<double> sigmas;     // every case at every sigma; empty: {4}
   std::vector<Algorithm> algos;   // empty: every algorithm the CUDA backend offers (not Auto)
-  std::vector<FilterKind> kinds;  // empty: Gaussian (and Sat)
+  std::vector<FilterKind> kinds;  // empty: Gaussian and Sat
   bool baselines = true;          // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor
 };
 
@@ -62,12 +64,54 @@ inline constexpr double kBenchFastFirSigmas = 3.0;
 // 2^30 pixels per second of a width x height frame filtered in `ms`.
 double gips(int width, int height, double ms);
 
-// Whether the filter kind's design depends on sigma (the benchmark runs the others once).
+// The options with the protocol's lists where they leave one empty (sizes 512..8192, orders
+// 1..5, every extension, 1 and 4 channels, sigma 4, Gaussian and SAT).
+BenchOptions with_defaults(BenchOptions options);
+
+// A frame of the protocol: the squares of options.sizes, then 1920x1080 and 3840x2160 (`hd`)
+// when options.include_hd.
+struct Shape {
+  int width = 0, height = 0;
+  bool hd = false;
+};
+std::vector<Shape> bench_shapes(const BenchOptions& options);
+
+// Whether the filter kind reads sigma (filter_table.h; the benchmark runs the others once).
 bool uses_sigma(FilterKind kind);
+
+// Whether the benchmark times the kind at every extension of the options: a kind that takes only
+// some (the SAT: zero, and ignore, the same for it) is timed once, at its default.
+bool sweeps_extensions(FilterKind kind);
 
 // The algorithms the benchmark times for a kind: options.algos where the CUDA backend offers
 // them for it, or, when that list is empty, every algorithm it offers but Auto.
 std::vector<Algorithm> bench_algorithms(const BenchOptions& options, FilterKind kind);
+
+// The cases of one kind, as the filter table says the kind takes them: every sigma of the
+// options where it reads one (else once, at FilterSpec's), the orders of the options its design
+// offers (a kind of one fixed order: once, at that order), the extensions of the options (see
+// sweeps_extensions), and on Backend::Cuda every algorithm of bench_algorithms (the CPU: Auto).
+// In the order the drivers time them: sigma, order, extension, algorithm.
+std::vector<FilterSpec> bench_cases(const BenchOptions& options, FilterKind kind, Backend backend);
+
+// A row for `spec` timed on a width x height frame: its filter, algorithm, sigma (0 where the
+// kind reads none), order and extension ("-" where the case does not sweep them).
+BenchResult case_row(const FilterSpec& spec, int width, int height, int channels,
+                     const std::string& format);
+
+// The rows a driver measures, each handed to `progress` (when set) as it comes.
+class Rows {
+ public:
+  explicit Rows(void (*progress)(const BenchResult&)) : progress_(progress) {}
+  void add(const BenchResult& row);
+  // `row` with the median, run count and GiP/s of `t`.
+  void add(BenchResult row, const Timing& t);
+  std::vector<BenchResult> take() { return std::move(rows_); }
+
+ private:
+  void (*progress_)(const BenchResult&);
+  std::vector<BenchResult> rows_;
+};
 
 // Measures the CPU backend: a steady clock around its column and row passes (the engine's stage
 // times; no copies or conversions), every kind, sigma, order and extension on every size and

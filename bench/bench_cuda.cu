@@ -24,10 +24,10 @@
 #include "bench/random.h"
 #include "bench/timer.h"
 #include "filters/core/cuda_check.cuh"
-#include "filters/core/design.h"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf::bench {
 namespace {
@@ -86,255 +86,292 @@ std::string sigma_text(double sigma) {
   return buf;
 }
 
-struct Shape {
-  int w, h;
-  bool hd;
+struct Stream {
+  cudaStream_t stream = nullptr;
+  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
 };
+
+// One frame of the protocol on the device: random samples in `in`, the cases write `out`, the
+// double FIR that checks the float baselines writes `truth`.
+struct Frame {
+  Frame(const Shape& s, int c)
+      : shape(s),
+        channels(c),
+        format(c == 1 ? PixelFormat::R32F
+               : s.hd ? PixelFormat::RGBA8
+                      : PixelFormat::RGBA32F),
+        bytes(std::size_t(s.width) * s.height * bytes_per_pixel(format)) {
+    in.allocate(bytes);
+    out.allocate(bytes);
+    upload_random(in, bytes, format, std::uint32_t(s.width * 7 + s.height + c));
+    src.width = dst.width = s.width;
+    src.height = dst.height = s.height;
+    src.format = dst.format = format;
+    src.space = dst.space = MemorySpace::Device;
+    src.pitch = dst.pitch = std::size_t(s.width) * bytes_per_pixel(format);
+    src.data = in.ptr;
+    dst.data = out.ptr;
+  }
+
+  // The frame's part of every row.
+  BenchResult row() const {
+    BenchResult r;
+    r.width = shape.width;
+    r.height = shape.height;
+    r.channels = channels;
+    r.format = format_name(format);
+    return r;
+  }
+  // "4096x4096 f32", for notes.
+  std::string where() const {
+    return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " " +
+           format_name(format);
+  }
+  std::size_t floats() const { return std::size_t(shape.width) * shape.height * channels; }
+  bool float_samples() const { return format != PixelFormat::RGBA8; }
+
+  const Shape shape;
+  const int channels;
+  const PixelFormat format;
+  const std::size_t bytes;
+  DeviceBuffer in, out, truth;
+  FrameView src, dst;
+};
+
+// One run of the protocol: the stream and timer every case shares, the rows and the notes.
+class CudaBench {
+ public:
+  CudaBench(const BenchOptions& o, void (*progress)(const BenchResult&),
+            void (*note)(const std::string&))
+      : o_(with_defaults(o)),
+        note_fn_(note),
+        timer_(Clock::CudaEvents, stream_.stream),
+        repeats_{o_.warmup, o_.iterations, o_.case_ms, kBenchMinRuns},
+        rows_(progress) {}
+
+  std::vector<BenchResult> run();
+
+ private:
+  void note(const std::string& line) const;
+  Timing measure(const std::function<void()>& fn) { return timer_.measure(fn, repeats_); }
+  bool any_gaussian() const;
+
+  void copy_floor();
+  void engine_cases(Frame& f);
+  void reference(Frame& f, double sigma, Extension ext, int radius);
+  void plain_fir(Frame& f, const BenchResult& base, double sigma);
+  void tuned_fir(Frame& f, const BenchResult& base, double sigma);
+  void npp(Frame& f, const BenchResult& base, double sigma);
+  void cufft(Frame& f, const BenchResult& base, double sigma);
+  void gaussian_baselines(Frame& f);
+  void cub_sat(Frame& f);
+
+  const BenchOptions o_;
+  void (*const note_fn_)(const std::string&);
+  Stream stream_;  // before the timer, which records on it
+  Timer timer_;
+  const Repeats repeats_;
+  Comparer comparer_;
+  Rows rows_;
+  bool npp_ = false, cufft_ = false;
+};
+
+void CudaBench::note(const std::string& line) const {
+  if (note_fn_)
+    note_fn_(line);
+  else
+    std::fprintf(stderr, "bench: %s\n", line.c_str());
+}
+
+// The FIR, NPP and cuFFT baselines are Gaussians: beside a kind designed to approximate one.
+bool CudaBench::any_gaussian() const {
+  return std::any_of(o_.kinds.begin(), o_.kinds.end(),
+                     [](FilterKind k) { return info(k).approximates_gaussian; });
+}
+
+// The bandwidth floor: a 1 GiB device-to-device copy, read + write counted.
+void CudaBench::copy_floor() {
+  const std::size_t bytes = std::size_t(1) << 30;
+  DeviceBuffer a, b;
+  a.allocate(bytes);
+  b.allocate(bytes);
+  CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
+  const Timing t = measure([&] {
+    CUDA_CHECK(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream_.stream));
+  });
+  BenchResult r;
+  r.impl = "copy";
+  r.filter = "copy";
+  r.ext = "-";
+  r.width = 16384;
+  r.height = 16384;
+  r.format = "f32";
+  r.gbps = 2.0 * double(bytes) / (t.median_ms * 1e-3) / 1e9;
+  rows_.add(r, t);
+}
+
+// Every case of every kind; a case the engine refuses to plan is a note.
+void CudaBench::engine_cases(Frame& f) {
+  auto engine = make_cuda_engine();
+  for (FilterKind kind : o_.kinds)
+    for (const FilterSpec& spec : bench_cases(o_, kind, Backend::Cuda)) {
+      BenchResult r =
+          case_row(spec, f.shape.width, f.shape.height, f.channels, format_name(f.format));
+      r.impl = "rfstudio";
+      try {
+        engine->plan(spec, f.shape.width, f.shape.height, f.format);
+      } catch (const InvalidParameter& e) {
+        note(std::string(to_string(kind)) + " " + r.algo + " order " + std::to_string(spec.order) +
+             " " + r.ext + " sigma " + sigma_text(r.sigma) + ", " + f.where() + ": " + e.what());
+        continue;
+      }
+      rows_.add(r, measure([&] { engine->run(f.src, f.dst, stream_.stream); }));
+    }
+}
+
+// The double FIR into `truth`: the reference the float baselines are checked against.
+void CudaBench::reference(Frame& f, double sigma, Extension ext, int radius) {
+  FirGaussian fir;
+  fir.plan(sigma, ext, f.shape.width, f.shape.height, f.format, FirPrecision::Double, radius);
+  FrameView t = f.dst;
+  t.data = f.truth.ptr;
+  fir.run(f.src, t, stream_.stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream_.stream));
+}
+
+// The plain FIR (radius 6 sigma, mirror): double accumulation first, so that its output checks
+// the float one.
+void CudaBench::plain_fir(Frame& f, const BenchResult& base, double sigma) {
+  const int radius = fir_radius(sigma, kBenchTruthSigmas);
+  for (auto precision : {FirPrecision::Double, FirPrecision::Float}) {
+    FirGaussian fir;
+    fir.plan(sigma, Extension::Mirror, f.shape.width, f.shape.height, f.format, precision, radius);
+    BenchResult r = base;
+    r.impl = precision == FirPrecision::Float ? "fir" : "fir-f64";
+    r.ext = to_string(Extension::Mirror);
+    r.radius = radius;
+    const Timing t = measure([&] { fir.run(f.src, f.dst, stream_.stream); });
+    if (f.float_samples()) {
+      if (precision == FirPrecision::Double)
+        CUDA_CHECK(cudaMemcpyAsync(f.truth.ptr, f.out.ptr, f.bytes, cudaMemcpyDeviceToDevice,
+                                   stream_.stream));
+      else
+        r.max_error = comparer_.max_abs_diff(f.out.f(), f.truth.f(), f.floats(), stream_.stream);
+    }
+    rows_.add(r, t);
+  }
+}
+
+// The tuned FIR (radius 3 sigma, mirror), each kernel that takes the radius.
+void CudaBench::tuned_fir(Frame& f, const BenchResult& base, double sigma) {
+  const int radius = fir_radius(sigma, kBenchFastFirSigmas);
+  reference(f, sigma, Extension::Mirror, radius);
+  for (auto kernel : {FirTunedKernel::Fused, FirTunedKernel::TwoPass}) {
+    if (kernel == FirTunedKernel::Fused && radius > kFirFusedMaxRadius) continue;
+    FirTuned fir;
+    try {
+      fir.plan(sigma, radius, Extension::Mirror, f.shape.width, f.shape.height, kernel);
+    } catch (const InvalidParameter& e) {
+      note("fir-tuned sigma " + sigma_text(sigma) + ", " + f.where() + ": " + e.what());
+      continue;
+    }
+    BenchResult r = base;
+    r.impl = "fir-tuned";
+    r.algo = to_string(kernel);
+    r.ext = to_string(Extension::Mirror);
+    r.radius = radius;
+    const Timing t = measure([&] { fir.run(f.in.f(), 0, f.out.f(), 0, stream_.stream); });
+    r.max_error = comparer_.max_abs_diff(f.out.f(), f.truth.f(), f.floats(), stream_.stream);
+    rows_.add(r, t);
+  }
+}
+
+// NPP (radius 3 sigma, replicate border = clamp).
+void CudaBench::npp(Frame& f, const BenchResult& base, double sigma) {
+  const int radius = fir_radius(sigma, kBenchFastFirSigmas);
+  reference(f, sigma, Extension::Clamp, radius);
+  try {
+    NppGaussian filter(f.shape.width, f.shape.height, sigma, radius);
+    BenchResult r = base;
+    r.impl = "npp";
+    r.ext = to_string(Extension::Clamp);
+    r.radius = radius;
+    const Timing t = measure([&] { filter.run(f.in.f(), 0, f.out.f(), 0, stream_.stream); });
+    r.max_error = comparer_.max_abs_diff(f.out.f(), f.truth.f(), f.floats(), stream_.stream);
+    rows_.add(r, t);
+  } catch (const std::exception& e) {
+    note("npp sigma " + sigma_text(sigma) + ", " + f.where() + ": " + e.what());
+  }
+}
+
+// cuFFT: the periodic Gaussian (radius unbounded), checked against the FIR with repeat.
+void CudaBench::cufft(Frame& f, const BenchResult& base, double sigma) {
+  reference(f, sigma, Extension::Repeat, fir_radius(sigma, kBenchTruthSigmas));
+  CufftGaussian fft(f.shape.width, f.shape.height, sigma);
+  BenchResult r = base;
+  r.impl = "cufft";
+  r.ext = to_string(Extension::Repeat);
+  const Timing t = measure([&] { fft.run(f.in.f(), f.out.f(), stream_.stream); });
+  r.max_error = comparer_.max_abs_diff(f.out.f(), f.truth.f(), f.floats(), stream_.stream);
+  rows_.add(r, t);
+}
+
+// At every sigma: the plain FIR, and on one channel the tuned FIR, NPP and cuFFT.
+void CudaBench::gaussian_baselines(Frame& f) {
+  f.truth.allocate(f.bytes);
+  for (double sigma : o_.sigmas) {
+    BenchResult base = f.row();
+    base.filter = to_string(FilterKind::Gaussian);
+    base.sigma = sigma;
+    plain_fir(f, base, sigma);
+    if (f.channels != 1) continue;
+    tuned_fir(f, base, sigma);
+    if (npp_) npp(f, base, sigma);
+    if (cufft_) cufft(f, base, sigma);
+  }
+}
+
+void CudaBench::cub_sat(Frame& f) {
+  CubSat sat(f.shape.width, f.shape.height);
+  BenchResult r = f.row();
+  r.impl = "cub-sat";
+  r.filter = to_string(FilterKind::Sat);
+  r.order = 1;
+  r.ext = "-";
+  rows_.add(r, measure([&] { sat.run(f.in.f(), f.out.f(), stream_.stream); }));
+}
+
+std::vector<BenchResult> CudaBench::run() {
+  if (o_.baselines) {
+    std::string npp_why, cufft_why;
+    npp_ = NppGaussian::available(&npp_why);
+    cufft_ = CufftGaussian::available(&cufft_why);
+    note(npp_ ? "NPP baseline: " + NppGaussian::version() : "NPP baseline skipped: " + npp_why);
+    if (!cufft_) note("cuFFT baseline skipped: " + cufft_why);
+    copy_floor();
+  }
+  for (const Shape& shape : bench_shapes(o_))
+    for (int c : o_.channels) {
+      Frame f(shape, c);
+      engine_cases(f);
+      if (!o_.baselines) continue;
+      if (any_gaussian()) gaussian_baselines(f);
+      if (c == 1) cub_sat(f);
+    }
+  return rows_.take();
+}
 
 }  // namespace
 
 std::vector<BenchResult> bench_cuda(const BenchOptions& o, void (*progress)(const BenchResult&),
-                                    void (*note_fn)(const std::string&)) {
+                                    void (*note)(const std::string&)) {
   std::string why;
   if (!cuda_available(&why)) throw BackendUnavailable("CUDA benchmark unavailable: " + why);
-  auto note = [&](const std::string& line) {
-    if (note_fn)
-      note_fn(line);
-    else
-      std::fprintf(stderr, "bench: %s\n", line.c_str());
-  };
-
-  std::vector<Shape> shapes;
-  for (int s : o.sizes.empty() ? std::vector<int>{512, 1024, 2048, 4096, 8192} : o.sizes)
-    shapes.push_back({s, s, false});
-  if (o.include_hd) {
-    shapes.push_back({1920, 1080, true});
-    shapes.push_back({3840, 2160, true});
-  }
-  const std::vector<int> orders = o.orders.empty() ? std::vector<int>{1, 2, 3, 4, 5} : o.orders;
-  const std::vector<Extension> exts =
-      o.exts.empty() ? std::vector<Extension>(std::begin(kAllExtensions), std::end(kAllExtensions))
-                     : o.exts;
-  const std::vector<int> channels = o.channels.empty() ? std::vector<int>{1, 4} : o.channels;
-  const std::vector<FilterKind> kinds =
-      o.kinds.empty() ? std::vector<FilterKind>{FilterKind::Gaussian, FilterKind::Sat} : o.kinds;
-  const std::vector<double> sigmas = o.sigmas.empty() ? std::vector<double>{4.0} : o.sigmas;
-
-  std::string npp_why, cufft_why;
-  const bool npp = o.baselines && NppGaussian::available(&npp_why);
-  const bool cufft = o.baselines && CufftGaussian::available(&cufft_why);
-  if (o.baselines) {
-    note(npp ? "NPP baseline: " + NppGaussian::version() : "NPP baseline skipped: " + npp_why);
-    if (!cufft) note("cuFFT baseline skipped: " + cufft_why);
-  }
-
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  std::vector<BenchResult> results;
-  auto emit = [&](BenchResult r, const Timing& t) {
-    r.ms = t.median_ms;
-    r.runs = t.runs;
-    r.gips = gips(r.width, r.height, r.ms);
-    if (progress) progress(r);
-    results.push_back(r);
-  };
-
-  try {
-    Timer timer(Clock::CudaEvents, stream);
-    const Repeats repeats{o.warmup, o.iterations, o.case_ms, kBenchMinRuns};
-    auto measure = [&](const std::function<void()>& fn) { return timer.measure(fn, repeats); };
-    Comparer comparer;
-    if (o.baselines) {
-      // The bandwidth floor: a 1 GiB device-to-device copy, read + write counted.
-      const std::size_t bytes = std::size_t(1) << 30;
-      DeviceBuffer a, b;
-      a.allocate(bytes);
-      b.allocate(bytes);
-      CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
-      const Timing t = measure([&] {
-        CUDA_CHECK(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
-      });
-      BenchResult r;
-      r.impl = "copy";
-      r.filter = "copy";
-      r.ext = "-";
-      r.width = 16384;
-      r.height = 16384;
-      r.format = "f32";
-      r.gbps = 2.0 * double(bytes) / (t.median_ms * 1e-3) / 1e9;
-      emit(r, t);
-    }
-
-    for (const Shape& shape : shapes)
-      for (int c : channels) {
-        const PixelFormat format = c == 1     ? PixelFormat::R32F
-                                   : shape.hd ? PixelFormat::RGBA8
-                                              : PixelFormat::RGBA32F;
-        const std::size_t bytes = std::size_t(shape.w) * shape.h * bytes_per_pixel(format);
-        DeviceBuffer in, out;
-        in.allocate(bytes);
-        out.allocate(bytes);
-        upload_random(in, bytes, format, std::uint32_t(shape.w * 7 + shape.h + c));
-        FrameView src, dst;
-        src.width = dst.width = shape.w;
-        src.height = dst.height = shape.h;
-        src.format = dst.format = format;
-        src.space = dst.space = MemorySpace::Device;
-        src.pitch = dst.pitch = std::size_t(shape.w) * bytes_per_pixel(format);
-        src.data = in.ptr;
-        dst.data = out.ptr;
-
-        BenchResult base;
-        base.width = shape.w;
-        base.height = shape.h;
-        base.channels = c;
-        base.format = format_name(format);
-        const std::string where =
-            std::to_string(shape.w) + "x" + std::to_string(shape.h) + " " + format_name(format);
-
-        auto engine = make_cuda_engine();
-        for (FilterKind kind : kinds) {
-          const std::vector<Algorithm> algos = bench_algorithms(o, kind);
-          const bool fixed_order = kind != FilterKind::Gaussian && kind != FilterKind::Deriche;
-          const bool no_ext = kind == FilterKind::Sat;
-          for (double sigma : uses_sigma(kind) ? sigmas : std::vector<double>{0.0})
-            for (int order : fixed_order ? std::vector<int>{orders.front()} : orders)
-              for (Extension ext : no_ext ? std::vector<Extension>{Extension::Zero} : exts)
-                for (Algorithm algo : algos) {
-                  FilterSpec spec;
-                  spec.kind = kind;
-                  if (sigma > 0.0) spec.sigma = sigma;
-                  spec.order = order;
-                  spec.ext = ext;
-                  spec.algo = algo;
-                  BenchResult r = base;
-                  r.impl = "rfstudio";
-                  r.algo = to_string(algo);
-                  r.filter = to_string(kind);
-                  r.sigma = sigma;
-                  r.ext = no_ext ? "-" : to_string(ext);
-                  try {
-                    r.order = design(spec).order();
-                    engine->plan(spec, shape.w, shape.h, format);
-                  } catch (const InvalidParameter& e) {
-                    note(std::string(to_string(kind)) + " " + r.algo + " order " +
-                         std::to_string(order) + " " + r.ext + " sigma " + sigma_text(sigma) +
-                         ", " + where + ": " + e.what());
-                    continue;
-                  }
-                  emit(r, measure([&] { engine->run(src, dst, stream); }));
-                }
-        }
-        if (!o.baselines) continue;
-
-        DeviceBuffer truth;
-        truth.allocate(bytes);
-        // The double FIR into `truth`: the reference the float baselines are checked against.
-        auto reference = [&](double sigma, Extension ext, int radius) {
-          FirGaussian fir;
-          fir.plan(sigma, ext, shape.w, shape.h, format, FirPrecision::Double, radius);
-          FrameView t = dst;
-          t.data = truth.ptr;
-          fir.run(src, t, stream);
-          CUDA_CHECK(cudaStreamSynchronize(stream));
-        };
-        const bool float_frames = format != PixelFormat::RGBA8;
-        const std::size_t floats = std::size_t(shape.w) * shape.h * c;
-
-        for (double sigma : sigmas) {
-          BenchResult fb = base;
-          fb.filter = "gaussian";
-          fb.sigma = sigma;
-
-          // The plain FIR (radius 6 sigma, mirror): double accumulation first, so that its output
-          // checks the float one.
-          const int truth_radius = fir_radius(sigma, kBenchTruthSigmas);
-          for (auto precision : {FirPrecision::Double, FirPrecision::Float}) {
-            FirGaussian fir;
-            fir.plan(sigma, Extension::Mirror, shape.w, shape.h, format, precision, truth_radius);
-            BenchResult r = fb;
-            r.impl = precision == FirPrecision::Float ? "fir" : "fir-f64";
-            r.ext = "mirror";
-            r.radius = truth_radius;
-            const Timing t = measure([&] { fir.run(src, dst, stream); });
-            if (float_frames) {
-              if (precision == FirPrecision::Double)
-                CUDA_CHECK(
-                    cudaMemcpyAsync(truth.ptr, out.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
-              else
-                r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-            }
-            emit(r, t);
-          }
-          if (c != 1) continue;
-
-          // The tuned FIR (radius 3 sigma, mirror), each kernel that takes the radius.
-          const int radius = fir_radius(sigma, kBenchFastFirSigmas);
-          reference(sigma, Extension::Mirror, radius);
-          for (auto kernel : {FirTunedKernel::Fused, FirTunedKernel::TwoPass}) {
-            if (kernel == FirTunedKernel::Fused && radius > kFirFusedMaxRadius) continue;
-            FirTuned fir;
-            try {
-              fir.plan(sigma, radius, Extension::Mirror, shape.w, shape.h, kernel);
-            } catch (const InvalidParameter& e) {
-              note("fir-tuned sigma " + sigma_text(sigma) + ", " + where + ": " + e.what());
-              continue;
-            }
-            BenchResult r = fb;
-            r.impl = "fir-tuned";
-            r.algo = to_string(kernel);
-            r.ext = "mirror";
-            r.radius = radius;
-            const Timing t = measure([&] { fir.run(in.f(), 0, out.f(), 0, stream); });
-            r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-            emit(r, t);
-          }
-
-          // NPP (radius 3 sigma, replicate border = clamp).
-          if (npp) {
-            reference(sigma, Extension::Clamp, radius);
-            try {
-              NppGaussian filter(shape.w, shape.h, sigma, radius);
-              BenchResult r = fb;
-              r.impl = "npp";
-              r.ext = "clamp";
-              r.radius = radius;
-              const Timing t = measure([&] { filter.run(in.f(), 0, out.f(), 0, stream); });
-              r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-              emit(r, t);
-            } catch (const std::exception& e) {
-              note("npp sigma " + sigma_text(sigma) + ", " + where + ": " + e.what());
-            }
-          }
-
-          // cuFFT: the periodic Gaussian (radius unbounded), checked against the FIR with repeat.
-          if (cufft) {
-            reference(sigma, Extension::Repeat, truth_radius);
-            CufftGaussian fft(shape.w, shape.h, sigma);
-            BenchResult r = fb;
-            r.impl = "cufft";
-            r.ext = "repeat";
-            const Timing t = measure([&] { fft.run(in.f(), out.f(), stream); });
-            r.max_error = comparer.max_abs_diff(out.f(), truth.f(), floats, stream);
-            emit(r, t);
-          }
-        }
-
-        if (c != 1) continue;
-        CubSat sat(shape.w, shape.h);
-        BenchResult r = base;
-        r.impl = "cub-sat";
-        r.filter = "sat";
-        r.order = 1;
-        r.ext = "-";
-        emit(r, measure([&] { sat.run(in.f(), out.f(), stream); }));
-      }
-  } catch (...) {
-    cudaStreamDestroy(stream);
-    throw;
-  }
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  return results;
+  CudaBench bench(o, progress, note);
+  return bench.run();
 }
 
 }  // namespace rf::bench

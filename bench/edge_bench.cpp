@@ -66,17 +66,8 @@ std::vector<BenchResult> bench_edge(const BenchOptions& o, const EdgeCase& e, co
                                     const std::vector<Algorithm>& algos, bool cpu, bool cuda,
                                     const Repeats& cpu_repeats, const Repeats& cuda_repeats,
                                     void (*progress)(const BenchResult&)) {
-  struct Size {
-    int width, height;
-  };
-  std::vector<Size> sizes;
-  for (int s : o.sizes) sizes.push_back({s, s});
-  if (o.include_hd) {
-    sizes.push_back({1920, 1080});
-    sizes.push_back({3840, 2160});
-  }
-  std::vector<BenchResult> rows;
-  for (const Size& s : sizes) {
+  Rows rows(progress);
+  for (const Shape& s : bench_shapes(o)) {
     const Image in = edge_image(photo, s.width, s.height);
     for (double sigma : e.sigmas)
       for (int device = 0; device < 2; ++device) {
@@ -88,22 +79,18 @@ std::vector<BenchResult> bench_edge(const BenchOptions& o, const EdgeCase& e, co
           BenchResult r;
           r.impl = device == 0 ? "cpu" : "rfstudio";
           r.algo = to_string(a);
-          r.filter = "edge-aware";
+          r.filter = to_string(spec.kind);
           r.sigma = sigma;
-          r.ext = "clamp";
+          r.ext = to_string(Extension::Clamp);
           r.width = s.width;
           r.height = s.height;
           r.channels = 3;
           r.format = device == 0 ? "f32" : "f32x4";
-          r.ms = t.median_ms;
-          r.runs = t.runs;
-          r.gips = gips(s.width, s.height, r.ms);
-          if (progress) progress(r);
-          rows.push_back(r);
+          rows.add(r, t);
         }
       }
   }
-  return rows;
+  return rows.take();
 }
 
 }  // namespace rf::bench

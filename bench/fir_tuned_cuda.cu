@@ -290,6 +290,34 @@ std::vector<float> shifted_taps(const std::vector<float>& g, int d, int chunks) 
   return u;
 }
 
+// The sampled Gaussian on -radius..radius, normalised to unit sum in double, rounded to float.
+std::vector<float> gaussian_taps(double sigma, int radius) {
+  std::vector<double> g(std::size_t(2 * radius + 1));
+  double sum = 0.0;
+  for (int k = -radius; k <= radius; ++k)
+    sum += g[std::size_t(k + radius)] = std::exp(-0.5 * k * k / (sigma * sigma));
+  std::vector<float> taps(g.size());
+  for (std::size_t i = 0; i < g.size(); ++i) taps[i] = float(g[i] / sum);
+  return taps;
+}
+
+// Lets kernel `fn` launch with `bytes` of dynamic shared memory; throws InvalidParameter when the
+// device has less. The kernel's limit is raised, never lowered: another plan may launch it with
+// more.
+void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int radius) {
+  int device = 0, optin = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (bytes > std::size_t(optin))
+    throw InvalidParameter(std::string("FIR radius ") + std::to_string(radius) + ": the " + what +
+                           " needs " + std::to_string(bytes / 1024) +
+                           " KiB of shared memory, the device has " + std::to_string(optin / 1024));
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, fn));
+  if (int(bytes) > attributes.maxDynamicSharedSizeBytes)
+    CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
 }  // namespace
 
 struct FirTuned::Impl {
@@ -299,6 +327,60 @@ struct FirTuned::Impl {
   DeviceBuffer tmp;   // the row pass's result (TwoPass)
   std::size_t rows_smem = 0, columns_smem = 0, fused_smem = 0;
   bool planned = false;
+
+  // The frame, the radius and the tiles' chunks and halo.
+  void set_geometry(int width, int height, int radius, Extension ext) {
+    FirArgs& a = args;
+    a.w = width;
+    a.h = height;
+    a.radius = radius;
+    a.ra = round_up4(radius);
+    a.ext = ext == Extension::Ignore ? Extension::Zero : ext;
+    a.chunks_row = 2 + a.ra / 2;
+    a.chunks_col = 2 + ceil_div(radius, 2);
+    a.halo_rows = 4 * ceil_div(radius, 2);
+  }
+
+  // The shifted taps of the row and column passes, on the device.
+  void upload_taps(const std::vector<float>& g) {
+    FirArgs& a = args;
+    const std::vector<float> u_row = shifted_taps(g, a.ra - a.radius, a.chunks_row);
+    const std::vector<float> u_col = shifted_taps(g, 0, a.chunks_col);
+    a.u_row_len = int(u_row.size());
+    a.u_col_len = int(u_col.size());
+    taps.allocate((u_row.size() + u_col.size()) * sizeof(float));
+    CUDA_CHECK(
+        cudaMemcpy(taps.ptr, u_row.data(), u_row.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(taps.f() + u_row.size(), u_col.data(), u_col.size() * sizeof(float),
+                          cudaMemcpyHostToDevice));
+    a.u_row = taps.f();
+    a.u_col = taps.f() + u_row.size();
+  }
+
+  // The shared memory of the chosen kernel's tiles, and the row pass's buffer for TwoPass.
+  void reserve_memory() {
+    const FirArgs& a = args;
+    if (kernel == FirTunedKernel::Fused) {
+      const int rows = kFusedTile + a.halo_rows;
+      fused_smem = sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
+                                    std::size_t(rows) * skewed_length(kFusedTile + 2 * a.ra) +
+                                    std::size_t(rows) * kFusedTile);
+      fit_shared_memory(reinterpret_cast<const void*>(fir_fused_kernel), fused_smem, "fused tile",
+                        a.radius);
+      tmp.reset();
+      return;
+    }
+    rows_smem =
+        sizeof(float) * (std::size_t(a.u_row_len) +
+                         std::size_t(kRowTileRows) * skewed_length(kRowTileCols + 2 * a.ra));
+    columns_smem = sizeof(float) * (std::size_t(a.u_col_len) +
+                                    std::size_t(kColTileRows + a.halo_rows) * kColTileCols);
+    fit_shared_memory(reinterpret_cast<const void*>(fir_rows_kernel), rows_smem, "row tile",
+                      a.radius);
+    fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel), columns_smem,
+                      "column tile", a.radius);
+    tmp.allocate_pitched(std::size_t(a.w) * sizeof(float), std::size_t(a.h));
+  }
 };
 
 FirTuned::FirTuned() : impl_(std::make_unique<Impl>()) {}
@@ -323,67 +405,9 @@ void FirTuned::plan(double sigma, int radius, Extension ext, int width, int heig
   d.kernel = kernel != FirTunedKernel::Auto  ? kernel
              : radius <= kFirFusedAutoRadius ? FirTunedKernel::Fused
                                              : FirTunedKernel::TwoPass;
-
-  std::vector<double> g(std::size_t(2 * radius + 1));
-  double sum = 0.0;
-  for (int k = -radius; k <= radius; ++k)
-    sum += g[std::size_t(k + radius)] = std::exp(-0.5 * k * k / (sigma * sigma));
-  std::vector<float> taps(g.size());
-  for (std::size_t i = 0; i < g.size(); ++i) taps[i] = float(g[i] / sum);
-
-  FirArgs& a = d.args;
-  a.w = width;
-  a.h = height;
-  a.radius = radius;
-  a.ra = round_up4(radius);
-  a.ext = ext == Extension::Ignore ? Extension::Zero : ext;
-  a.chunks_row = 2 + a.ra / 2;
-  a.chunks_col = 2 + ceil_div(radius, 2);
-  a.halo_rows = 4 * ceil_div(radius, 2);
-  const std::vector<float> u_row = shifted_taps(taps, a.ra - radius, a.chunks_row);
-  const std::vector<float> u_col = shifted_taps(taps, 0, a.chunks_col);
-  a.u_row_len = int(u_row.size());
-  a.u_col_len = int(u_col.size());
-  d.taps.allocate((u_row.size() + u_col.size()) * sizeof(float));
-  CUDA_CHECK(
-      cudaMemcpy(d.taps.ptr, u_row.data(), u_row.size() * sizeof(float), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(d.taps.f() + u_row.size(), u_col.data(), u_col.size() * sizeof(float),
-                        cudaMemcpyHostToDevice));
-  a.u_row = d.taps.f();
-  a.u_col = d.taps.f() + u_row.size();
-
-  int device = 0, optin = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  auto fit = [&](const void* fn, std::size_t bytes, const char* what) {
-    if (bytes > std::size_t(optin))
-      throw InvalidParameter(std::string("FIR radius ") + std::to_string(radius) + ": the " + what +
-                             " needs " + std::to_string(bytes / 1024) +
-                             " KiB of shared memory, the device has " +
-                             std::to_string(optin / 1024));
-    // Raise the kernel's limit, never lower it: another plan may launch it with more.
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, fn));
-    if (int(bytes) > attributes.maxDynamicSharedSizeBytes)
-      CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-  };
-  if (d.kernel == FirTunedKernel::Fused) {
-    const int rows = kFusedTile + a.halo_rows;
-    d.fused_smem = sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
-                                    std::size_t(rows) * skewed_length(kFusedTile + 2 * a.ra) +
-                                    std::size_t(rows) * kFusedTile);
-    fit(reinterpret_cast<const void*>(fir_fused_kernel), d.fused_smem, "fused tile");
-    d.tmp.reset();
-  } else {
-    d.rows_smem =
-        sizeof(float) * (std::size_t(a.u_row_len) +
-                         std::size_t(kRowTileRows) * skewed_length(kRowTileCols + 2 * a.ra));
-    d.columns_smem = sizeof(float) * (std::size_t(a.u_col_len) +
-                                      std::size_t(kColTileRows + a.halo_rows) * kColTileCols);
-    fit(reinterpret_cast<const void*>(fir_rows_kernel), d.rows_smem, "row tile");
-    fit(reinterpret_cast<const void*>(fir_columns_kernel), d.columns_smem, "column tile");
-    d.tmp.allocate_pitched(std::size_t(width) * sizeof(float), std::size_t(height));
-  }
+  d.set_geometry(width, height, radius, ext);
+  d.upload_taps(gaussian_taps(sigma, radius));
+  d.reserve_memory();
   d.planned = true;
 }
 

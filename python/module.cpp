@@ -293,16 +293,9 @@ coeffs(kind='gaussian', *, sigma=4.0, order=None, pole=0.5) -> {'b0', 'a', 'caus
 causal y_i = b0 x_i - sum_k a_k y_{i-k}, anticausal z_i = b0 y_i - sum_k a_k z_{i+k}, applied to
 columns (down, up) then rows (right, left); causal_only filters (sat) skip the anticausal pass.)";
 
-}  // namespace
-}  // namespace rfpy
-
-PYBIND11_MODULE(_rfstudio, m) {
-  using namespace rfpy;
-  m.doc() = "Exact recursive image filtering on the CPU and CUDA (Recursive Filter Studio)";
-  m.attr("__version__") = RF_VERSION;
-  py::register_exception<rf::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
+// rfstudio.filter(): a PyEngine made for one call.
+void bind_filter(py::module_& m) {
   const rf::FilterArgs d;
-
   std::apply(
       [&](auto... kw) {
         m.def(
@@ -317,30 +310,49 @@ PYBIND11_MODULE(_rfstudio, m) {
             },
             filter_doc(), py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...,
             py::arg("backend") = d.backend, py::arg("out") = py::none());
+      },
+      filter_kwargs());
+}
 
+py::array_t<float> truth(py::handle array, const rf::FilterArgs& args) {
+  const rf::FilterSpec spec = rf::parse_spec(args);
+  const ArrayView in = view_of(array);
+  if (in.on_device)
+    throw py::value_error("array: " + in.describe() + ": the ground truth is computed on the host");
+  std::vector<py::ssize_t> shape = {in.height, in.width};
+  if (in.channel_axis) shape.push_back(in.channels);
+  py::array_t<float> result(shape);
+  ArrayView dst = view_of(result);
+  {
+    py::gil_scoped_release release;
+    from_image(rf::ground_truth(spec, to_image(in)), dst);
+  }
+  return result;
+}
+
+// rfstudio.truth(): rfcli truth on an array.
+void bind_truth(py::module_& m) {
+  const rf::FilterArgs d;
+  std::apply(
+      [&](auto... kw) {
         m.def(
             "truth",
             [](py::handle array, const std::string& kind, double sigma, std::optional<int> order,
                const std::optional<std::string>& ext, const std::string& algo, double sigma_r,
                double kappa, int iterations, double pole) {
-              const rf::FilterSpec spec = rf::parse_spec(
-                  args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations, pole, "auto"));
-              const ArrayView in = view_of(array);
-              if (in.on_device)
-                throw py::value_error("array: " + in.describe() +
-                                      ": the ground truth is computed on the host");
-              std::vector<py::ssize_t> shape = {in.height, in.width};
-              if (in.channel_axis) shape.push_back(in.channels);
-              py::array_t<float> result(shape);
-              ArrayView dst = view_of(result);
-              {
-                py::gil_scoped_release release;
-                from_image(rf::ground_truth(spec, to_image(in)), dst);
-              }
-              return result;
+              return truth(array, args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations,
+                                          pole, "auto"));
             },
             kTruthDoc, py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...);
+      },
+      filter_kwargs());
+}
 
+// rfstudio.Engine: planned once, run per frame.
+void bind_engine(py::module_& m) {
+  const rf::FilterArgs d;
+  std::apply(
+      [&](auto... kw) {
         py::class_<PyEngine>(m, "Engine", kEngineDoc)
             .def(py::init([](const std::string& kind, double sigma, std::optional<int> order,
                              const std::optional<std::string>& ext, const std::string& algo,
@@ -370,7 +382,11 @@ PYBIND11_MODULE(_rfstudio, m) {
             });
       },
       filter_kwargs());
+}
 
+// rfstudio.coeffs(): rfcli coeffs --json.
+void bind_coeffs(py::module_& m) {
+  const rf::FilterArgs d;
   m.def(
       "coeffs",
       [](const std::string& kind, double sigma, std::optional<int> order, double pole) {
@@ -388,7 +404,10 @@ PYBIND11_MODULE(_rfstudio, m) {
       },
       kCoeffsDoc, py::arg("kind") = d.filter, py::kw_only(), py::arg("sigma") = d.sigma,
       py::arg("order") = py::none(), py::arg("pole") = d.pole);
+}
 
+// The names each parameter takes, from the filter table, and whether CUDA can run.
+void bind_names(py::module_& m) {
   m.attr("kinds") = names_of(rf::kind_table());
   m.attr("extensions") = names_of(rf::extension_table());
   m.attr("algorithms") = names_of(rf::algorithm_table());
@@ -397,7 +416,9 @@ PYBIND11_MODULE(_rfstudio, m) {
   m.def(
       "cuda_available", [] { return rf::cuda_available(); },
       "True when the CUDA backend can run here; Engine(backend='auto').note says why not.");
+}
 
+void bind_device_array(py::module_& m) {
   py::class_<DeviceArray>(m, "DeviceArray", R"(An image in CUDA device memory.
 
 DeviceArray(array) copies a host array of H x W float32, H x W x 4 float32 or H x W x 4 uint8 to
@@ -412,4 +433,20 @@ when the rfstudio call that wrote them returns.)")
       .def_property_readonly("__cuda_array_interface__", &DeviceArray::cuda_array_interface)
       .def("__dlpack__", &DeviceArray::dlpack, py::kw_only(), py::arg("stream") = py::none())
       .def("__dlpack_device__", &DeviceArray::dlpack_device);
+}
+
+}  // namespace
+}  // namespace rfpy
+
+PYBIND11_MODULE(_rfstudio, m) {
+  using namespace rfpy;
+  m.doc() = "Exact recursive image filtering on the CPU and CUDA (Recursive Filter Studio)";
+  m.attr("__version__") = RF_VERSION;
+  py::register_exception<rf::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
+  bind_filter(m);
+  bind_truth(m);
+  bind_engine(m);
+  bind_coeffs(m);
+  bind_names(m);
+  bind_device_array(m);
 }

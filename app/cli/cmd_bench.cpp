@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +25,7 @@
 #include "bench/edge_bench.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf::cli {
 namespace {
@@ -85,12 +87,6 @@ std::vector<int> positive_list(const std::vector<int>& v, const char* option, in
       throw UsageError(std::string(option) + ": " + std::to_string(x) + " is outside " +
                        std::to_string(lo) + ".." + std::to_string(hi));
   return v;
-}
-
-std::string algorithm_names(const std::vector<Algorithm>& algos) {
-  std::string out;
-  for (Algorithm a : algos) out += std::string(out.empty() ? "" : ", ") + to_string(a);
-  return out;
 }
 
 nlohmann::json row_json(const BenchResult& r) {
@@ -156,227 +152,365 @@ void write_record(const std::string& path, nlohmann::json prior, const std::stri
   }
 }
 
+// ---- The options ------------------------------------------------------------------------------
+
+// The options as typed; parse() checks them into a Plan.
+struct Args {
+  std::vector<int> sizes{512, 1024, 2048, 4096};
+  bool no_hd = false;
+  std::vector<int> orders{1, 2, 3, 4, 5};
+  std::vector<std::string> exts = default_extensions();
+  std::vector<int> channels{1, 4};
+  std::vector<std::string> filters{FilterArgs().filter};
+  std::vector<std::string> algos;
+  std::optional<int> iterations, warmup;
+  std::vector<double> sigmas;
+  std::optional<double> sigma;
+  double case_ms = 500.0;
+  std::string json;
+  bool append = false;
+  std::string backend = to_string(Backend::Cpu);
+  bool no_baselines = false;
+  bench::EdgeCase edge;
+  std::string edge_image;  // mirror-tiled to each size; empty: seeded random rectangles
+
+  // Every extension of the table but ignore, which is no extension (its naive start is shown).
+  static std::vector<std::string> default_extensions() {
+    std::vector<std::string> names;
+    for (const ExtensionInfo& e : extension_table())
+      if (e.ext != Extension::Ignore) names.push_back(e.name);
+    return names;
+  }
+};
+
+// Which frames and cases: sizes, orders, extensions, channels, filters and algorithms.
+void add_case_options(CLI::App& cmd, Args& a) {
+  cmd.add_option("--sizes", a.sizes, "square sizes")->delimiter(',')->capture_default_str();
+  cmd.add_flag("--no-hd", a.no_hd, "skip 1920x1080 and 3840x2160");
+  cmd.add_option("--orders", a.orders, "orders")->delimiter(',')->capture_default_str();
+  cmd.add_option("--ext", a.exts, "extensions")->delimiter(',')->capture_default_str();
+  cmd.add_option("--channels", a.channels, "1 and/or 4")->delimiter(',')->capture_default_str();
+  cmd.add_option("--filters", a.filters, option_help().filter)
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd.add_option(
+         "--algos", a.algos,
+         "CUDA algorithms: " + option_help().algo + "; default: every one the backend offers")
+      ->delimiter(',');
+}
+
+// How often each case runs.
+void add_repeat_options(CLI::App& cmd, Args& a) {
+  cmd.add_option("--iterations", a.iterations,
+                 "timed runs per case (default: 20 on the CPU, 100 on CUDA)");
+  cmd.add_option("--warmup", a.warmup, "untimed runs first (default: 3 CPU, 10 CUDA)");
+  cmd.add_option("--case-ms", a.case_ms,
+                 "CUDA: a case whose timed runs would take longer than this many GPU ms gets "
+                 "fewer (at least 10); 0: always --iterations")
+      ->capture_default_str();
+}
+
+// The filters' parameters: the sigmas of every case, and the edge-aware filter's.
+void add_parameter_options(CLI::App& cmd, Args& a) {
+  cmd.add_option("--sigmas", a.sigmas,
+                 "Gaussian sigmas, every case at each (default 4; edge-aware: 50)")
+      ->delimiter(',');
+  cmd.add_option("--sigma", a.sigma, "one sigma: the same as --sigmas with one value");
+  cmd.add_option("--sigma-r", a.edge.sigma_r255, "edge-aware: sigma_r on the 8-bit scale")
+      ->capture_default_str();
+  cmd.add_option("--kappa", a.edge.kappa, "edge-aware: warm-up distance of C and D")
+      ->capture_default_str();
+  cmd.add_option("--edge-iterations", a.edge.passes, "edge-aware: the filter's iterations N")
+      ->capture_default_str();
+  cmd.add_option("--image", a.edge_image,
+                 "edge-aware: mirror-tile this RGB image to each size (default: seeded random "
+                 "rectangles)");
+}
+
+// Where the results go and what runs them.
+void add_output_options(CLI::App& cmd, Args& a) {
+  cmd.add_option("--json", a.json, "also write the results to this JSON file");
+  cmd.add_flag("--append", a.append,
+               "with --json: add the rows to the record already in that file");
+  cmd.add_option("--backend", a.backend,
+                 "cpu; cuda (CUDA only); auto (CPU, and CUDA when a device exists)")
+      ->capture_default_str();
+  cmd.add_flag("--no-baselines", a.no_baselines,
+               "CUDA: skip the FIR, NPP, cuFFT, CUB and copy baselines");
+}
+
+// ---- Checking them ---------------------------------------------------------------------------
+
+// What a run measures, checked.
+struct Plan {
+  BenchOptions cases;  // the CPU and CUDA drivers' (the kinds but edge-aware)
+  bool edge = false;   // edge-aware among --filters: bench::bench_edge
+  bench::EdgeCase edge_case;
+  std::vector<Algorithm> edge_algos;
+  Backend backend = Backend::Cpu;
+  nlohmann::json prior;  // the record --append adds to
+};
+
+// rf::parse_spec's message for a mistake in a list of names: it names the option of rfcli filter
+// (--filter, --algo), which the benchmark spells in the plural.
+UsageError list_error(const InvalidParameter& e) {
+  const std::string message = e.what();
+  for (const char* option : {"--filter", "--algo"}) {
+    const std::size_t n = std::strlen(option);
+    if (message.compare(0, n, option) == 0 && (message[n] == ':' || message[n] == ' '))
+      return UsageError(std::string(option) + "s" + message.substr(n));
+  }
+  return UsageError(message);
+}
+
+// The names of `args` read as rfcli filter reads them, and the same message for a wrong one.
+FilterSpec parse_names(const FilterArgs& args) {
+  try {
+    return parse_spec_unvalidated(args);
+  } catch (const InvalidParameter& e) {
+    throw list_error(e);
+  }
+}
+
+// The case checked as rfcli filter checks a filter.
+void check_case(const FilterArgs& args) {
+  try {
+    parse_spec(args);
+  } catch (const InvalidParameter& e) {
+    throw list_error(e);
+  }
+}
+
+std::vector<Extension> parse_extensions(const std::vector<std::string>& names) {
+  std::vector<Extension> exts;
+  for (const std::string& name : names) {
+    FilterArgs a;
+    a.ext = name;
+    exts.push_back(parse_names(a).ext);
+  }
+  return exts;
+}
+
+// The kinds of --filters but edge-aware, which `edge` says is among them.
+std::vector<FilterKind> parse_kinds(const std::vector<std::string>& names, bool* edge) {
+  std::vector<FilterKind> kinds;
+  for (const std::string& name : names) {
+    FilterArgs a;
+    a.filter = name;
+    const FilterKind kind = parse_names(a).kind;
+    if (kind == FilterKind::EdgeAware)
+      *edge = true;
+    else
+      kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+// Each name of --algos must be an algorithm the CUDA backend offers for one of `kinds`.
+std::vector<Algorithm> parse_algorithms(const std::vector<std::string>& names,
+                                        const std::vector<FilterKind>& kinds) {
+  std::vector<Algorithm> algos;
+  for (const std::string& name : names) {
+    FilterArgs a;
+    a.algo = name;
+    const Algorithm algo = parse_names(a).algo;
+    bool offered = false;
+    std::string lists;
+    for (FilterKind kind : kinds) {
+      const std::vector<Algorithm> list = algorithms_for(Backend::Cuda, kind);
+      offered = offered || std::find(list.begin(), list.end(), algo) != list.end();
+      lists += std::string(lists.empty() ? "" : "; ") + to_string(kind) + ": " + names_of(list);
+    }
+    if (!offered)
+      throw UsageError("--algos: '" + name + "' is not offered for these filters (" + lists + ")");
+    algos.push_back(algo);
+  }
+  return algos;
+}
+
+std::vector<double> parse_sigmas(const Args& a) {
+  if (a.sigma && !a.sigmas.empty()) throw UsageError("--sigma and --sigmas: give one of them");
+  const std::vector<double> sigmas = a.sigma ? std::vector<double>{*a.sigma} : a.sigmas;
+  for (double s : sigmas)
+    if (!(s > 0.0) || !std::isfinite(s))
+      throw UsageError("--sigmas: every sigma must be a positive number");
+  return sigmas;
+}
+
+// Every case the drivers will time, checked by rf::parse_spec: a kind none of whose orders is
+// among --orders, or a sigma outside what an order's design holds, is refused with the message
+// of rfcli filter before anything is measured.
+void check_cases(const BenchOptions& o, Backend backend) {
+  for (FilterKind kind : o.kinds) {
+    if (bench::bench_cases(o, kind, Backend::Cpu).empty()) {
+      FilterArgs a;
+      a.filter = to_string(kind);
+      a.order = o.orders.front();
+      check_case(a);
+    }
+    for (Backend b : {Backend::Cpu, Backend::Cuda})
+      if (backend == Backend::Auto || backend == b)
+        for (const FilterSpec& spec : bench::bench_cases(o, kind, b)) check_case(to_args(spec));
+  }
+}
+
+// The edge-aware case's parameters, and its algorithms: those of --algos the CUDA backend offers
+// for it (not auto), or all of them.
+void check_edge(Plan& p) {
+  const bench::EdgeCase& e = p.edge_case;
+  if (!(e.sigma_r255 > 0.0)) throw UsageError("--sigma-r: must be a positive number");
+  if (!(e.kappa >= 0.0)) throw UsageError("--kappa: must be >= 0");
+  if (e.passes < 1 || e.passes > 16) throw UsageError("--edge-iterations: must be 1 to 16");
+  for (Algorithm algo : bench::bench_algorithms(p.cases, FilterKind::EdgeAware))
+    if (algo != Algorithm::Auto) p.edge_algos.push_back(algo);
+  if (p.edge_algos.empty()) p.edge_algos = bench::bench_algorithms({}, FilterKind::EdgeAware);
+  for (double sigma : e.sigmas)
+    for (Algorithm algo : p.edge_algos) check_case(to_args(bench::edge_spec(e, sigma, algo)));
+}
+
+// The counts of runs, the backend and the record of --append.
+void check_run(Plan& p, const Args& a) {
+  FilterArgs names;
+  names.backend = a.backend;
+  p.backend = parse_names(names).backend;
+  if (a.iterations && *a.iterations < 1) throw UsageError("--iterations: must be >= 1");
+  if (a.warmup && *a.warmup < 0) throw UsageError("--warmup: must be >= 0");
+  if (!(a.case_ms >= 0.0)) throw UsageError("--case-ms: must be >= 0");
+  if (a.append && a.json.empty()) throw UsageError("--append: needs --json FILE");
+  p.prior = a.append ? read_record(a.json) : nlohmann::json();
+}
+
+Plan parse(const Args& a) {
+  Plan p;
+  BenchOptions& o = p.cases;
+  const Range orders = info(Param::Order).range;
+  o.sizes = positive_list(a.sizes, "--sizes", 1, 32768);
+  o.include_hd = !a.no_hd;
+  o.orders = positive_list(a.orders, "--orders", int(orders.lo), int(orders.hi));
+  o.channels = a.channels;
+  for (int c : o.channels)
+    if (c != 1 && c != 4) throw UsageError("--channels: " + std::to_string(c) + " is not 1 or 4");
+  o.exts = parse_extensions(a.exts);
+  o.kinds = parse_kinds(a.filters, &p.edge);
+  if (o.orders.empty() || o.exts.empty() || o.channels.empty() || (o.kinds.empty() && !p.edge) ||
+      (o.sizes.empty() && !o.include_hd))
+    throw UsageError(
+        "bench: nothing to measure (an empty list of sizes, orders, extensions, channels or "
+        "filters)");
+  const std::vector<double> sigmas = parse_sigmas(a);
+  o.sigmas = sigmas.empty() ? std::vector<double>{4.0} : sigmas;
+  p.edge_case = a.edge;
+  if (!sigmas.empty()) p.edge_case.sigmas = sigmas;
+  std::vector<FilterKind> kinds = o.kinds;
+  if (p.edge) kinds.push_back(FilterKind::EdgeAware);
+  o.algos = parse_algorithms(a.algos, kinds);
+  if (p.edge) check_edge(p);
+  o.baselines = !a.no_baselines;
+  check_run(p, a);
+  o.case_ms = a.case_ms;
+  check_cases(o, p.backend);
+  return p;
+}
+
+// ---- Running them ----------------------------------------------------------------------------
+
+// What the JSON record gets: the devices measured, the copy floor and the rows.
+struct Record {
+  std::string device;
+  double copy_gbps = 0.0;
+  std::vector<BenchResult> rows;
+
+  void add_device(const std::string& name) {
+    if (device.find(name) == std::string::npos)
+      device = device.empty() ? name : device + "; " + name;
+  }
+  void add(const std::vector<BenchResult>& more) {
+    for (const BenchResult& r : more)
+      if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+};
+
+std::string cpu_name() {
+  return cpu_model() + ", " + make_cpu_engine()->description();
+}
+
+void run_cpu(const Args& a, const BenchOptions& o, Record& record) {
+  record.add_device(cpu_name());
+  std::printf("# %s; steady clock around the column and row passes (no copies)\n",
+              record.device.c_str());
+  BenchOptions c = o;
+  c.iterations = a.iterations.value_or(20);
+  c.warmup = a.warmup.value_or(3);
+  record.add(bench::bench_cpu(c, print_row));
+}
+
+void run_cuda(const Args& a, const BenchOptions& o, Record& record) {
+  const std::string gpu = make_engine(Backend::Cuda)->description();
+  record.add_device(gpu);
+  std::printf(
+      "# %s; CUDA events around the filter only (no upload or readback), median of up to %d runs "
+      "(fewer past %g ms a case)\n",
+      gpu.c_str(), a.iterations.value_or(100), o.case_ms);
+  BenchOptions g = o;
+  g.iterations = a.iterations.value_or(100);
+  g.warmup = a.warmup.value_or(10);
+  record.add(bench::bench_cuda(g, print_row, print_note));
+}
+
+void run_edge(const Args& a, const Plan& p, bool on_cpu, bool cuda, Record& record) {
+  if (on_cpu) record.add_device(cpu_name());
+  if (cuda) record.add_device(make_engine(Backend::Cuda)->description());
+  const bench::EdgeCase& e = p.edge_case;
+  std::string sigma_list;
+  for (double s : e.sigmas) sigma_list += (sigma_list.empty() ? "" : ",") + sigma_text(s);
+  std::printf(
+      "# edge-aware: RGB, sigma %s, sigma_r %g/255, kappa %g, %d iterations, %s; constant "
+      "extension; cpu: steady clock around run(), median of %d; rfstudio: CUDA events "
+      "around the graph launch, RGBA float on the device, median of %d\n",
+      sigma_list.c_str(), e.sigma_r255, e.kappa, e.passes,
+      a.edge_image.empty() ? "seeded random rectangles" : a.edge_image.c_str(),
+      a.iterations.value_or(5), a.iterations.value_or(100));
+  std::optional<Image> photo;
+  if (!a.edge_image.empty()) photo = io::read_image(a.edge_image);
+  const bench::Repeats cpu_repeats{a.warmup.value_or(1), a.iterations.value_or(5)};
+  const bench::Repeats cuda_repeats{5, a.iterations.value_or(100)};
+  record.add(bench::bench_edge(p.cases, e, photo ? &*photo : nullptr, p.edge_algos, on_cpu, cuda,
+                               cpu_repeats, cuda_repeats, print_row));
+}
+
+void run_bench(const Args& a, const Plan& p) {
+  std::string why;
+  const bool cuda = p.backend != Backend::Cpu && cuda_available(&why);
+  if (p.backend == Backend::Cuda && !cuda)
+    throw BackendUnavailable("--backend cuda: CUDA backend unavailable: " + why);
+  if (p.backend == Backend::Auto && !cuda)
+    std::fprintf(stderr, "rfcli: CUDA unavailable (%s): benchmarking the CPU only\n", why.c_str());
+  Record record;
+  print_header();
+  const bool recursive = !p.cases.kinds.empty();
+  if (p.backend != Backend::Cuda && recursive) run_cpu(a, p.cases, record);
+  if (cuda && recursive) run_cuda(a, p.cases, record);
+  if (p.edge) run_edge(a, p, p.backend != Backend::Cuda, cuda, record);
+  if (a.json.empty()) return;
+  write_record(a.json, p.prior, record.device, record.copy_gbps, record.rows);
+  std::printf("results -> %s%s\n", a.json.c_str(), a.append ? " (appended)" : "");
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
-  struct Args {
-    std::vector<int> sizes{512, 1024, 2048, 4096};
-    bool no_hd = false;
-    std::vector<int> orders{1, 2, 3, 4, 5};
-    std::vector<std::string> exts{"zero", "clamp", "repeat", "mirror"};
-    std::vector<int> channels{1, 4};
-    std::vector<std::string> filters{"gaussian"};
-    std::vector<std::string> algos;
-    std::optional<int> iterations, warmup;
-    std::vector<double> sigmas;
-    std::optional<double> sigma;
-    double case_ms = 500.0;
-    std::string json;
-    bool append = false;
-    std::string backend = "cpu";
-    bool no_baselines = false;
-    bench::EdgeCase edge;
-    std::string edge_image;  // mirror-tiled to each size; empty: seeded random rectangles
-  };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Benchmark on random data: median time of the filter alone, GiP/s = 2^30 px/s");
-  cmd->add_option("--sizes", args->sizes, "square sizes")->delimiter(',')->capture_default_str();
-  cmd->add_flag("--no-hd", args->no_hd, "skip 1920x1080 and 3840x2160");
-  cmd->add_option("--orders", args->orders, "orders")->delimiter(',')->capture_default_str();
-  cmd->add_option("--ext", args->exts, "extensions")->delimiter(',')->capture_default_str();
-  cmd->add_option("--channels", args->channels, "1 and/or 4")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--filters", args->filters, "gaussian, deriche, sat, ..., edge-aware")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--algos", args->algos,
-                  "CUDA algorithms: rt, alg4, alg5, alg6, auto (one-way, two-way for yvrg; a, c, "
-                  "d, exact for edge-aware); default: every one the backend offers")
-      ->delimiter(',');
-  cmd->add_option("--iterations", args->iterations,
-                  "timed runs per case (default: 20 on the CPU, 100 on CUDA)");
-  cmd->add_option("--warmup", args->warmup, "untimed runs first (default: 3 CPU, 10 CUDA)");
-  cmd->add_option("--case-ms", args->case_ms,
-                  "CUDA: a case whose timed runs would take longer than this many GPU ms gets "
-                  "fewer (at least 10); 0: always --iterations")
-      ->capture_default_str();
-  cmd->add_option("--sigmas", args->sigmas,
-                  "Gaussian sigmas, every case at each (default 4; edge-aware: 50)")
-      ->delimiter(',');
-  cmd->add_option("--sigma", args->sigma, "one sigma: the same as --sigmas with one value");
-  cmd->add_option("--sigma-r", args->edge.sigma_r255, "edge-aware: sigma_r on the 8-bit scale")
-      ->capture_default_str();
-  cmd->add_option("--kappa", args->edge.kappa, "edge-aware: warm-up distance of C and D")
-      ->capture_default_str();
-  cmd->add_option("--edge-iterations", args->edge.passes, "edge-aware: the filter's iterations N")
-      ->capture_default_str();
-  cmd->add_option("--image", args->edge_image,
-                  "edge-aware: mirror-tile this RGB image to each size (default: seeded random "
-                  "rectangles)");
-  cmd->add_option("--json", args->json, "also write the results to this JSON file");
-  cmd->add_flag("--append", args->append,
-                "with --json: add the rows to the record already in that file");
-  cmd->add_option("--backend", args->backend,
-                  "cpu; cuda (CUDA only); auto (CPU, and CUDA when a device exists)")
-      ->capture_default_str();
-  cmd->add_flag("--no-baselines", args->no_baselines,
-                "CUDA: skip the FIR, NPP, cuFFT, CUB and copy baselines");
+  add_case_options(*cmd, *args);
+  add_repeat_options(*cmd, *args);
+  add_parameter_options(*cmd, *args);
+  add_output_options(*cmd, *args);
   cmd->callback([args] {
-    BenchOptions o;
-    o.sizes = positive_list(args->sizes, "--sizes", 1, 32768);
-    o.include_hd = !args->no_hd;
-    o.orders = positive_list(args->orders, "--orders", 1, 5);
-    o.channels = args->channels;
-    for (int c : o.channels)
-      if (c != 1 && c != 4) throw UsageError("--channels: " + std::to_string(c) + " is not 1 or 4");
-    for (const std::string& e : args->exts) {
-      const auto ext = parse_extension(e);
-      if (!ext) throw UsageError("--ext: unknown extension '" + e + "'");
-      o.exts.push_back(*ext);
-    }
-    bool edge = false;
-    for (const std::string& f : args->filters) {
-      const auto kind = parse_filter_kind(f);
-      if (!kind) throw UsageError("--filters: '" + f + "' cannot be benchmarked here");
-      if (*kind == FilterKind::EdgeAware)
-        edge = true;
-      else
-        o.kinds.push_back(*kind);
-    }
-    if (o.orders.empty() || o.exts.empty() || o.channels.empty() || (o.kinds.empty() && !edge) ||
-        (o.sizes.empty() && !o.include_hd))
-      throw UsageError(
-          "bench: nothing to measure (an empty list of sizes, orders, extensions, "
-          "channels or filters)");
-    if (args->sigma && !args->sigmas.empty())
-      throw UsageError("--sigma and --sigmas: give one of them");
-    std::vector<double> sigmas = args->sigmas;
-    if (args->sigma) sigmas = {*args->sigma};
-    for (double s : sigmas)
-      if (!(s > 0.0) || !std::isfinite(s))
-        throw UsageError("--sigmas: every sigma must be a positive number");
-    o.sigmas = sigmas.empty() ? std::vector<double>{4.0} : sigmas;
-    bench::EdgeCase eb = args->edge;
-    if (!sigmas.empty()) eb.sigmas = sigmas;
-
-    // --algos: each name must be an algorithm the CUDA backend offers for one of the filters.
-    std::vector<Algorithm> edge_algos;
-    for (const std::string& name : args->algos) {
-      const auto algo = parse_algorithm(name);
-      if (!algo)
-        throw UsageError("--algos: unknown algorithm '" + name +
-                         "' (rt, alg4, alg5, alg6, auto, one-way, two-way, a, c, d, exact)");
-      bool offered = false;
-      std::string names;
-      std::vector<FilterKind> kinds = o.kinds;
-      if (edge) kinds.push_back(FilterKind::EdgeAware);
-      for (FilterKind kind : kinds) {
-        const std::vector<Algorithm> list = algorithms_for(Backend::Cuda, kind);
-        offered = offered || std::find(list.begin(), list.end(), *algo) != list.end();
-        names +=
-            std::string(names.empty() ? "" : "; ") + to_string(kind) + ": " + algorithm_names(list);
-      }
-      if (!offered)
-        throw UsageError("--algos: '" + name + "' is not offered for these filters (" + names +
-                         ")");
-      if (*algo == Algorithm::EdgeA || *algo == Algorithm::EdgeC || *algo == Algorithm::EdgeD ||
-          *algo == Algorithm::EdgeExact)
-        edge_algos.push_back(*algo);
-      o.algos.push_back(*algo);
-    }
-    if (edge_algos.empty())
-      edge_algos = {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact};
-
-    if (edge) {
-      if (!(eb.sigma_r255 > 0.0)) throw UsageError("--sigma-r: must be a positive number");
-      if (!(eb.kappa >= 0.0)) throw UsageError("--kappa: must be >= 0");
-      if (eb.passes < 1 || eb.passes > 16) throw UsageError("--edge-iterations: must be 1 to 16");
-    }
-    o.baselines = !args->no_baselines;
-    const auto backend = parse_backend(args->backend);
-    if (!backend) throw UsageError("--backend: unknown backend '" + args->backend + "'");
-    if (args->iterations && *args->iterations < 1) throw UsageError("--iterations: must be >= 1");
-    if (args->warmup && *args->warmup < 0) throw UsageError("--warmup: must be >= 0");
-    if (!(args->case_ms >= 0.0)) throw UsageError("--case-ms: must be >= 0");
-    o.case_ms = args->case_ms;
-    if (args->append && args->json.empty()) throw UsageError("--append: needs --json FILE");
-    const nlohmann::json prior = args->append ? read_record(args->json) : nlohmann::json();
-
+    const Plan plan = parse(*args);
     if (check_only()) return;
-
-    std::string why;
-    const bool cuda = *backend != Backend::Cpu && cuda_available(&why);
-    if (*backend == Backend::Cuda && !cuda)
-      throw BackendUnavailable("--backend cuda: CUDA backend unavailable: " + why);
-    if (*backend == Backend::Auto && !cuda)
-      std::fprintf(stderr, "rfcli: CUDA unavailable (%s): benchmarking the CPU only\n",
-                   why.c_str());
-
-    std::string device;
-    double copy_gbps = 0.0;
-    std::vector<BenchResult> all;
-    print_header();
-    if (*backend != Backend::Cuda && !o.kinds.empty()) {
-      device = cpu_model() + ", " + make_cpu_engine()->description();
-      std::printf("# %s; steady clock around the column and row passes (no copies)\n",
-                  device.c_str());
-      BenchOptions c = o;
-      c.iterations = args->iterations.value_or(20);
-      c.warmup = args->warmup.value_or(3);
-      all = bench::bench_cpu(c, print_row);
-      for (const BenchResult& r : all)
-        if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
-    }
-    if (cuda && !o.kinds.empty()) {
-      const std::string gpu = make_engine(Backend::Cuda)->description();
-      device = device.empty() ? gpu : device + "; " + gpu;
-      std::printf(
-          "# %s; CUDA events around the filter only (no upload or readback), median of up to "
-          "%d runs (fewer past %g ms a case)\n",
-          gpu.c_str(), args->iterations.value_or(100), o.case_ms);
-      BenchOptions g = o;
-      g.iterations = args->iterations.value_or(100);
-      g.warmup = args->warmup.value_or(10);
-      const std::vector<BenchResult> rows = bench::bench_cuda(g, print_row, print_note);
-      for (const BenchResult& r : rows)
-        if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
-      all.insert(all.end(), rows.begin(), rows.end());
-    }
-    if (edge) {
-      const bool on_cpu = *backend != Backend::Cuda;
-      if (on_cpu) {
-        const std::string cpu_name = cpu_model() + ", " + make_cpu_engine()->description();
-        if (device.find(cpu_name) == std::string::npos)
-          device = device.empty() ? cpu_name : device + "; " + cpu_name;
-      }
-      if (cuda) {
-        const std::string gpu = make_engine(Backend::Cuda)->description();
-        if (device.find(gpu) == std::string::npos)
-          device = device.empty() ? gpu : device + "; " + gpu;
-      }
-      std::string sigma_list;
-      for (double s : eb.sigmas) sigma_list += (sigma_list.empty() ? "" : ",") + sigma_text(s);
-      std::printf(
-          "# edge-aware: RGB, sigma %s, sigma_r %g/255, kappa %g, %d iterations, %s; constant "
-          "extension; cpu: steady clock around run(), median of %d; rfstudio: CUDA events "
-          "around the graph launch, RGBA float on the device, median of %d\n",
-          sigma_list.c_str(), eb.sigma_r255, eb.kappa, eb.passes,
-          args->edge_image.empty() ? "seeded random rectangles" : args->edge_image.c_str(),
-          args->iterations.value_or(5), args->iterations.value_or(100));
-      std::optional<Image> photo;
-      if (!args->edge_image.empty()) photo = io::read_image(args->edge_image);
-      const bench::Repeats cpu_repeats{args->warmup.value_or(1), args->iterations.value_or(5)};
-      const bench::Repeats cuda_repeats{5, args->iterations.value_or(100)};
-      const std::vector<BenchResult> rows =
-          bench::bench_edge(o, eb, photo ? &*photo : nullptr, edge_algos, on_cpu, cuda, cpu_repeats,
-                            cuda_repeats, print_row);
-      all.insert(all.end(), rows.begin(), rows.end());
-    }
-    if (args->json.empty()) return;
-    write_record(args->json, prior, device, copy_gbps, all);
-    std::printf("results -> %s%s\n", args->json.c_str(), args->append ? " (appended)" : "");
+    run_bench(*args, plan);
   });
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -52,15 +54,89 @@ void print_row(const char* name, const Stats& s) {
   std::printf("%-10s %12.4g %12.4g %10s %12lld\n", name, s.max_abs, s.rmse(), psnr, s.samples);
 }
 
+struct Args {
+  std::string a, b;
+  std::optional<int> border;
+  std::optional<double> sigma;
+  bool json = false;
+};
+
+// The band's width: --border, else 3 sigma with --sigma, else 8.
+int border_width(const Args& a) {
+  if (a.border) {
+    if (*a.border < 0) throw UsageError("--border: must be >= 0");
+    return *a.border;
+  }
+  if (a.sigma) {
+    if (!(*a.sigma > 0.0) || *a.sigma > 1e6) throw UsageError("--sigma: must be a positive number");
+    return int(std::ceil(3.0 * *a.sigma));
+  }
+  return 8;
+}
+
+// The differences of two images of one size, over the whole, the border band and the interior.
+struct Regions {
+  Stats whole, band, interior;
+};
+
+Regions compare(const Image& a, const Image& b, int border) {
+  Regions r;
+  for (int y = 0; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x) {
+      const bool in_band =
+          x < border || y < border || x >= a.width - border || y >= a.height - border;
+      for (int c = 0; c < a.channels; ++c) {
+        const double d = double(a.at(x, y, c)) - double(b.at(x, y, c));
+        r.whole.add(d);
+        (in_band ? r.band : r.interior).add(d);
+      }
+    }
+  return r;
+}
+
+void print_json(const Args& args, const Image& a, int border, const Regions& r) {
+  nlohmann::json j;
+  j["a"] = args.a;
+  j["b"] = args.b;
+  j["width"] = a.width;
+  j["height"] = a.height;
+  j["channels"] = a.channels;
+  j["border"] = border;
+  j["whole"] = to_json(r.whole);
+  j["border_band"] = to_json(r.band);
+  j["interior"] = to_json(r.interior);
+  std::printf("%s\n", j.dump(2).c_str());
+}
+
+void print_table(const Args& args, const Image& a, int border, const Regions& r) {
+  std::printf("%s vs %s: %dx%d, %d channel%s, border band %d px\n", args.a.c_str(), args.b.c_str(),
+              a.width, a.height, a.channels, a.channels == 1 ? "" : "s", border);
+  std::printf("%-10s %12s %12s %10s %12s\n", "region", "max abs", "rmse", "psnr dB", "samples");
+  print_row("whole", r.whole);
+  print_row("border", r.band);
+  print_row("interior", r.interior);
+}
+
+void run_diff(const Args& args) {
+  const int border = border_width(args);
+  if (check_only()) return;
+  const Image a = io::read_image(args.a);
+  const Image b = io::read_image(args.b);
+  if (a.width != b.width || a.height != b.height || a.channels != b.channels)
+    throw UsageError(args.b + ": " + std::to_string(b.width) + "x" + std::to_string(b.height) +
+                     "x" + std::to_string(b.channels) + " does not match " + args.a + " (" +
+                     std::to_string(a.width) + "x" + std::to_string(a.height) + "x" +
+                     std::to_string(a.channels) + ")");
+  const Regions r = compare(a, b, border);
+  if (args.json)
+    print_json(args, a, border, r);
+  else
+    print_table(args, a, border, r);
+}
+
 }  // namespace
 
 void add_diff_command(CLI::App& app) {
-  struct Args {
-    std::string a, b;
-    std::optional<int> border;
-    std::optional<double> sigma;
-    bool json = false;
-  };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "Max abs, RMSE and PSNR (peak 1) over the whole image, its border band and interior");
@@ -70,56 +146,7 @@ void add_diff_command(CLI::App& app) {
                   "width of the border band in pixels (default 3 sigma with --sigma, else 8)");
   cmd->add_option("--sigma", args->sigma, "the filter's sigma, to size the border band");
   cmd->add_flag("--json", args->json, "print JSON");
-  cmd->callback([args] {
-    int border = 8;
-    if (args->border) {
-      if (*args->border < 0) throw UsageError("--border: must be >= 0");
-      border = *args->border;
-    } else if (args->sigma) {
-      if (!(*args->sigma > 0.0) || *args->sigma > 1e6)
-        throw UsageError("--sigma: must be a positive number");
-      border = int(std::ceil(3.0 * *args->sigma));
-    }
-    if (check_only()) return;
-    const Image a = io::read_image(args->a);
-    const Image b = io::read_image(args->b);
-    if (a.width != b.width || a.height != b.height || a.channels != b.channels)
-      throw UsageError(args->b + ": " + std::to_string(b.width) + "x" + std::to_string(b.height) +
-                       "x" + std::to_string(b.channels) + " does not match " + args->a + " (" +
-                       std::to_string(a.width) + "x" + std::to_string(a.height) + "x" +
-                       std::to_string(a.channels) + ")");
-    Stats whole, band, interior;
-    for (int y = 0; y < a.height; ++y)
-      for (int x = 0; x < a.width; ++x) {
-        const bool in_band =
-            x < border || y < border || x >= a.width - border || y >= a.height - border;
-        for (int c = 0; c < a.channels; ++c) {
-          const double d = double(a.at(x, y, c)) - double(b.at(x, y, c));
-          whole.add(d);
-          (in_band ? band : interior).add(d);
-        }
-      }
-    if (args->json) {
-      nlohmann::json j;
-      j["a"] = args->a;
-      j["b"] = args->b;
-      j["width"] = a.width;
-      j["height"] = a.height;
-      j["channels"] = a.channels;
-      j["border"] = border;
-      j["whole"] = to_json(whole);
-      j["border_band"] = to_json(band);
-      j["interior"] = to_json(interior);
-      std::printf("%s\n", j.dump(2).c_str());
-      return;
-    }
-    std::printf("%s vs %s: %dx%d, %d channel%s, border band %d px\n", args->a.c_str(),
-                args->b.c_str(), a.width, a.height, a.channels, a.channels == 1 ? "" : "s", border);
-    std::printf("%-10s %12s %12s %10s %12s\n", "region", "max abs", "rmse", "psnr dB", "samples");
-    print_row("whole", whole);
-    print_row("border", band);
-    print_row("interior", interior);
-  });
+  cmd->callback([args] { run_diff(*args); });
 }
 
 }  // namespace rf::cli

@@ -13,6 +13,7 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
+#include "bench/bench.h"
 #include "bench/edge_bench.h"
 #include "filters/core/engine.h"
 #include "filters/edge_aware/edge_aware.h"
@@ -93,7 +94,7 @@ void run_timing(const Image& src, int size, int repeats) {
     std::printf("# CUDA backend not timed: %s\n", why.c_str());
   std::printf("%-6s %10s %10s\n", "algo", "cpu_ms", "cuda_ms");
   bench::EdgeCase paper;
-  for (Algorithm a : {Algorithm::EdgeA, Algorithm::EdgeC, Algorithm::EdgeD, Algorithm::EdgeExact}) {
+  for (Algorithm a : bench::bench_algorithms({}, FilterKind::EdgeAware)) {
     const FilterSpec spec = bench::edge_spec(paper, paper.sigmas.front(), a);
     const double cpu_ms =
         bench::time_edge_aware_cpu(spec, in, bench::Repeats{1, repeats}).median_ms;
@@ -147,107 +148,127 @@ void run_accuracy(const std::vector<std::string>& paths, const std::vector<Pair>
   }
 }
 
+struct StudyArgs {
+  std::vector<std::string> images;
+  std::vector<std::string> pairs = {"20:25", "50:50", "50:150", "200:150"};
+  double kappa_max = 3.0;
+  double kappa_step = 0.25;
+  int iterations = 2;
+  std::string csv;
+  int timing_size = 0;
+  int repeats = 5;
+  bool accuracy = false;
+};
+
+void add_study_options(CLI::App& cmd, StudyArgs& a) {
+  cmd.add_option("images", a.images, "RGB images")->required();
+  cmd.add_option("--pairs", a.pairs, "SIGMA:SIGMA_R pairs, sigma_r on the 8-bit scale")
+      ->capture_default_str();
+  cmd.add_option("--kappa-max", a.kappa_max, "largest kappa")->capture_default_str();
+  cmd.add_option("--kappa-step", a.kappa_step, "kappa step")->capture_default_str();
+  cmd.add_option("--iterations", a.iterations, "iterations N")->capture_default_str();
+  cmd.add_option("--csv", a.csv, "also write the table as CSV to this file");
+  cmd.add_option("--timing", a.timing_size,
+                 "instead of the study, time every algorithm on a SIZE x SIZE RGB image tiled "
+                 "from the first image");
+  cmd.add_option("--repeats", a.repeats, "timed runs per algorithm (--timing)")
+      ->capture_default_str();
+  cmd.add_flag("--accuracy", a.accuracy,
+               "instead of the study, compare exact, A and the double reference of A");
+}
+
+// The kappas of the study: 0 to --kappa-max in steps of --kappa-step.
+std::vector<double> study_kappas(const StudyArgs& a) {
+  if (!(a.kappa_step > 0.0) || !(a.kappa_max >= 0.0))
+    throw UsageError("--kappa-step and --kappa-max: must be positive");
+  // Each kappa is a row of the study: a step that makes millions of them is a mistake.
+  constexpr double kMaxKappas = 10000;
+  if (!(a.kappa_max / a.kappa_step < kMaxKappas))
+    throw UsageError("--kappa-max / --kappa-step: more than " + std::to_string(int(kMaxKappas)) +
+                     " kappa values");
+  std::vector<double> kappas;
+  for (int i = 0; i * a.kappa_step <= a.kappa_max + 1e-9; ++i) kappas.push_back(i * a.kappa_step);
+  return kappas;
+}
+
+// The CSV of --csv, with its header written; null without --csv.
+std::FILE* open_csv(const std::string& path) {
+  if (path.empty()) return nullptr;
+  std::FILE* csv = std::fopen(path.c_str(), "w");
+  if (!csv) throw UsageError("--csv: cannot write '" + path + "'");
+  std::fprintf(csv, "image,width,height,sigma,sigma_r_8bit,iterations,kappa,mse_c,mse_d\n");
+  return csv;
+}
+
+// The rows of one image and (sigma, sigma_r): MSE of C and D against A at every kappa.
+void study_pair(const Image& in, const std::string& name, const Pair& p, int iterations,
+                const std::vector<double>& kappas, std::FILE* csv) {
+  FilterSpec spec;
+  spec.kind = FilterKind::EdgeAware;
+  spec.sigma = p.sigma;
+  spec.sigma_r = p.sigma_r255 / 255.0;
+  spec.iterations = iterations;
+  spec.algo = Algorithm::EdgeA;
+  const Image truth = run_plan(spec, in);
+  for (double kappa : kappas) {
+    spec.kappa = kappa;
+    spec.algo = Algorithm::EdgeC;
+    const double mc = mse255(run_plan(spec, in), truth);
+    spec.algo = Algorithm::EdgeD;
+    const double md = mse255(run_plan(spec, in), truth);
+    char size[32];
+    std::snprintf(size, sizeof size, "%dx%d", in.width, in.height);
+    std::printf("%-12s %9s %6g %6g %6.2f %12.5g %12.5g\n", name.c_str(), size, p.sigma,
+                p.sigma_r255, kappa, mc, md);
+    if (csv)
+      std::fprintf(csv, "%s,%d,%d,%g,%g,%d,%.2f,%.6g,%.6g\n", name.c_str(), in.width, in.height,
+                   p.sigma, p.sigma_r255, iterations, kappa, mc, md);
+  }
+  std::fflush(stdout);
+}
+
+void run_study(const StudyArgs& a, const std::vector<Pair>& pairs,
+               const std::vector<double>& kappas) {
+  // Every image is read before anything is printed, so that a bad file fails cleanly.
+  std::vector<Image> images;
+  for (const std::string& path : a.images) images.push_back(rgb_of(io::read_image(path)));
+  std::FILE* csv = open_csv(a.csv);
+  std::printf("%-12s %9s %6s %6s %6s %12s %12s\n", "image", "size", "sigma", "sigma_r", "kappa",
+              "mse_C", "mse_D");
+  for (std::size_t i = 0; i < images.size(); ++i)
+    for (const Pair& p : pairs)
+      study_pair(images[i], base_name(a.images[i]), p, a.iterations, kappas, csv);
+  if (csv) std::fclose(csv);
+}
+
+void run_command(const StudyArgs& a) {
+  if (a.timing_size < 0) throw UsageError("--timing: must be a positive size");
+  if (a.timing_size > 0) {
+    if (a.repeats < 1) throw UsageError("--repeats: must be >= 1");
+    if (check_only()) return;
+    run_timing(io::read_image(a.images.front()), a.timing_size, a.repeats);
+    return;
+  }
+  const std::vector<double> kappas = study_kappas(a);
+  std::vector<Pair> pairs;
+  for (const std::string& s : a.pairs) pairs.push_back(parse_pair(s));
+  if (check_only()) return;
+  if (a.accuracy)
+    run_accuracy(a.images, pairs, a.iterations);
+  else
+    run_study(a, pairs, kappas);
+}
+
 }  // namespace
 
 void add_edge_study_command(CLI::App& app) {
-  struct Args {
-    std::vector<std::string> images;
-    std::vector<std::string> pairs = {"20:25", "50:50", "50:150", "200:150"};
-    double kappa_max = 3.0;
-    double kappa_step = 0.25;
-    int iterations = 2;
-    std::string csv;
-    int timing_size = 0;
-    int repeats = 5;
-    bool accuracy = false;
-  };
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<StudyArgs>();
   CLI::App* cmd = app.add_subcommand(
       "edge-study",
       "Fig. 6 of the edge-aware paper: MSE (8-bit scale) of algorithms C and D against A vs kappa, "
       "on the CPU backend; with --timing, the CPU and CUDA times of A, C, D and exact");
-  cmd->add_option("images", args->images, "RGB images")->required();
-  cmd->add_option("--pairs", args->pairs, "SIGMA:SIGMA_R pairs, sigma_r on the 8-bit scale")
-      ->capture_default_str();
-  cmd->add_option("--kappa-max", args->kappa_max, "largest kappa")->capture_default_str();
-  cmd->add_option("--kappa-step", args->kappa_step, "kappa step")->capture_default_str();
-  cmd->add_option("--iterations", args->iterations, "iterations N")->capture_default_str();
-  cmd->add_option("--csv", args->csv, "also write the table as CSV to this file");
-  cmd->add_option("--timing", args->timing_size,
-                  "instead of the study, time every algorithm on a SIZE x SIZE RGB image tiled "
-                  "from the first image");
-  cmd->add_option("--repeats", args->repeats, "timed runs per algorithm (--timing)")
-      ->capture_default_str();
-  cmd->add_flag("--accuracy", args->accuracy,
-                "instead of the study, compare exact, A and the double reference of A");
-  cmd->callback([args] {
-    if (args->timing_size < 0) throw UsageError("--timing: must be a positive size");
-    if (args->timing_size > 0) {
-      if (args->repeats < 1) throw UsageError("--repeats: must be >= 1");
-      if (check_only()) return;
-      run_timing(io::read_image(args->images.front()), args->timing_size, args->repeats);
-      return;
-    }
-    if (!(args->kappa_step > 0.0) || !(args->kappa_max >= 0.0))
-      throw UsageError("--kappa-step and --kappa-max: must be positive");
-    // Each kappa is a row of the study: a step that makes millions of them is a mistake.
-    constexpr double kMaxKappas = 10000;
-    if (!(args->kappa_max / args->kappa_step < kMaxKappas))
-      throw UsageError("--kappa-max / --kappa-step: more than " + std::to_string(int(kMaxKappas)) +
-                       " kappa values");
-    std::vector<Pair> pairs;
-    for (const std::string& s : args->pairs) pairs.push_back(parse_pair(s));
-    if (args->accuracy) {
-      run_accuracy(args->images, pairs, args->iterations);
-      return;
-    }
-    std::vector<double> kappas;
-    for (int i = 0; i * args->kappa_step <= args->kappa_max + 1e-9; ++i)
-      kappas.push_back(i * args->kappa_step);
-
-    if (check_only()) return;
-    // Every image is read before anything is printed, so that a bad file fails cleanly.
-    std::vector<Image> images;
-    for (const std::string& path : args->images) images.push_back(rgb_of(io::read_image(path)));
-
-    std::FILE* csv = nullptr;
-    if (!args->csv.empty()) {
-      csv = std::fopen(args->csv.c_str(), "w");
-      if (!csv) throw UsageError("--csv: cannot write '" + args->csv + "'");
-      std::fprintf(csv, "image,width,height,sigma,sigma_r_8bit,iterations,kappa,mse_c,mse_d\n");
-    }
-    std::printf("%-12s %9s %6s %6s %6s %12s %12s\n", "image", "size", "sigma", "sigma_r", "kappa",
-                "mse_C", "mse_D");
-    for (std::size_t i = 0; i < images.size(); ++i) {
-      const Image& in = images[i];
-      const std::string name = base_name(args->images[i]);
-      for (const Pair& p : pairs) {
-        FilterSpec spec;
-        spec.kind = FilterKind::EdgeAware;
-        spec.sigma = p.sigma;
-        spec.sigma_r = p.sigma_r255 / 255.0;
-        spec.iterations = args->iterations;
-        spec.algo = Algorithm::EdgeA;
-        const Image truth = run_plan(spec, in);
-        for (double kappa : kappas) {
-          spec.kappa = kappa;
-          spec.algo = Algorithm::EdgeC;
-          const double mc = mse255(run_plan(spec, in), truth);
-          spec.algo = Algorithm::EdgeD;
-          const double md = mse255(run_plan(spec, in), truth);
-          char size[32];
-          std::snprintf(size, sizeof size, "%dx%d", in.width, in.height);
-          std::printf("%-12s %9s %6g %6g %6.2f %12.5g %12.5g\n", name.c_str(), size, p.sigma,
-                      p.sigma_r255, kappa, mc, md);
-          if (csv)
-            std::fprintf(csv, "%s,%d,%d,%g,%g,%d,%.2f,%.6g,%.6g\n", name.c_str(), in.width,
-                         in.height, p.sigma, p.sigma_r255, args->iterations, kappa, mc, md);
-        }
-        std::fflush(stdout);
-      }
-    }
-    if (csv) std::fclose(csv);
-  });
+  add_study_options(*cmd, *args);
+  cmd->callback([args] { run_command(*args); });
 }
 
 }  // namespace rf::cli

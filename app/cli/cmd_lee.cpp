@@ -15,7 +15,6 @@
 #include "bench/lee_bench.h"
 #include "filters/core/errors.h"
 #include "filters/lee2014/lee2014.h"
-#include "filters/lee2014/lee2014_cuda.h"
 #include "filters/recursive/reference.h"
 #include "filters/truth/truth.h"
 
@@ -130,203 +129,237 @@ std::vector<double> as_double(const Image& img) {
   return std::vector<double>(img.pixels.begin(), img.pixels.end());
 }
 
+void write_json(const std::string& path, const nlohmann::json& rows) {
+  if (path.empty()) return;
+  std::ofstream f(path);
+  if (!f) throw IoError(path + ": cannot write");
+  f << rows.dump(2) << "\n";
+}
+
+// ---- lee-table -------------------------------------------------------------------------------
+
+struct TableArgs {
+  std::vector<std::string> images;
+  std::vector<double> windows{3, 30, 90};
+  std::string backend = to_string(Backend::Cpu);
+  std::string fir = "gaussian";
+  std::string json;
+};
+
+void add_table_options(CLI::App& cmd, TableArgs& a) {
+  cmd.add_option("--images", a.images,
+                 "three images for SD, HD and Full HD (centre-cropped to the aspect ratio and "
+                 "resampled), or one for all three")
+      ->delimiter(',')
+      ->required();
+  cmd.add_option("--windows", a.windows, "filter windows N (sigma = N / 2)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd.add_option("--backend", a.backend,
+                 "cpu: the double reference; cuda: the CUDA kernels in float")
+      ->capture_default_str();
+  cmd.add_option("--fir", a.fir,
+                 "gaussian: the FIR ground truth (sigma = N / 2, >= 6 sigma); window: eq. (2) "
+                 "read literally, the same Gaussian cut to the window N")
+      ->capture_default_str();
+  cmd.add_option("--json", a.json, "also write the table as JSON to this file");
+}
+
+// The backend that filters: the CPU's double reference or the CUDA kernels.
+Backend table_backend(const TableArgs& a) {
+  if (a.fir != "gaussian" && a.fir != "window")
+    throw UsageError("--fir: gaussian or window (got '" + a.fir + "')");
+  if (a.images.size() != 1 && a.images.size() != 3)
+    throw UsageError("--images: give one image or three (SD, HD, Full HD)");
+  const auto backend = parse_backend(a.backend);
+  if (!backend || *backend == Backend::Auto)
+    throw UsageError(std::string("--backend: ") + to_string(Backend::Cpu) + " or " +
+                     to_string(Backend::Cuda) + " (got '" + a.backend + "')");
+  return *backend;
+}
+
+// One line of the table: the PSNRs of one image size and window, beside the paper's.
+nlohmann::json table_row(const TableArgs& a, Backend backend, int s, const Image& gray,
+                         const std::string& source, double window) {
+  const Size size = kPaperSizes[s];
+  const double sigma = lee2014::sigma_from_window(window);
+  FilterSpec spec;
+  spec.kind = FilterKind::Yvrg;
+  spec.sigma = sigma;
+  spec.ext = Extension::Clamp;  // the FIR counterpart of duplicating the edge pixel
+  const auto fir = a.fir == "window" ? fir_window_literal(gray, window)
+                                     : as_double(ground_truth(spec, gray));
+  std::vector<double> one, two;
+  if (backend == Backend::Cuda) {
+    one = as_double(bench::lee_cuda(Partition::OneWay, sigma, gray));
+    two = as_double(bench::lee_cuda(Partition::TwoWay, sigma, gray));
+  } else {
+    one = lee2014::reference(Partition::OneWay, sigma, gray);
+    two = lee2014::reference(Partition::TwoWay, sigma, gray);
+  }
+  const double p12 = lee2014::psnr(one, two, 255.0);
+  const double pf1 = lee2014::psnr(fir, one, 255.0);
+  const double pf2 = lee2014::psnr(fir, two, 255.0);
+  const int w = window == 3 ? 0 : window == 30 ? 1 : window == 90 ? 2 : -1;
+  char paper[64] = "| - | - | -";
+  if (w >= 0)
+    std::snprintf(paper, sizeof(paper), "| %.1f | %.1f | %.1f", kPaperTable2[s][w][0],
+                  kPaperTable2[s][w][1], kPaperTable2[s][w][2]);
+  std::printf("| %s | %dx%d | %s | %g | %g | %.1f | %.1f | %.1f %s |\n", size.name, size.width,
+              size.height, source.c_str(), window, sigma, p12, pf1, pf2, paper);
+  std::fflush(stdout);
+  return {{"image", size.name},
+          {"width", size.width},
+          {"height", size.height},
+          {"source", source},
+          {"window", window},
+          {"sigma", sigma},
+          {"backend", to_string(backend)},
+          {"fir", a.fir},
+          {"psnr_one_two", p12},
+          {"psnr_fir_one", pf1},
+          {"psnr_fir_two", pf2}};
+}
+
+void run_table(const TableArgs& a, Backend backend) {
+  std::printf(
+      "| image | size | source | window N | sigma | one-way vs two-way | FIR vs one-way | FIR "
+      "vs two-way | paper: 1w vs 2w | FIR vs 1w | FIR vs 2w |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n");
+  nlohmann::json rows = nlohmann::json::array();
+  for (int s = 0; s < 3; ++s) {
+    const Size size = kPaperSizes[s];
+    const std::string& path = a.images[a.images.size() == 1 ? 0 : s];
+    const Image gray = crop_resize(gray_255(io::read_image(path)), size.width, size.height);
+    const std::string source = path.substr(path.find_last_of('/') + 1);
+    for (double window : a.windows) rows.push_back(table_row(a, backend, s, gray, source, window));
+  }
+  write_json(a.json, rows);
+}
+
 void add_table_command(CLI::App& app) {
-  struct Args {
-    std::vector<std::string> images;
-    std::vector<double> windows{3, 30, 90};
-    std::string backend = "cpu";
-    std::string fir = "gaussian";
-    std::string json;
-  };
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<TableArgs>();
   CLI::App* cmd = app.add_subcommand(
       "lee-table",
       "Table 2 of Lee et al. 2014: PSNR between one-way, two-way and the FIR Gaussian on gray "
       "SD 512x512, HD 1280x720 and Full HD 1920x1080 images (window N = 2 sigma)");
-  cmd->add_option("--images", args->images,
-                  "three images for SD, HD and Full HD (centre-cropped to the aspect ratio and "
-                  "resampled), or one for all three")
-      ->delimiter(',')
-      ->required();
-  cmd->add_option("--windows", args->windows, "filter windows N (sigma = N / 2)")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--backend", args->backend,
-                  "cpu: the double reference; cuda: the CUDA kernels in float")
-      ->capture_default_str();
-  cmd->add_option("--fir", args->fir,
-                  "gaussian: the FIR ground truth (sigma = N / 2, >= 6 sigma); window: eq. (2) "
-                  "read literally, the same Gaussian cut to the window N")
-      ->capture_default_str();
-  cmd->add_option("--json", args->json, "also write the table as JSON to this file");
+  add_table_options(*cmd, *args);
   cmd->callback([args] {
-    if (args->fir != "gaussian" && args->fir != "window")
-      throw UsageError("--fir: gaussian or window (got '" + args->fir + "')");
-    if (args->images.size() != 1 && args->images.size() != 3)
-      throw UsageError("--images: give one image or three (SD, HD, Full HD)");
-    if (args->backend != "cpu" && args->backend != "cuda")
-      throw UsageError("--backend: cpu or cuda (got '" + args->backend + "')");
+    const Backend backend = table_backend(*args);
     if (check_only()) return;
-    const bool on_cuda = args->backend == "cuda";
-    std::printf(
-        "| image | size | source | window N | sigma | one-way vs two-way | FIR vs one-way | FIR "
-        "vs two-way | paper: 1w vs 2w | FIR vs 1w | FIR vs 2w |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    nlohmann::json rows = nlohmann::json::array();
-    for (int s = 0; s < 3; ++s) {
-      const Size size = kPaperSizes[s];
-      const std::string& path = args->images[args->images.size() == 1 ? 0 : s];
-      const Image gray = crop_resize(gray_255(io::read_image(path)), size.width, size.height);
-      const std::string source = path.substr(path.find_last_of('/') + 1);
-      for (double window : args->windows) {
-        const double sigma = lee2014::sigma_from_window(window);
-        FilterSpec spec;
-        spec.kind = FilterKind::Yvrg;
-        spec.sigma = sigma;
-        spec.ext = Extension::Clamp;  // the FIR counterpart of duplicating the edge pixel
-        const auto fir = args->fir == "window" ? fir_window_literal(gray, window)
-                                               : as_double(ground_truth(spec, gray));
-        std::vector<double> one, two;
-        if (on_cuda) {
-          one = as_double(lee2014::cuda::filter(Partition::OneWay, sigma, gray));
-          two = as_double(lee2014::cuda::filter(Partition::TwoWay, sigma, gray));
-        } else {
-          one = lee2014::reference(Partition::OneWay, sigma, gray);
-          two = lee2014::reference(Partition::TwoWay, sigma, gray);
-        }
-        const double p12 = lee2014::psnr(one, two, 255.0);
-        const double pf1 = lee2014::psnr(fir, one, 255.0);
-        const double pf2 = lee2014::psnr(fir, two, 255.0);
-        const int w = window == 3 ? 0 : window == 30 ? 1 : window == 90 ? 2 : -1;
-        char paper[64] = "| - | - | -";
-        if (w >= 0)
-          std::snprintf(paper, sizeof(paper), "| %.1f | %.1f | %.1f", kPaperTable2[s][w][0],
-                        kPaperTable2[s][w][1], kPaperTable2[s][w][2]);
-        std::printf("| %s | %dx%d | %s | %g | %g | %.1f | %.1f | %.1f %s |\n", size.name,
-                    size.width, size.height, source.c_str(), window, sigma, p12, pf1, pf2, paper);
-        std::fflush(stdout);
-        rows.push_back({{"image", size.name},
-                        {"width", size.width},
-                        {"height", size.height},
-                        {"source", source},
-                        {"window", window},
-                        {"sigma", sigma},
-                        {"backend", args->backend},
-                        {"fir", args->fir},
-                        {"psnr_one_two", p12},
-                        {"psnr_fir_one", pf1},
-                        {"psnr_fir_two", pf2}});
-      }
-    }
-    if (!args->json.empty()) {
-      std::ofstream f(args->json);
-      if (!f) throw IoError(args->json + ": cannot write");
-      f << rows.dump(2) << "\n";
-    }
+    run_table(*args, backend);
   });
 }
 
+// ---- lee-bench -------------------------------------------------------------------------------
+
+struct LeeBenchArgs {
+  std::vector<std::string> sizes{"256x256",   "512x512",   "1280x720",
+                                 "1920x1080", "3840x2160", "8192x8192"};
+  double window = 30;
+  int channels = 1;
+  int runs = 100;
+  std::vector<int> lines_per_block{bench::kLeeLinesPerBlock};
+  bool no_overlapped = false;
+  std::string json;
+};
+
+void add_lee_bench_options(CLI::App& cmd, LeeBenchArgs& a) {
+  cmd.add_option("--sizes", a.sizes, "WIDTHxHEIGHT list")->delimiter(',')->capture_default_str();
+  cmd.add_option("--window", a.window, "filter window N (sigma = N / 2)")->capture_default_str();
+  cmd.add_option("--channels", a.channels, "1 or 4")->capture_default_str();
+  cmd.add_option("--runs", a.runs, "timed runs per case (>= 100 for reported figures)")
+      ->capture_default_str();
+  cmd.add_option("--lines-per-block", a.lines_per_block,
+                 "lines per CUDA block (the paper's Fig. 9 and 11 sweep it)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd.add_flag("--no-overlapped", a.no_overlapped, "skip the overlapped engine");
+  cmd.add_option("--json", a.json, "also write the results as JSON to this file");
+}
+
+// The median ms of our overlapped engine for the same yvrg, or 0 with `error` set: a failure of
+// the engine is reported in its column, and the Lee timings still run.
+double overlapped_ms(const LeeBenchArgs& a, const Size& s, double sigma, std::string& error) {
+  FilterSpec spec;
+  spec.kind = FilterKind::Yvrg;
+  spec.sigma = sigma;
+  spec.ext = Extension::Clamp;
+  spec.algo = Algorithm::Auto;
+  spec.backend = Backend::Cuda;
+  try {
+    return bench::time_cuda_engine(spec, s.width, s.height, a.channels, a.runs).median_ms;
+  } catch (const std::exception& e) {
+    error = e.what();
+    std::fprintf(stderr, "rfcli: overlapped engine at %dx%d: %s\n", s.width, s.height, e.what());
+    return 0.0;
+  }
+}
+
+// One line per lines-per-block value: one-way and two-way beside the overlapped engine.
+void lee_bench_size(const LeeBenchArgs& a, const Size& s, double sigma, const std::string& device,
+                    int sms, nlohmann::json& rows) {
+  std::string overlapped_error;
+  const double overlapped = a.no_overlapped ? 0.0 : overlapped_ms(a, s, sigma, overlapped_error);
+  for (int lpb : a.lines_per_block) {
+    const auto one =
+        bench::time_lee(Partition::OneWay, sigma, s.width, s.height, a.channels, a.runs, lpb);
+    const auto two =
+        bench::time_lee(Partition::TwoWay, sigma, s.width, s.height, a.channels, a.runs, lpb);
+    const long lines = long(s.height) * a.channels;
+    const double gips = double(s.width) * s.height / (two.median_ms * 1e-3) / double(1 << 30);
+    char over[64] = "| - | -";
+    if (!a.no_overlapped && overlapped_error.empty())
+      std::snprintf(over, sizeof(over), "| %.3f | %.1fx", overlapped, two.median_ms / overlapped);
+    std::printf("| %dx%d | %d | %ld | %ld / %ld | %.3f | %.3f | %.2fx %s | %.2f |\n", s.width,
+                s.height, lpb, lines, lines, 3 * lines, one.median_ms, two.median_ms,
+                one.median_ms / two.median_ms, over, gips);
+    std::fflush(stdout);
+    rows.push_back({{"device", device},
+                    {"sms", sms},
+                    {"width", s.width},
+                    {"height", s.height},
+                    {"channels", a.channels},
+                    {"sigma", sigma},
+                    {"lines_per_block", lpb},
+                    {"runs", a.runs},
+                    {"one_way_ms", one.median_ms},
+                    {"two_way_ms", two.median_ms},
+                    {"overlapped_ms", overlapped}});
+  }
+}
+
+void run_lee_bench(const LeeBenchArgs& a, const std::vector<Size>& sizes) {
+  int sms = 0;
+  const std::string device = bench::device_summary(&sms);
+  const double sigma = lee2014::sigma_from_window(a.window);
+  std::printf(
+      "# %s; yvrg sigma %g (window %g), %d channel(s); median of %d runs, CUDA events around "
+      "the filter only\n",
+      device.c_str(), sigma, a.window, a.channels, a.runs);
+  std::printf(
+      "| size | lines/block | row lines | threads 1-way / 2-way (rows) | one-way ms | two-way ms "
+      "| 2-way speedup | overlapped ms | overlapped vs 2-way | 2-way GiP/s |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Size& s : sizes) lee_bench_size(a, s, sigma, device, sms, rows);
+  write_json(a.json, rows);
+}
+
 void add_bench_lee_command(CLI::App& app) {
-  struct Args {
-    std::vector<std::string> sizes{"256x256",   "512x512",   "1280x720",
-                                   "1920x1080", "3840x2160", "8192x8192"};
-    double window = 30;
-    int channels = 1;
-    int runs = 100;
-    std::vector<int> lines_per_block{lee2014::cuda::kLinesPerBlock};
-    bool no_overlapped = false;
-    std::string json;
-  };
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<LeeBenchArgs>();
   CLI::App* cmd = app.add_subcommand(
       "lee-bench",
       "CUDA speed of Lee et al. 2014 one-way vs two-way, and of our overlapped filter for the same "
       "yvrg: CUDA events around the filter only (no upload or readback), median of the runs after "
       "10 warm-up runs, random data");
-  cmd->add_option("--sizes", args->sizes, "WIDTHxHEIGHT list")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_option("--window", args->window, "filter window N (sigma = N / 2)")
-      ->capture_default_str();
-  cmd->add_option("--channels", args->channels, "1 or 4")->capture_default_str();
-  cmd->add_option("--runs", args->runs, "timed runs per case (>= 100 for reported figures)")
-      ->capture_default_str();
-  cmd->add_option("--lines-per-block", args->lines_per_block,
-                  "lines per CUDA block (the paper's Fig. 9 and 11 sweep it)")
-      ->delimiter(',')
-      ->capture_default_str();
-  cmd->add_flag("--no-overlapped", args->no_overlapped, "skip the overlapped engine");
-  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  add_lee_bench_options(*cmd, *args);
   cmd->callback([args] {
     if (args->channels != 1 && args->channels != 4) throw UsageError("--channels: 1 or 4");
     std::vector<Size> sizes;
     for (const auto& s : args->sizes) sizes.push_back(parse_size(s));
     if (check_only()) return;
-    int sms = 0;
-    const std::string device = bench::device_summary(&sms);
-    const double sigma = lee2014::sigma_from_window(args->window);
-    std::printf(
-        "# %s; yvrg sigma %g (window %g), %d channel(s); median of %d runs, CUDA events around "
-        "the filter only\n",
-        device.c_str(), sigma, args->window, args->channels, args->runs);
-    std::printf(
-        "| size | lines/block | row lines | threads 1-way / 2-way (rows) | one-way ms | two-way ms "
-        "| 2-way speedup | overlapped ms | overlapped vs 2-way | 2-way GiP/s |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n");
-    nlohmann::json rows = nlohmann::json::array();
-    for (const Size& s : sizes) {
-      double overlapped = 0.0;
-      std::string overlapped_error;
-      if (!args->no_overlapped) {
-        FilterSpec spec;
-        spec.kind = FilterKind::Yvrg;
-        spec.sigma = sigma;
-        spec.ext = Extension::Clamp;
-        spec.algo = Algorithm::Auto;
-        spec.backend = Backend::Cuda;
-        // A failure of the engine is reported in its column; the Lee timings still run.
-        try {
-          overlapped = bench::time_cuda_engine(spec, s.width, s.height, args->channels, args->runs)
-                           .median_ms;
-        } catch (const std::exception& e) {
-          overlapped_error = e.what();
-          std::fprintf(stderr, "rfcli: overlapped engine at %dx%d: %s\n", s.width, s.height,
-                       e.what());
-        }
-      }
-      for (int lpb : args->lines_per_block) {
-        const auto one = bench::time_lee(Partition::OneWay, sigma, s.width, s.height,
-                                         args->channels, args->runs, lpb);
-        const auto two = bench::time_lee(Partition::TwoWay, sigma, s.width, s.height,
-                                         args->channels, args->runs, lpb);
-        const long lines = long(s.height) * args->channels;
-        const double gips = double(s.width) * s.height / (two.median_ms * 1e-3) / double(1 << 30);
-        char over[64] = "| - | -";
-        if (!args->no_overlapped && overlapped_error.empty())
-          std::snprintf(over, sizeof(over), "| %.3f | %.1fx", overlapped,
-                        two.median_ms / overlapped);
-        std::printf("| %dx%d | %d | %ld | %ld / %ld | %.3f | %.3f | %.2fx %s | %.2f |\n", s.width,
-                    s.height, lpb, lines, lines, 3 * lines, one.median_ms, two.median_ms,
-                    one.median_ms / two.median_ms, over, gips);
-        std::fflush(stdout);
-        rows.push_back({{"device", device},
-                        {"sms", sms},
-                        {"width", s.width},
-                        {"height", s.height},
-                        {"channels", args->channels},
-                        {"sigma", sigma},
-                        {"lines_per_block", lpb},
-                        {"runs", args->runs},
-                        {"one_way_ms", one.median_ms},
-                        {"two_way_ms", two.median_ms},
-                        {"overlapped_ms", overlapped}});
-      }
-    }
-    if (!args->json.empty()) {
-      std::ofstream f(args->json);
-      if (!f) throw IoError(args->json + ": cannot write");
-      f << rows.dump(2) << "\n";
-    }
+    run_lee_bench(*args, sizes);
   });
 }
 

@@ -78,10 +78,18 @@ bool is_pfm(const std::vector<std::uint8_t>& b) {
   return b.size() >= 3 && b[0] == 'P' && (b[1] == 'f' || b[1] == 'F') && std::isspace(b[2]);
 }
 
+// A PFM header: the size, the channel count (Pf gray, PF colour), the byte order and where the
+// raster starts.
+struct PfmHeader {
+  long long width = 0, height = 0;
+  int channels = 1;
+  bool little_endian = false;  // a negative scale
+  std::size_t raster = 0;
+};
+
 // The header is three whitespace-separated tokens after the magic ("W H SCALE"), then exactly one
 // whitespace byte before the raster.
-Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
-  const int channels = b[1] == 'F' ? 3 : 1;
+PfmHeader read_pfm_header(const std::string& path, const std::vector<std::uint8_t>& b) {
   std::size_t pos = 2;
   auto token = [&](const char* what) {
     while (pos < b.size() && std::isspace(b[pos])) ++pos;
@@ -100,57 +108,66 @@ Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
       fail(path, std::string("PFM header: ") + what + " '" + t + "' is not an integer");
     return v;
   };
-  const long long w = integer("width");
-  const long long h = integer("height");
-  check_size(path, w, h);
+  PfmHeader h;
+  h.channels = b[1] == 'F' ? 3 : 1;
+  h.width = integer("width");
+  h.height = integer("height");
+  check_size(path, h.width, h.height);
   const std::string st = token("scale");
   char* end = nullptr;
   const double scale = std::strtod(st.c_str(), &end);
   if (*end || !std::isfinite(scale) || scale == 0.0)
     fail(path, "PFM header: scale '" + st + "' is not a nonzero number");
-  ++pos;  // the single whitespace byte that ends the header
-  const bool little = scale < 0.0;
+  h.little_endian = scale < 0.0;
+  h.raster = pos + 1;  // after the single whitespace byte that ends the header
+  return h;
+}
 
-  const std::size_t samples = std::size_t(w) * std::size_t(h) * channels;
-  const std::size_t need = samples * 4;
-  const std::size_t have = b.size() >= pos ? b.size() - pos : 0;
-  if (have < need)
-    fail(path, "PFM data is short: " + std::to_string(have) + " bytes for " + std::to_string(w) +
-                   "x" + std::to_string(h) + "x" + std::to_string(channels) + " floats (" +
-                   std::to_string(need) + " bytes)");
+float pfm_sample(const std::uint8_t* p, bool little_endian) {
+  const std::uint32_t u = little_endian ? std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 |
+                                              std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24
+                                        : std::uint32_t(p[3]) | std::uint32_t(p[2]) << 8 |
+                                              std::uint32_t(p[1]) << 16 | std::uint32_t(p[0]) << 24;
+  float v;
+  std::memcpy(&v, &u, 4);
+  return v;
+}
 
-  Image img(int(w), int(h), channels);
-  const std::size_t row = std::size_t(w) * channels;
-  std::size_t bad = 0;
-  for (std::size_t fy = 0; fy < std::size_t(h); ++fy) {
-    const std::size_t y = std::size_t(h) - 1 - fy;  // rows are stored bottom-up
-    for (std::size_t i = 0; i < row; ++i) {
-      const std::uint8_t* p = &b[pos + (fy * row + i) * 4];
-      const std::uint32_t u = little ? std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 |
-                                           std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24
-                                     : std::uint32_t(p[3]) | std::uint32_t(p[2]) << 8 |
-                                           std::uint32_t(p[1]) << 16 | std::uint32_t(p[0]) << 24;
-      float v;
-      std::memcpy(&v, &u, 4);
-      const std::size_t at = y * row + i;
-      bad += !std::isfinite(v);
-      img.pixels[at] = v;
+// Refuses NaN and infinite samples, naming how many and the first in reading order from the top
+// of the image.
+void check_finite(const std::string& path, const Image& img) {
+  std::size_t bad = 0, first_bad = 0;
+  for (std::size_t at = img.pixels.size(); at-- > 0;)
+    if (!std::isfinite(img.pixels[at])) {
+      ++bad;
+      first_bad = at;
     }
+  if (!bad) return;
+  const std::size_t row = std::size_t(img.width) * img.channels;
+  const std::size_t x = (first_bad % row) / img.channels, y = first_bad / row,
+                    c = first_bad % img.channels;
+  fail(path, std::to_string(bad) + " NaN or infinite samples (the first at x=" + std::to_string(x) +
+                 " y=" + std::to_string(y) + " channel " + std::to_string(c) +
+                 "); refusing non-finite PFM data");
+}
+
+Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
+  const PfmHeader h = read_pfm_header(path, b);
+  const std::size_t samples = std::size_t(h.width) * std::size_t(h.height) * h.channels;
+  const std::size_t need = samples * 4;
+  const std::size_t have = b.size() >= h.raster ? b.size() - h.raster : 0;
+  if (have < need)
+    fail(path, "PFM data is short: " + std::to_string(have) + " bytes for " +
+                   std::to_string(h.width) + "x" + std::to_string(h.height) + "x" +
+                   std::to_string(h.channels) + " floats (" + std::to_string(need) + " bytes)");
+  Image img(int(h.width), int(h.height), h.channels);
+  const std::size_t row = std::size_t(h.width) * h.channels;
+  for (std::size_t fy = 0; fy < std::size_t(h.height); ++fy) {
+    const std::size_t y = std::size_t(h.height) - 1 - fy;  // rows are stored bottom-up
+    for (std::size_t i = 0; i < row; ++i)
+      img.pixels[y * row + i] = pfm_sample(&b[h.raster + (fy * row + i) * 4], h.little_endian);
   }
-  if (bad) {
-    // The first in reading order from the top of the image.
-    std::size_t first_bad = 0;
-    for (std::size_t at = 0; at < samples; ++at)
-      if (!std::isfinite(img.pixels[at])) {
-        first_bad = at;
-        break;
-      }
-    const std::size_t x = (first_bad % row) / channels, y = first_bad / row,
-                      c = first_bad % channels;
-    fail(path, std::to_string(bad) + " NaN or infinite samples (the first at x=" +
-                   std::to_string(x) + " y=" + std::to_string(y) + " channel " + std::to_string(c) +
-                   "); refusing non-finite PFM data");
-  }
+  check_finite(path, img);
   return img;
 }
 
@@ -352,18 +369,19 @@ std::string stb_reason() {
   return r ? r : "unknown reason";
 }
 
-Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
+// Checks a file for stb_image before it decodes anything (even stbi_info reads the Huffman
+// tables) and returns the header's size and channel count.
+void check_stb_header(const std::string& path, const std::vector<std::uint8_t>& b, int& w, int& h,
+                      int& comp) {
   if (b.size() > std::size_t(INT32_MAX)) fail(path, "file too large");
   const auto* data = b.data();
   const int len = int(b.size());
-  // Before stb_image parses anything: even stbi_info reads the Huffman tables.
   if (is_jpeg(b))
     if (const char* problem = jpeg_huffman_problem(b)) fail(path, problem);
   if (is_png(b))
     if (const char* problem = png_chunk_problem(b)) fail(path, problem);
   if (stbi_is_hdr_from_memory(data, len) && !hdr_runs_end(b))
     fail(path, "truncated or corrupt HDR (a run-length scanline that never ends)");
-  int w = 0, h = 0, comp = 0;
   if (!stbi_info_from_memory(data, len, &w, &h, &comp))
     fail(path, "unsupported or corrupt image (" + stb_reason() +
                    "); readable formats: PNG, JPEG, BMP, TGA, HDR, PFM");
@@ -374,7 +392,29 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
                    " pixels cannot come from " + std::to_string(b.size()) + " bytes");
   if (is_jpeg(b) && jpeg_is_truncated(b))
     fail(path, "truncated JPEG (no end-of-image marker after the last scan)");
+}
 
+// JPEG pixels come from libjpeg-turbo: stb_image 2.27's Huffman decoder reads out of bounds on a
+// corrupt scan (an index it never checks against its 256 symbols), which the fuzzer found;
+// libjpeg-turbo checks every code. stb_image still reads the header.
+std::vector<std::uint8_t> decode_jpeg(const std::string& path, const std::vector<std::uint8_t>& b,
+                                      int w, int h, int comp) {
+  if (comp != 1 && comp != 3) fail(path, "unsupported JPEG channel count " + std::to_string(comp));
+  int rw = 0, rh = 0;
+  if (const char* problem = jpeg_size(b.data(), b.size(), &rw, &rh))
+    fail(path, std::string("corrupt JPEG (") + problem + ")");
+  if (rw != w || rh != h) fail(path, "corrupt JPEG (its headers disagree on the size)");
+  std::vector<std::uint8_t> px(std::size_t(w) * std::size_t(h) * std::size_t(comp));
+  if (const char* problem = jpeg_decode(b.data(), b.size(), w, h, comp, px.data()))
+    fail(path, std::string("corrupt JPEG (") + problem + ")");
+  return px;
+}
+
+Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
+  int w = 0, h = 0, comp = 0;
+  check_stb_header(path, b, w, h, comp);
+  const auto* data = b.data();
+  const int len = int(b.size());
   // The float image is allocated once the decoder has succeeded: a header that claims a huge
   // size over a few bytes of data costs nothing but the decoder's refusal.
   int rw = 0, rh = 0, rc = 0;
@@ -391,17 +431,9 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
     return convert(px.get(), [](float v) { return v; });
   }
   if (is_jpeg(b)) {
-    // JPEG pixels come from libjpeg-turbo: stb_image 2.27's Huffman decoder reads out of bounds
-    // on a corrupt scan (an index it never checks against its 256 symbols), which the fuzzer
-    // found; libjpeg-turbo checks every code. stb_image still reads the header above.
-    if (comp != 1 && comp != 3)
-      fail(path, "unsupported JPEG channel count " + std::to_string(comp));
-    if (const char* problem = jpeg_size(data, b.size(), &rw, &rh))
-      fail(path, std::string("corrupt JPEG (") + problem + ")");
-    if (rw != w || rh != h) fail(path, "corrupt JPEG (its headers disagree on the size)");
-    std::vector<std::uint8_t> px(std::size_t(w) * std::size_t(h) * std::size_t(comp));
-    if (const char* problem = jpeg_decode(data, b.size(), w, h, comp, px.data()))
-      fail(path, std::string("corrupt JPEG (") + problem + ")");
+    const std::vector<std::uint8_t> px = decode_jpeg(path, b, w, h, comp);
+    rw = w;
+    rh = h;
     return convert(px.data(), [](std::uint8_t v) { return from_unorm8(v); });
   }
   if (stbi_is_16_bit_from_memory(data, len)) {

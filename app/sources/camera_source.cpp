@@ -207,6 +207,20 @@ class CameraSource final : public Source {
   }
 
   void configure(int width, int height) {
+    check_capabilities();
+    const Candidates c = candidates(enum_formats(*io_, fd_));
+    if (width <= 0 || height <= 0) current_size(width, height);
+    set_format(negotiate(c, width, height));
+    fps_ = set_highest_rate();
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g", fps_);
+    description_ = device_ + " " + fourcc_string(format_.pixelformat) + " " +
+                   std::to_string(format_.width) + "x" + std::to_string(format_.height) +
+                   (fps_ > 0.0 ? std::string(" ") + rate + " fps" : std::string());
+  }
+
+  // A V4L2 node that captures video with streaming I/O; its name goes to card_.
+  void check_capabilities() {
     v4l2_capability cap{};
     if (xioctl(*io_, fd_, VIDIOC_QUERYCAP, &cap) != 0) {
       if (errno == ENOTTY || errno == EINVAL)
@@ -219,62 +233,73 @@ class CameraSource final : public Source {
       throw IoError("camera " + device_ + " (" + card_ + ") cannot capture video");
     if (!(caps & V4L2_CAP_STREAMING))
       throw IoError("camera " + device_ + " (" + card_ + ") does not support streaming I/O");
+  }
 
-    const std::vector<std::uint32_t> formats = enum_formats(*io_, fd_);
+  // The formats this source takes of those the camera offers.
+  struct Candidates {
+    std::vector<std::uint32_t> raw;  // sent as they come, in order of preference
+    std::uint32_t mjpeg = 0;         // the camera's motion JPEG fourcc; 0: none
+  };
+
+  Candidates candidates(const std::vector<std::uint32_t>& formats) const {
     auto offered = [&](std::uint32_t f) {
       return std::find(formats.begin(), formats.end(), f) != formats.end();
     };
-    // The formats sent as they come, in order of preference: YUYV (2 bytes a pixel, no decoding,
-    // exact), then NV12 (1.5 bytes a pixel).
-    std::vector<std::uint32_t> raw;
+    Candidates c;
+    // YUYV (2 bytes a pixel, no decoding, exact), then NV12 (1.5 bytes a pixel).
     for (std::uint32_t f : {V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12})
-      if (offered(f)) raw.push_back(f);
+      if (offered(f)) c.raw.push_back(f);
     // Some cameras name their motion JPEG 'JPEG' rather than 'MJPG'; the frames are the same.
-    const std::uint32_t mjpeg_fourcc =
-        offered(V4L2_PIX_FMT_MJPEG) ? V4L2_PIX_FMT_MJPEG : V4L2_PIX_FMT_JPEG;
-    const bool has_mjpeg = offered(mjpeg_fourcc);
-    if (raw.empty() && !has_mjpeg) {
+    for (std::uint32_t f : {V4L2_PIX_FMT_MJPEG, V4L2_PIX_FMT_JPEG})
+      if (!c.mjpeg && offered(f)) c.mjpeg = f;
+    if (c.raw.empty() && !c.mjpeg) {
       std::string list;
       for (std::uint32_t f : formats) list += (list.empty() ? "" : ", ") + fourcc_string(f);
       throw IoError("camera " + device_ + " offers none of YUYV, NV12 and MJPEG (it offers: " +
                     (list.empty() ? "nothing" : list) + ")");
     }
-    if (width <= 0 || height <= 0) {
-      // No size asked for: keep the driver's current one.
-      v4l2_format current{};
-      current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-      if (xioctl(*io_, fd_, VIDIOC_G_FMT, &current) == 0) {
-        width = int(current.fmt.pix.width);
-        height = int(current.fmt.pix.height);
-      }
-      if (width <= 0 || height <= 0) width = 640, height = 480;
-    }
+    return c;
+  }
 
-    // An uncompressed format at the size asked for; else MJPEG at that size (USB 2 cameras offer
-    // large sizes in MJPEG only); else an uncompressed format at the size the driver picks.
+  // No size asked for: keep the driver's current one (640x480 when it reports none).
+  void current_size(int& width, int& height) {
+    v4l2_format current{};
+    current.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (xioctl(*io_, fd_, VIDIOC_G_FMT, &current) == 0) {
+      width = int(current.fmt.pix.width);
+      height = int(current.fmt.pix.height);
+    }
+    if (width <= 0 || height <= 0) width = 640, height = 480;
+  }
+
+  // An uncompressed format at the size asked for; else MJPEG at that size (USB 2 cameras offer
+  // large sizes in MJPEG only); else an uncompressed format at the size the driver picks.
+  v4l2_format negotiate(const Candidates& c, int width, int height) {
     auto exact = [&](const v4l2_format& f) {
       return int(f.fmt.pix.width) == width && int(f.fmt.pix.height) == height;
     };
     v4l2_format got{};
-    bool ok = false;
-    for (std::uint32_t f : raw)
-      if (!ok && try_format(f, width, height, got) && exact(got)) ok = true;
-    if (!ok && has_mjpeg && try_format(mjpeg_fourcc, width, height, got) && exact(got)) ok = true;
-    for (std::uint32_t f : raw)
-      if (!ok && try_format(f, width, height, got)) ok = true;
-    if (!ok && has_mjpeg) ok = try_format(mjpeg_fourcc, width, height, got);
-    if (!ok)
-      throw IoError("camera " + device_ + ": the driver accepts none of YUYV, NV12 and MJPEG");
+    for (std::uint32_t f : c.raw)
+      if (try_format(f, width, height, got) && exact(got)) return got;
+    if (c.mjpeg && try_format(c.mjpeg, width, height, got) && exact(got)) return got;
+    for (std::uint32_t f : c.raw)
+      if (try_format(f, width, height, got)) return got;
+    if (c.mjpeg && try_format(c.mjpeg, width, height, got)) return got;
+    throw IoError("camera " + device_ + ": the driver accepts none of YUYV, NV12 and MJPEG");
+  }
+
+  void set_format(const v4l2_format& got) {
     format_ = got.fmt.pix;
     if (format_.width == 0 || format_.height == 0)
       throw IoError("camera " + device_ + ": the driver reports a 0x0 frame size");
-    if (is_raw()) {
-      const Encoding e = encoding();
+    if (is_raw())
       format_.bytesperline = std::max<std::uint32_t>(
-          format_.bytesperline, std::uint32_t(yuv_min_stride(e, int(format_.width))));
-    }
+          format_.bytesperline, std::uint32_t(yuv_min_stride(encoding(), int(format_.width))));
+  }
 
-    // The highest frame rate of this mode; drivers without VIDIOC_S_PARM keep their own.
+  // Asks for the highest frame rate of the mode (drivers without VIDIOC_S_PARM keep their own)
+  // and returns the rate the driver then reports, 0 when it reports none.
+  double set_highest_rate() {
     const std::vector<double> rates =
         enum_rates(*io_, fd_, format_.pixelformat, int(format_.width), int(format_.height));
     v4l2_streamparm parm{};
@@ -286,18 +311,12 @@ class CameraSource final : public Source {
       parm.parm.capture.timeperframe.denominator = std::uint32_t(best * 1000.0 + 0.5);
       xioctl(*io_, fd_, VIDIOC_S_PARM, &parm);
     }
-    double fps = 0.0;
     v4l2_streamparm now{};
     now.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     if (xioctl(*io_, fd_, VIDIOC_G_PARM, &now) == 0 && now.parm.capture.timeperframe.numerator > 0)
-      fps = double(now.parm.capture.timeperframe.denominator) /
-            now.parm.capture.timeperframe.numerator;
-    fps_ = fps;
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%.3g", fps);
-    description_ = device_ + " " + fourcc_string(format_.pixelformat) + " " +
-                   std::to_string(format_.width) + "x" + std::to_string(format_.height) +
-                   (fps > 0.0 ? std::string(" ") + rate + " fps" : std::string());
+      return double(now.parm.capture.timeperframe.denominator) /
+             now.parm.capture.timeperframe.numerator;
+    return 0.0;
   }
 
   void start_streaming() {
@@ -413,84 +432,109 @@ class CameraSource final : public Source {
     return true;
   }
 
+  // What the capture loop does next: use the buffer, try again, or stop for good (the status
+  // says why).
+  enum class Step { Ready, Again, Stop };
+
   void run() {
     Frame back;
     auto last_frame = std::chrono::steady_clock::now();
     int errors_in_a_row = 0;
     while (!stop_) {
-      pollfd p{fd_, POLLIN, 0};
-      const int n = io_->poll(&p, 1, kPollTimeoutMs);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        disconnected();
-        return;
-      }
-      if (n == 0) {
-        const double quiet =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - last_frame).count();
-        if (quiet > kStallSeconds)
-          set_transient_status("camera " + device_ + " sends no frames: showing the last frame");
-        continue;
-      }
-      // poll() reports POLLERR when the stream is dead: an unplugged USB camera (whose ioctls
-      // then fail with ENODEV) or a driver that flagged its queue as failed.
-      if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
-        v4l2_capability cap{};
-        if (xioctl(*io_, fd_, VIDIOC_QUERYCAP, &cap) != 0 && errno == ENODEV)
-          disconnected();
-        else
-          set_status("camera " + device_ +
-                     " stopped streaming (driver error): showing the last frame");
-        return;
-      }
-      // Dequeue everything that is ready and keep only the newest buffer: a slow consumer sees
-      // the latest picture instead of a growing backlog.
+      Step step = wait_for_buffer(last_frame);
+      if (step == Step::Stop) return;
+      if (step == Step::Again) continue;
       v4l2_buffer newest{};
-      bool have = false;
-      while (true) {
-        v4l2_buffer b{};
-        b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        b.memory = V4L2_MEMORY_MMAP;
-        if (xioctl(*io_, fd_, VIDIOC_DQBUF, &b) != 0) {
-          const int err = errno;
-          if (err == EAGAIN) break;
-          if (err == ENODEV) {
-            disconnected();
-            return;
-          }
-          // EIO: a transient capture error; the driver may keep the buffer or drop it.
-          if (++errors_in_a_row > 50) {
-            set_status("camera " + device_ + ": capture failed (" + std::strerror(err) +
-                       "): showing the last frame");
-            return;
-          }
-          break;
-        }
-        if (have && xioctl(*io_, fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
-          disconnected();
-          return;
-        }
-        newest = b;
-        have = true;
-      }
-      if (!have) continue;
+      step = dequeue_newest(newest, errors_in_a_row);
+      if (step == Step::Stop) return;
+      if (step == Step::Again) continue;
       errors_in_a_row = 0;
-      const bool good = !(newest.flags & V4L2_BUF_FLAG_ERROR) && convert(newest, back);
-      if (xioctl(*io_, fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
-        disconnected();
-        return;
-      }
-      if (!good) continue;
-      last_frame = std::chrono::steady_clock::now();
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (transient_ && last_frame - transient_since_ > kTransientStatus) {
-        status_.clear();
-        transient_ = false;
-      }
-      if (paused_) continue;
-      back.index = detail::next_frame_index();
-      std::swap(latest_, back);
+      if (take(newest, back, last_frame) == Step::Stop) return;
     }
+  }
+
+  // Polls for a filled buffer; a camera quiet since `last_frame` for too long is said to stall.
+  Step wait_for_buffer(std::chrono::steady_clock::time_point last_frame) {
+    pollfd p{fd_, POLLIN, 0};
+    const int n = io_->poll(&p, 1, kPollTimeoutMs);
+    if (n < 0) {
+      if (errno == EINTR) return Step::Again;
+      disconnected();
+      return Step::Stop;
+    }
+    if (n == 0) {
+      const double quiet =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - last_frame).count();
+      if (quiet > kStallSeconds)
+        set_transient_status("camera " + device_ + " sends no frames: showing the last frame");
+      return Step::Again;
+    }
+    // poll() reports POLLERR when the stream is dead: an unplugged USB camera (whose ioctls
+    // then fail with ENODEV) or a driver that flagged its queue as failed.
+    if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+      v4l2_capability cap{};
+      if (xioctl(*io_, fd_, VIDIOC_QUERYCAP, &cap) != 0 && errno == ENODEV)
+        disconnected();
+      else
+        set_status("camera " + device_ +
+                   " stopped streaming (driver error): showing the last frame");
+      return Step::Stop;
+    }
+    return Step::Ready;
+  }
+
+  // Dequeues everything that is ready and keeps only the newest buffer, giving the others back:
+  // a slow consumer sees the latest picture instead of a growing backlog.
+  Step dequeue_newest(v4l2_buffer& newest, int& errors_in_a_row) {
+    bool have = false;
+    while (true) {
+      v4l2_buffer b{};
+      b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+      b.memory = V4L2_MEMORY_MMAP;
+      if (xioctl(*io_, fd_, VIDIOC_DQBUF, &b) != 0) {
+        const int err = errno;
+        if (err == EAGAIN) break;
+        if (err == ENODEV) {
+          disconnected();
+          return Step::Stop;
+        }
+        // EIO: a transient capture error; the driver may keep the buffer or drop it.
+        if (++errors_in_a_row > 50) {
+          set_status("camera " + device_ + ": capture failed (" + std::strerror(err) +
+                     "): showing the last frame");
+          return Step::Stop;
+        }
+        break;
+      }
+      if (have && xioctl(*io_, fd_, VIDIOC_QBUF, &newest) != 0 && errno == ENODEV) {
+        disconnected();
+        return Step::Stop;
+      }
+      newest = b;
+      have = true;
+    }
+    return have ? Step::Ready : Step::Again;
+  }
+
+  // Converts the buffer into `back`, gives the buffer back to the driver and, unless paused,
+  // makes `back` the newest frame.
+  Step take(v4l2_buffer& b, Frame& back, std::chrono::steady_clock::time_point& last_frame) {
+    const bool good = !(b.flags & V4L2_BUF_FLAG_ERROR) && convert(b, back);
+    if (xioctl(*io_, fd_, VIDIOC_QBUF, &b) != 0 && errno == ENODEV) {
+      disconnected();
+      return Step::Stop;
+    }
+    if (!good) return Step::Again;
+    last_frame = std::chrono::steady_clock::now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (transient_ && last_frame - transient_since_ > kTransientStatus) {
+      status_.clear();
+      transient_ = false;
+    }
+    if (paused_) return Step::Again;
+    back.index = detail::next_frame_index();
+    std::swap(latest_, back);
+    return Step::Ready;
   }
 
   const std::shared_ptr<detail::V4l2Io> io_;

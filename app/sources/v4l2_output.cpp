@@ -129,9 +129,9 @@ void V4l2Output::negotiate(int width, int height, bool opening) {
     if (xioctl(*io_, fd_, VIDIOC_S_FMT, &f) != 0) {
       if (errno == EBUSY) {
         if (opening) throw IoError(open_error(device_, EBUSY));
-        fail("output device " + device_ + " is busy and keeps " + std::to_string(width_) + "x" +
-             std::to_string(height_) + "; the source is now " + std::to_string(width) + "x" +
-             std::to_string(height) + ": camera out stopped");
+        fail("output device " + device_ + " is busy and keeps " + std::to_string(mode_.width) +
+             "x" + std::to_string(mode_.height) + "; the source is now " + std::to_string(width) +
+             "x" + std::to_string(height) + ": camera out stopped");
         return;
       }
       continue;
@@ -139,15 +139,16 @@ void V4l2Output::negotiate(int width, int height, bool opening) {
     if (f.fmt.pix.pixelformat != fourcc || int(f.fmt.pix.width) != width ||
         int(f.fmt.pix.height) != height)
       continue;
-    fourcc_ = fourcc;
-    width_ = width;
-    height_ = height;
-    bytesperline_ = std::max(f.fmt.pix.bytesperline, min_line);
-    sizeimage_ = std::max(f.fmt.pix.sizeimage, bytesperline_ * std::uint32_t(height));
+    mode_.fourcc = fourcc;
+    mode_.width = width;
+    mode_.height = height;
+    mode_.bytesperline = std::max(f.fmt.pix.bytesperline, min_line);
+    mode_.sizeimage = std::max(f.fmt.pix.sizeimage, mode_.bytesperline * std::uint32_t(height));
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      description_ = device_ + " " + fourcc_string(fourcc_) + " " + std::to_string(width_) + "x" +
-                     std::to_string(height_) + (use_write_ ? " (write)" : " (streaming)");
+      description_ = device_ + " " + fourcc_string(mode_.fourcc) + " " +
+                     std::to_string(mode_.width) + "x" + std::to_string(mode_.height) +
+                     (use_write_ ? " (write)" : " (streaming)");
     }
     if (!use_write_) start_buffers();
     return;
@@ -204,14 +205,14 @@ void V4l2Output::stop_buffers() {
 }
 
 void V4l2Output::encode(const OutputFrame& f, std::uint8_t* out) const {
-  if (fourcc_ == V4L2_PIX_FMT_YUYV) {
-    rgba_to_yuyv(f.data, f.width, f.height, out, bytesperline_);
+  if (mode_.fourcc == V4L2_PIX_FMT_YUYV) {
+    rgba_to_yuyv(f.data, f.width, f.height, out, mode_.bytesperline);
     return;
   }
-  const bool bgr = fourcc_ == V4L2_PIX_FMT_BGR24;
+  const bool bgr = mode_.fourcc == V4L2_PIX_FMT_BGR24;
   for (int y = 0; y < f.height; ++y) {
     const std::uint8_t* s = f.data + std::size_t(y) * f.width * 4;
-    std::uint8_t* d = out + std::size_t(y) * bytesperline_;
+    std::uint8_t* d = out + std::size_t(y) * mode_.bytesperline;
     for (int x = 0; x < f.width; ++x, s += 4, d += 3) {
       d[0] = bgr ? s[2] : s[0];
       d[1] = s[1];
@@ -228,84 +229,100 @@ void V4l2Output::fail(const std::string& why) {
 
 // Converts and writes one frame; false when the output has stopped.
 bool V4l2Output::write_frame(const OutputFrame& f) {
-  if (f.width != width_ || f.height != height_) {
-    stop_buffers();
-    try {
-      negotiate(f.width, f.height, false);
-    } catch (const IoError& e) {
-      fail(std::string(e.what()) + ": camera out stopped");
-    }
-    if (stopped_) return false;
-    std::lock_guard<std::mutex> lock(mutex_);
-    status_.clear();
-  }
-  if (f.fps > 0.0 && f.fps != fps_set_) {
-    // Players read the rate from the capture side; drivers that do not keep one ignore it.
-    v4l2_streamparm parm{};
-    parm.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-    parm.parm.output.timeperframe.numerator = 1000;
-    parm.parm.output.timeperframe.denominator = std::uint32_t(f.fps * 1000.0 + 0.5);
-    xioctl(*io_, fd_, VIDIOC_S_PARM, &parm);
-    fps_set_ = f.fps;
-  }
-  auto gone = [&](int err) {
-    if (err == ENODEV || err == EIO || err == EPIPE) {
-      fail("output device " + device_ + " disconnected: camera out stopped");
-      return true;
-    }
+  if ((f.width != mode_.width || f.height != mode_.height) && !follow_size(f.width, f.height))
     return false;
-  };
-  if (use_write_) {
-    scratch_.resize(sizeimage_);
-    encode(f, scratch_.data());
-    const ssize_t n = io_->write(fd_, scratch_.data(), scratch_.size());
-    if (n < 0) {
-      // EAGAIN: the driver is not ready for a frame; the next one will do.
-      if (gone(errno)) return false;
-      return true;
-    }
-    ++written_;
+  if (f.fps > 0.0 && f.fps != fps_set_) follow_rate(f.fps);
+  return use_write_ ? write_once(f) : queue_buffer(f);
+}
+
+// The source changed its size: the format is negotiated again; false when the device refuses.
+bool V4l2Output::follow_size(int width, int height) {
+  stop_buffers();
+  try {
+    negotiate(width, height, false);
+  } catch (const IoError& e) {
+    fail(std::string(e.what()) + ": camera out stopped");
+  }
+  if (stopped_) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  status_.clear();
+  return true;
+}
+
+// Players read the rate from the capture side; drivers that do not keep one ignore it.
+void V4l2Output::follow_rate(double fps) {
+  v4l2_streamparm parm{};
+  parm.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  parm.parm.output.timeperframe.numerator = 1000;
+  parm.parm.output.timeperframe.denominator = std::uint32_t(fps * 1000.0 + 0.5);
+  xioctl(*io_, fd_, VIDIOC_S_PARM, &parm);
+  fps_set_ = fps;
+}
+
+// True (and the output stopped) when `err` says the device has gone.
+bool V4l2Output::gone(int err) {
+  if (err == ENODEV || err == EIO || err == EPIPE) {
+    fail("output device " + device_ + " disconnected: camera out stopped");
     return true;
   }
-  // Streaming: a buffer the driver never had, else one it gives back.
+  return false;
+}
+
+bool V4l2Output::write_once(const OutputFrame& f) {
+  scratch_.resize(mode_.sizeimage);
+  encode(f, scratch_.data());
+  const ssize_t n = io_->write(fd_, scratch_.data(), scratch_.size());
+  // EAGAIN: the driver is not ready for a frame; the next one will do.
+  if (n < 0) return !gone(errno);
+  ++written_;
+  return true;
+}
+
+// The index of a buffer to fill: one the driver never had, else one it gives back; -1 when none
+// came back in time (the frame is skipped) or the device has gone (stopped() says so).
+int V4l2Output::free_buffer(v4l2_buffer& b) {
+  auto unqueued =
+      std::find_if(buffers_.begin(), buffers_.end(), [](const Buffer& x) { return !x.queued; });
+  if (unqueued != buffers_.end()) return int(unqueued - buffers_.begin());
+  pollfd p{fd_, POLLOUT, 0};
+  io_->poll(&p, 1, kBufferWaitMs);
+  if (xioctl(*io_, fd_, VIDIOC_DQBUF, &b) != 0) {
+    gone(errno);
+    return -1;
+  }
+  buffers_[b.index].queued = false;
+  return int(b.index);
+}
+
+bool V4l2Output::queue_buffer(const OutputFrame& f) {
   v4l2_buffer b{};
   b.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
   b.memory = V4L2_MEMORY_MMAP;
-  auto unqueued =
-      std::find_if(buffers_.begin(), buffers_.end(), [](const Buffer& x) { return !x.queued; });
-  if (unqueued != buffers_.end()) {
-    b.index = std::uint32_t(unqueued - buffers_.begin());
-  } else {
-    pollfd p{fd_, POLLOUT, 0};
-    io_->poll(&p, 1, kBufferWaitMs);
-    if (xioctl(*io_, fd_, VIDIOC_DQBUF, &b) != 0) {
-      if (gone(errno)) return false;
-      return true;  // no buffer came back in time: this frame is skipped
-    }
-    buffers_[b.index].queued = false;
-  }
+  const int index = free_buffer(b);
+  if (index < 0) return !stopped_;
+  b.index = std::uint32_t(index);
   Buffer& buf = buffers_[b.index];
-  if (buf.length < sizeimage_) {
+  if (buf.length < mode_.sizeimage) {
     fail("output device " + device_ + ": the driver's buffers are too small: camera out stopped");
     return false;
   }
   encode(f, static_cast<std::uint8_t*>(buf.start));
-  b.bytesused = sizeimage_;
+  b.bytesused = mode_.sizeimage;
   b.field = V4L2_FIELD_NONE;
-  if (xioctl(*io_, fd_, VIDIOC_QBUF, &b) != 0) {
-    if (gone(errno)) return false;
-    return true;
-  }
+  if (xioctl(*io_, fd_, VIDIOC_QBUF, &b) != 0) return !gone(errno);
   buf.queued = true;
-  if (!streaming_) {
-    v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-    if (xioctl(*io_, fd_, VIDIOC_STREAMON, &type) != 0) {
-      fail("output device " + device_ + ": cannot start streaming: " + std::strerror(errno));
-      return false;
-    }
-    streaming_ = true;
-  }
+  if (!streaming_ && !start_streaming()) return false;
   ++written_;
+  return true;
+}
+
+bool V4l2Output::start_streaming() {
+  v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  if (xioctl(*io_, fd_, VIDIOC_STREAMON, &type) != 0) {
+    fail("output device " + device_ + ": cannot start streaming: " + std::strerror(errno));
+    return false;
+  }
+  streaming_ = true;
   return true;
 }
 

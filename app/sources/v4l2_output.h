@@ -14,6 +14,8 @@
 #include "app/sources/output_frame.h"
 #include "app/sources/v4l2_io.h"
 
+struct v4l2_buffer;  // linux/videodev2.h
+
 namespace rf::app {
 
 class V4l2Output {
@@ -47,12 +49,26 @@ class V4l2Output {
     bool queued = false;
   };
 
+  // The format the driver took.
+  struct Mode {
+    std::uint32_t fourcc = 0;
+    int width = 0, height = 0;
+    std::uint32_t bytesperline = 0, sizeimage = 0;
+  };
+
   void check_device();
   void negotiate(int width, int height, bool opening);
   void start_buffers();
   void stop_buffers();
   void encode(const OutputFrame& f, std::uint8_t* out) const;
   bool write_frame(const OutputFrame& f);
+  bool follow_size(int width, int height);
+  void follow_rate(double fps);
+  bool write_once(const OutputFrame& f);
+  bool queue_buffer(const OutputFrame& f);
+  int free_buffer(v4l2_buffer& b);
+  bool start_streaming();
+  bool gone(int err);
   void fail(const std::string& why);
   void run();
 
@@ -60,9 +76,7 @@ class V4l2Output {
   const std::string device_;
   int fd_ = -1;
   bool use_write_ = true;  // read/write I/O; otherwise mmap streaming buffers
-  std::uint32_t fourcc_ = 0;
-  int width_ = 0, height_ = 0;
-  std::uint32_t bytesperline_ = 0, sizeimage_ = 0;
+  Mode mode_;
   double fps_set_ = 0.0;
   std::vector<std::uint32_t> offered_;
   std::vector<Buffer> buffers_;

@@ -208,75 +208,93 @@ class VideoSource final : public Source {
   }
 
   void run() {
-    const std::size_t frame_bytes = std::size_t(info_.width) * info_.height * 4;
+    const std::vector<std::string> argv = ffmpeg_argv();
+    std::vector<std::uint8_t> buffer(std::size_t(info_.width) * info_.height * 4);
+    for (bool first_run = true; play(argv, buffer, first_run); first_run = false) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stop_) return;
+    }
+  }
+
+  // -r makes the output constant-rate at the rate the frames are paced to. Without a known
+  // rotation, -noautorotate keeps the coded size the probe reported.
+  std::vector<std::string> ffmpeg_argv() const {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", info_.fps);
-    // -r makes the output constant-rate at the rate the frames are paced to. Without a known
-    // rotation, -noautorotate keeps the coded size the probe reported.
     std::vector<std::string> argv = {ffmpeg_, "-nostdin", "-hide_banner", "-loglevel", "error"};
     if (!info_.rotation_known) argv.push_back("-noautorotate");
     argv.insert(argv.end(),
                 {"-i", path_, "-an", "-sn", "-r", rate, "-f", "rawvideo", "-pix_fmt", "rgba", "-"});
-    std::vector<std::uint8_t> buffer(frame_bytes);
-    bool first_run = true;
-    while (true) {
-      std::unique_ptr<detail::ChildProcess> child;
-      try {
-        child = std::make_unique<detail::ChildProcess>(argv);
-      } catch (const std::exception& e) {
-        set_status(path_ + ": " + e.what());
-        return;
-      }
-      // A larger pipe moves a big frame in fewer reads; the default 64 KiB is fine otherwise.
-      ::fcntl(child->stdout_fd(), F_SETPIPE_SZ, 1 << 20);
-      std::string errors;
-      std::uint64_t frames = 0;
-      std::size_t filled = 0;
-      Read r;
-      std::size_t errors_reported = error_bytes_;
-      while ((r = read_frame(*child, buffer, filled, errors)) == Read::Frame) {
-        // ffmpeg conceals damage and decodes on; say that the file is damaged.
-        if (error_bytes_ != errors_reported) {
-          errors_reported = error_bytes_;
-          set_status(detail::base_name(path_) + ": damaged data, playing on (" + last_line(errors) +
-                     ")");
-        }
-        std::unique_lock<std::mutex> lock(mutex_);
-        // The very first frame shows at once; later ones at their time.
-        if (!(first_run && frames == 0) && !pacer_.wait_for_turn(lock, stop_)) return;
-        latest_.width = info_.width;
-        latest_.height = info_.height;
-        latest_.format = PixelFormat::RGBA8;
-        latest_.bytes.swap(buffer);
-        latest_.index = detail::next_frame_index();
-        if (buffer.size() != frame_bytes) buffer.resize(frame_bytes);
-        // Playing time starts when the first picture arrives, not when ffmpeg was started.
-        if (first_run && frames == 0) pacer_.start_here();
-        pacer_.shown();
-        ++frames;
-        filled = 0;
-      }
-      if (r == Read::Stopped) return;
-      const int wait_status = child->wait();
-      const bool failed = !WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0;
-      const std::string why = last_line(errors);
-      if (frames == 0) {
-        set_status(path_ + ": ffmpeg decoded no frame" + (why.empty() ? "" : " (" + why + ")"));
-        return;
-      }
-      if (failed || filled != 0) {
-        set_status(detail::base_name(path_) + ": " +
-                   (why.empty() ? "the video ends in a damaged frame" : why) +
-                   ": showing the last frame");
-        if (!loop_) return;
-      } else if (!loop_) {
-        set_status("end of " + detail::base_name(path_) + ": showing the last frame");
-        return;
-      }
-      first_run = false;
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stop_) return;
+    return argv;
+  }
+
+  // Plays the file once through ffmpeg, each frame at its time; true when it should play again
+  // (looping, not stopped).
+  bool play(const std::vector<std::string>& argv, std::vector<std::uint8_t>& buffer,
+            bool first_run) {
+    std::unique_ptr<detail::ChildProcess> child;
+    try {
+      child = std::make_unique<detail::ChildProcess>(argv);
+    } catch (const std::exception& e) {
+      set_status(path_ + ": " + e.what());
+      return false;
     }
+    // A larger pipe moves a big frame in fewer reads; the default 64 KiB is fine otherwise.
+    ::fcntl(child->stdout_fd(), F_SETPIPE_SZ, 1 << 20);
+    std::string errors;
+    std::uint64_t frames = 0;
+    std::size_t filled = 0;
+    Read r;
+    std::size_t errors_reported = error_bytes_;
+    while ((r = read_frame(*child, buffer, filled, errors)) == Read::Frame) {
+      // ffmpeg conceals damage and decodes on; say that the file is damaged.
+      if (error_bytes_ != errors_reported) {
+        errors_reported = error_bytes_;
+        set_status(detail::base_name(path_) + ": damaged data, playing on (" + last_line(errors) +
+                   ")");
+      }
+      if (!show(buffer, first_run && frames == 0)) return false;
+      ++frames;
+      filled = 0;
+    }
+    if (r == Read::Stopped) return false;
+    return play_again(child->wait(), frames, filled != 0, last_line(errors));
+  }
+
+  // Makes the frame in `buffer` the newest once its time has come (the very first frame of the
+  // video at once); false when stopped meanwhile.
+  bool show(std::vector<std::uint8_t>& buffer, bool very_first) {
+    const std::size_t frame_bytes = buffer.size();
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!very_first && !pacer_.wait_for_turn(lock, stop_)) return false;
+    latest_.width = info_.width;
+    latest_.height = info_.height;
+    latest_.format = PixelFormat::RGBA8;
+    latest_.bytes.swap(buffer);
+    latest_.index = detail::next_frame_index();
+    if (buffer.size() != frame_bytes) buffer.resize(frame_bytes);
+    // Playing time starts when the first picture arrives, not when ffmpeg was started.
+    if (very_first) pacer_.start_here();
+    pacer_.shown();
+    return true;
+  }
+
+  // How ffmpeg ended (its wait status, the frames it gave, whether a frame was cut short, its
+  // last error line) in the status; true when the video plays again.
+  bool play_again(int wait_status, std::uint64_t frames, bool cut_short, const std::string& why) {
+    const bool failed = !WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0;
+    if (frames == 0) {
+      set_status(path_ + ": ffmpeg decoded no frame" + (why.empty() ? "" : " (" + why + ")"));
+      return false;
+    }
+    if (failed || cut_short) {
+      set_status(detail::base_name(path_) + ": " +
+                 (why.empty() ? "the video ends in a damaged frame" : why) +
+                 ": showing the last frame");
+      return loop_;
+    }
+    if (!loop_) set_status("end of " + detail::base_name(path_) + ": showing the last frame");
+    return loop_;
   }
 
   void set_status(std::string s) {

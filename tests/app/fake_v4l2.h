@@ -209,91 +209,28 @@ class FakeCamera final : public FakeV4l2Node {
  private:
   int device_ioctl(unsigned long request, void* arg) override {
     switch (request) {
-      case VIDIOC_ENUM_FMT: {
-        auto* d = static_cast<v4l2_fmtdesc*>(arg);
-        const auto formats = fourccs();
-        if (d->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || d->index >= formats.size())
-          return fail(EINVAL);
-        d->pixelformat = formats[d->index];
-        return 0;
-      }
-      case VIDIOC_ENUM_FRAMESIZES: {
-        auto* s = static_cast<v4l2_frmsizeenum*>(arg);
-        std::uint32_t n = 0;
-        for (const FakeCameraMode& m : modes)
-          if (m.fourcc == s->pixel_format && n++ == s->index) {
-            s->type = V4L2_FRMSIZE_TYPE_DISCRETE;
-            s->discrete = {std::uint32_t(m.width), std::uint32_t(m.height)};
-            return 0;
-          }
-        return fail(EINVAL);
-      }
-      case VIDIOC_ENUM_FRAMEINTERVALS: {
-        auto* iv = static_cast<v4l2_frmivalenum*>(arg);
-        for (const FakeCameraMode& m : modes)
-          if (m.fourcc == iv->pixel_format && std::uint32_t(m.width) == iv->width &&
-              std::uint32_t(m.height) == iv->height && iv->index < m.fps.size()) {
-            iv->type = V4L2_FRMIVAL_TYPE_DISCRETE;
-            iv->discrete = {1, std::uint32_t(m.fps[iv->index])};
-            return 0;
-          }
-        return fail(EINVAL);
-      }
+      case VIDIOC_ENUM_FMT:
+        return enum_format(*static_cast<v4l2_fmtdesc*>(arg));
+      case VIDIOC_ENUM_FRAMESIZES:
+        return enum_size(*static_cast<v4l2_frmsizeenum*>(arg));
+      case VIDIOC_ENUM_FRAMEINTERVALS:
+        return enum_interval(*static_cast<v4l2_frmivalenum*>(arg));
       case VIDIOC_G_FMT:
         if (format_.width == 0) set_format(modes.front());  // the power-on default
         static_cast<v4l2_format*>(arg)->fmt.pix = format_;
         return 0;
-      case VIDIOC_S_FMT: {
-        if (busy || streaming_) return fail(EBUSY);
-        v4l2_pix_format& want = static_cast<v4l2_format*>(arg)->fmt.pix;
-        // Like a driver: an unknown format becomes the first one.
-        const auto formats = fourccs();
-        if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
-          want.pixelformat = formats.front();
-        // Among this format's sizes: the largest that fits, else the smallest.
-        const FakeCameraMode* best = nullptr;
-        auto fits = [&](const FakeCameraMode& m) {
-          return m.width <= int(want.width) && m.height <= int(want.height);
-        };
-        auto area = [](const FakeCameraMode& m) { return m.width * m.height; };
-        for (const FakeCameraMode& m : modes) {
-          if (m.fourcc != want.pixelformat) continue;
-          if (!best || (fits(m) && !fits(*best)) ||
-              (fits(m) == fits(*best) && (fits(m) ? area(m) > area(*best) : area(m) < area(*best))))
-            best = &m;
-        }
-        set_format(*best);
-        want = format_;
-        return 0;
-      }
+      case VIDIOC_S_FMT:
+        return take_format(static_cast<v4l2_format*>(arg)->fmt.pix);
       case VIDIOC_G_PARM:
-      case VIDIOC_S_PARM: {
-        auto* parm = static_cast<v4l2_streamparm*>(arg);
-        if (request == VIDIOC_S_PARM) timeperframe_ = parm->parm.capture.timeperframe;
-        parm->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
-        parm->parm.capture.timeperframe = timeperframe_;
-        return 0;
-      }
+      case VIDIOC_S_PARM:
+        return stream_parm(request == VIDIOC_S_PARM, *static_cast<v4l2_streamparm*>(arg));
       case VIDIOC_REQBUFS:
         if (busy) return fail(EBUSY);
         return allocate(static_cast<v4l2_requestbuffers*>(arg), 6, format_.sizeimage);
-      case VIDIOC_QBUF: {
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        if (b->index >= buffers_.size() || buffers_[b->index].queued) return fail(EINVAL);
-        buffers_[b->index].queued = true;
-        return 0;
-      }
-      case VIDIOC_DQBUF: {
-        if (done_.empty()) return fail(EAGAIN);
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        const std::uint32_t i = done_.front();
-        done_.pop_front();
-        b->index = i;
-        b->bytesused = buffers_[i].bytesused;
-        b->sequence = buffers_[i].sequence;
-        b->flags = V4L2_BUF_FLAG_MAPPED | V4L2_BUF_FLAG_DONE;
-        return 0;
-      }
+      case VIDIOC_QBUF:
+        return queue(*static_cast<v4l2_buffer*>(arg));
+      case VIDIOC_DQBUF:
+        return dequeue(*static_cast<v4l2_buffer*>(arg));
       case VIDIOC_STREAMON:
         if (no_bandwidth) return fail(ENOSPC);
         streaming_ = true;
@@ -306,6 +243,83 @@ class FakeCamera final : public FakeV4l2Node {
       default:
         return fail(ENOTTY);
     }
+  }
+
+  int enum_format(v4l2_fmtdesc& d) const {
+    const auto formats = fourccs();
+    if (d.type != V4L2_BUF_TYPE_VIDEO_CAPTURE || d.index >= formats.size()) return fail(EINVAL);
+    d.pixelformat = formats[d.index];
+    return 0;
+  }
+
+  int enum_size(v4l2_frmsizeenum& s) const {
+    std::uint32_t n = 0;
+    for (const FakeCameraMode& m : modes)
+      if (m.fourcc == s.pixel_format && n++ == s.index) {
+        s.type = V4L2_FRMSIZE_TYPE_DISCRETE;
+        s.discrete = {std::uint32_t(m.width), std::uint32_t(m.height)};
+        return 0;
+      }
+    return fail(EINVAL);
+  }
+
+  int enum_interval(v4l2_frmivalenum& iv) const {
+    for (const FakeCameraMode& m : modes)
+      if (m.fourcc == iv.pixel_format && std::uint32_t(m.width) == iv.width &&
+          std::uint32_t(m.height) == iv.height && iv.index < m.fps.size()) {
+        iv.type = V4L2_FRMIVAL_TYPE_DISCRETE;
+        iv.discrete = {1, std::uint32_t(m.fps[iv.index])};
+        return 0;
+      }
+    return fail(EINVAL);
+  }
+
+  // S_FMT: the mode a driver would pick for `want`, written back into it.
+  int take_format(v4l2_pix_format& want) {
+    if (busy || streaming_) return fail(EBUSY);
+    // Like a driver: an unknown format becomes the first one.
+    const auto formats = fourccs();
+    if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
+      want.pixelformat = formats.front();
+    // Among this format's sizes: the largest that fits, else the smallest.
+    const FakeCameraMode* best = nullptr;
+    auto fits = [&](const FakeCameraMode& m) {
+      return m.width <= int(want.width) && m.height <= int(want.height);
+    };
+    auto area = [](const FakeCameraMode& m) { return m.width * m.height; };
+    for (const FakeCameraMode& m : modes) {
+      if (m.fourcc != want.pixelformat) continue;
+      if (!best || (fits(m) && !fits(*best)) ||
+          (fits(m) == fits(*best) && (fits(m) ? area(m) > area(*best) : area(m) < area(*best))))
+        best = &m;
+    }
+    set_format(*best);
+    want = format_;
+    return 0;
+  }
+
+  int stream_parm(bool set, v4l2_streamparm& parm) {
+    if (set) timeperframe_ = parm.parm.capture.timeperframe;
+    parm.parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
+    parm.parm.capture.timeperframe = timeperframe_;
+    return 0;
+  }
+
+  int queue(const v4l2_buffer& b) {
+    if (b.index >= buffers_.size() || buffers_[b.index].queued) return fail(EINVAL);
+    buffers_[b.index].queued = true;
+    return 0;
+  }
+
+  int dequeue(v4l2_buffer& b) {
+    if (done_.empty()) return fail(EAGAIN);
+    const std::uint32_t i = done_.front();
+    done_.pop_front();
+    b.index = i;
+    b.bytesused = buffers_[i].bytesused;
+    b.sequence = buffers_[i].sequence;
+    b.flags = V4L2_BUF_FLAG_MAPPED | V4L2_BUF_FLAG_DONE;
+    return 0;
   }
 
   std::vector<std::uint32_t> fourccs() const {
@@ -420,25 +434,8 @@ class FakeOutput final : public FakeV4l2Node {
         d->pixelformat = formats[d->index];
         return 0;
       }
-      case VIDIOC_S_FMT: {
-        auto* f = static_cast<v4l2_format*>(arg);
-        if (f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT) return fail(EINVAL);
-        if (busy || streaming_) return fail(EBUSY);
-        v4l2_pix_format& want = f->fmt.pix;
-        if (fixed_size_after_start && started_ &&
-            (want.width != format_.width || want.height != format_.height))
-          return fail(EBUSY);
-        // Like a driver: an unknown format becomes the first one it takes.
-        if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
-          want.pixelformat = formats.front();
-        const std::uint32_t bpp = want.pixelformat == V4L2_PIX_FMT_YUYV ? 2 : 3;
-        want.bytesperline =
-            (want.pixelformat == V4L2_PIX_FMT_YUYV ? (want.width + 1) / 2 * 4 : want.width * bpp) +
-            padding;
-        want.sizeimage = want.bytesperline * want.height;
-        format_ = want;
-        return 0;
-      }
+      case VIDIOC_S_FMT:
+        return take_format(*static_cast<v4l2_format*>(arg));
       case VIDIOC_S_PARM:
         return 0;
       case VIDIOC_REQBUFS: {
@@ -447,24 +444,10 @@ class FakeOutput final : public FakeV4l2Node {
         if (streaming_) return fail(EBUSY);
         return allocate(req, 4, format_.sizeimage);
       }
-      case VIDIOC_QBUF: {
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        if (b->index >= buffers_.size() || buffers_[b->index].queued) return fail(EINVAL);
-        // The "reader" takes the frame at once; the buffer comes back on the next DQBUF.
-        const auto& mem = buffers_[b->index].memory;
-        keep(std::vector<std::uint8_t>(mem.begin(), mem.begin() + b->bytesused));
-        buffers_[b->index].queued = true;
-        done_.push_back(b->index);
-        return 0;
-      }
-      case VIDIOC_DQBUF: {
-        if (done_.empty()) return fail(EAGAIN);
-        auto* b = static_cast<v4l2_buffer*>(arg);
-        b->index = done_.front();
-        done_.pop_front();
-        buffers_[b->index].queued = false;
-        return 0;
-      }
+      case VIDIOC_QBUF:
+        return queue(*static_cast<v4l2_buffer*>(arg));
+      case VIDIOC_DQBUF:
+        return dequeue(*static_cast<v4l2_buffer*>(arg));
       case VIDIOC_STREAMON:
         streaming_ = true;
         started_ = true;
@@ -477,6 +460,44 @@ class FakeOutput final : public FakeV4l2Node {
       default:
         return fail(ENOTTY);
     }
+  }
+
+  // S_FMT: the format a loopback driver takes, written back into `f`.
+  int take_format(v4l2_format& f) {
+    if (f.type != V4L2_BUF_TYPE_VIDEO_OUTPUT) return fail(EINVAL);
+    if (busy || streaming_) return fail(EBUSY);
+    v4l2_pix_format& want = f.fmt.pix;
+    if (fixed_size_after_start && started_ &&
+        (want.width != format_.width || want.height != format_.height))
+      return fail(EBUSY);
+    // Like a driver: an unknown format becomes the first one it takes.
+    if (std::find(formats.begin(), formats.end(), want.pixelformat) == formats.end())
+      want.pixelformat = formats.front();
+    const std::uint32_t bpp = want.pixelformat == V4L2_PIX_FMT_YUYV ? 2 : 3;
+    want.bytesperline =
+        (want.pixelformat == V4L2_PIX_FMT_YUYV ? (want.width + 1) / 2 * 4 : want.width * bpp) +
+        padding;
+    want.sizeimage = want.bytesperline * want.height;
+    format_ = want;
+    return 0;
+  }
+
+  // The "reader" takes the frame at once; the buffer comes back on the next DQBUF.
+  int queue(const v4l2_buffer& b) {
+    if (b.index >= buffers_.size() || buffers_[b.index].queued) return fail(EINVAL);
+    const auto& mem = buffers_[b.index].memory;
+    keep(std::vector<std::uint8_t>(mem.begin(), mem.begin() + b.bytesused));
+    buffers_[b.index].queued = true;
+    done_.push_back(b.index);
+    return 0;
+  }
+
+  int dequeue(v4l2_buffer& b) {
+    if (done_.empty()) return fail(EAGAIN);
+    b.index = done_.front();
+    done_.pop_front();
+    buffers_[b.index].queued = false;
+    return 0;
   }
 
   void keep(std::vector<std::uint8_t> bytes) {

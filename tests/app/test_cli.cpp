@@ -338,6 +338,31 @@ TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to t
   check_refused(dir, "bench --append --backend cpu", "--append");
 }
 
+TEST_CASE("rfcli bench: a name or case rfcli filter refuses is refused with its message") {
+  TempDir dir;
+  const std::string img = "'" + astronaut() + "'", out = "'" + (dir / "out.png") + "'";
+  // The message of rfcli filter, naming the bench's option.
+  auto same = [&](const std::string& bench, const std::string& filter, const std::string& from,
+                  const std::string& to) {
+    const Run b = rfcli(dir, "bench --sizes 8 --no-hd " + bench);
+    const Run f = rfcli(dir, "filter " + img + " " + out + " " + filter);
+    CHECK(b.status == 2);
+    CHECK(f.status == 2);
+    std::string expected = f.err;
+    if (!from.empty()) expected.replace(expected.find(from), from.size(), to);
+    CHECK(b.err == expected);
+  };
+  same("--ext wrap", "--ext wrap", "", "");
+  same("--filters median", "--filter median", "--filter", "--filters");
+  same("--algos alg9", "--algo alg9", "--algo", "--algos");
+  same("--backend gpu", "--backend gpu", "", "");
+  same("--filters deriche --orders 1,3", "--filter deriche --order 1", "", "");
+  same("--orders 3 --sigmas 0.25", "--order 3 --sigma 0.25", "", "");
+  same("--orders 5 --sigmas 4,300", "--order 5 --sigma 300", "", "");
+  same("--filters edge-aware --sigmas 3000", "--filter edge-aware --sigma 3000", "", "");
+  CHECK_FALSE(fs::exists(dir / "out.png"));
+}
+
 TEST_CASE("rfcli bench: the edge-aware filter times A, C, D and exact side by side") {
   TempDir dir;
   const std::string json = dir / "edge.json";

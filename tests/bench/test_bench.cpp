@@ -20,6 +20,7 @@
 #include "bench/timer.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 #include "tests/random_data.h"
 
 using namespace rf;
@@ -138,6 +139,47 @@ TEST_CASE("bench: the algorithms a case is timed with") {
         std::vector<Algorithm>{Algorithm::EdgeC});
   CHECK(bench::uses_sigma(FilterKind::Yvrg));
   CHECK_FALSE(bench::uses_sigma(FilterKind::Sat));
+}
+
+TEST_CASE("bench: the cases of a kind follow the filter table") {
+  bench::BenchOptions o;
+  o.orders = {1, 2, 3};
+  o.exts = {Extension::Ignore, Extension::Mirror};
+  o.sigmas = {2.0, 8.0};
+  // A Gaussian at every sigma, order and extension.
+  CHECK(bench::bench_cases(o, FilterKind::Gaussian, Backend::Cpu).size() == 2 * 3 * 2);
+  // Deriche's design offers orders 2 and 4: only 2 of the list.
+  const std::vector<FilterSpec> deriche = bench::bench_cases(o, FilterKind::Deriche, Backend::Cpu);
+  REQUIRE(deriche.size() == 2 * 2);
+  for (const FilterSpec& s : deriche) CHECK(s.order == 2);
+  // A kind of one fixed order and no sigma: once per extension, at its own order.
+  const std::vector<FilterSpec> b5 = bench::bench_cases(o, FilterKind::BSpline5, Backend::Cpu);
+  REQUIRE(b5.size() == 2);
+  CHECK(b5[0].order == 2);
+  CHECK(b5[0].ext == Extension::Ignore);
+  CHECK(b5[1].ext == Extension::Mirror);
+  // The SAT takes zero (and ignore, the same for it): once, at zero, its row saying "-".
+  const std::vector<FilterSpec> sat = bench::bench_cases(o, FilterKind::Sat, Backend::Cpu);
+  REQUIRE(sat.size() == 1);
+  CHECK(sat[0].ext == Extension::Zero);
+  const bench::BenchResult row = bench::case_row(sat[0], 8, 4, 1, "f32");
+  CHECK(row.ext == "-");
+  CHECK(row.sigma == 0.0);
+  CHECK(row.order == 1);
+  CHECK(row.filter == "sat");
+  // On CUDA every algorithm it offers but auto, last in the loop.
+  o.algos = {Algorithm::Alg5, Algorithm::RT};
+  const std::vector<FilterSpec> cuda = bench::bench_cases(o, FilterKind::Gaussian, Backend::Cuda);
+  REQUIRE(cuda.size() == 2 * 3 * 2 * 2);
+  CHECK(cuda[0].algo == Algorithm::Alg5);
+  CHECK(cuda[1].algo == Algorithm::RT);
+  CHECK(cuda[0].ext == cuda[1].ext);
+  // Every case is one rfcli filter would take.
+  for (const KindInfo& k : kind_table())
+    if (k.kind != FilterKind::EdgeAware)
+      for (const FilterSpec& s :
+           bench::bench_cases(bench::with_defaults({}), k.kind, Backend::Cuda))
+        CHECK_NOTHROW(parse_spec(to_args(s)));
 }
 
 TEST_CASE("bench: the edge-aware case, its images and its CPU timing") {
