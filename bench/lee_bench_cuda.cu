@@ -26,6 +26,12 @@ void upload_random(DeviceBuffer& b, std::size_t count) {
 
 }  // namespace
 
+static_assert(kLeeLinesPerBlock == lee2014::cuda::kLinesPerBlock);
+
+Image lee_cuda(lee2014::Partition p, double sigma, const Image& in) {
+  return lee2014::cuda::filter(p, sigma, in);
+}
+
 Timing time_lee(lee2014::Partition p, double sigma, int width, int height, int channels, int runs,
                 int lines_per_block) {
   lee2014::cuda::DevicePlan plan(p, sigma, width, height, channels, lines_per_block);

@@ -47,6 +47,9 @@ Timing time_edge_aware_cuda(const FilterSpec&, const Image&, const Repeats&) {
   no_cuda("timing the edge-aware filter on CUDA");
 }
 
+Image lee_cuda(lee2014::Partition, double, const Image&) {
+  no_cuda("Lee et al. 2014 on CUDA");
+}
 Timing time_lee(lee2014::Partition, double, int, int, int, int, int) {
   no_cuda("Lee et al. 2014 on CUDA");
 }

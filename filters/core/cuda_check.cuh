@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "filters/core/errors.h"
+#include "errors.h"
 
 namespace rf::cuda {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdio>
 
-#include "filters/core/cuda_check.cuh"
+#include "cuda_check.cuh"
 
 namespace rf::cuda {
 

@@ -15,19 +15,21 @@ namespace {
 
 const fs::path kSource = RF_SOURCE_DIR;
 
-// The headers listed in filters/CMakeLists.txt's set(RF_PUBLIC_HEADERS ...), as
-// "filters/core/spec.h".
+// The headers listed in filters/CMakeLists.txt's set(RF_PUBLIC_HEADERS ...) and
+// set(RF_PUBLIC_CUDA_HEADERS ...), as "filters/core/spec.h".
 std::set<std::string> public_headers() {
   std::ifstream f(kSource / "filters/CMakeLists.txt");
   std::stringstream text;
   text << f.rdbuf();
   const std::string s = text.str();
-  const std::string open = "set(RF_PUBLIC_HEADERS";
-  const std::size_t begin = s.find(open);
-  REQUIRE(begin != std::string::npos);
-  std::istringstream list(s.substr(begin + open.size(), s.find(')', begin) - begin - open.size()));
   std::set<std::string> out;
-  for (std::string name; list >> name;) out.insert("filters/" + name);
+  for (const std::string open : {"set(RF_PUBLIC_HEADERS", "set(RF_PUBLIC_CUDA_HEADERS"}) {
+    const std::size_t begin = s.find(open);
+    REQUIRE(begin != std::string::npos);
+    std::istringstream list(
+        s.substr(begin + open.size(), s.find(')', begin) - begin - open.size()));
+    for (std::string name; list >> name;) out.insert("filters/" + name);
+  }
   return out;
 }
 

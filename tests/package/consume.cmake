@@ -3,6 +3,7 @@
 # rf::rf, a plain compiler line links through pkg-config, and the installed Python module imports
 # and filters. Run by CTest (tests/CMakeLists.txt) as
 #   cmake -DBUILD_DIR= -DSOURCE_DIR= -DWORK_DIR= -DCXX= -DGENERATOR= -DLIBDIR= [-DPYTHON= -DPYDIR=]
+#         [-DNVCC=]
 #         -P consume.cmake
 cmake_minimum_required(VERSION 3.24)
 
@@ -19,18 +20,27 @@ set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
-# The public headers and nothing else; each one stands alone and names no CUDA type.
+# The public headers and nothing else; each .h stands alone and names no CUDA type; each .cuh (for
+# programs built with CUDA) stands alone under nvcc, where the build has one.
 file(GLOB_RECURSE headers RELATIVE ${prefix}/include ${prefix}/include/*)
 if(NOT "rf/rf.h" IN_LIST headers)
   message(FATAL_ERROR "rf/rf.h is not installed (found: ${headers})")
 endif()
+set(count 0)
 foreach(header ${headers})
+  if(header MATCHES "^rf/.*\\.cuh$")
+    if(NVCC)
+      run(${NVCC} -std=c++17 -x cu -c -o ${WORK_DIR}/header.o -I${prefix}/include
+          ${prefix}/include/${header})
+    endif()
+    continue()
+  endif()
   if(NOT header MATCHES "^rf/.*\\.h$")
     message(FATAL_ERROR "${header}: only the public headers belong under include/rf/")
   endif()
   run(${CXX} -std=c++17 -fsyntax-only -Wall -Wextra -I${prefix}/include -x c++ ${prefix}/include/${header})
+  math(EXPR count "${count} + 1")
 endforeach()
-list(LENGTH headers count)
 message(STATUS "${count} public headers compile alone without CUDA")
 
 # CMake: find_package(rf CONFIG REQUIRED) and rf::rf.
