@@ -85,12 +85,13 @@ bool sweeps_extensions(FilterKind kind);
 
 // The algorithms the benchmark times for a kind: options.algos where the CUDA backend offers
 // them for it, or, when that list is empty, every algorithm it offers but Auto.
-std::vector<Algorithm> bench_algorithms(const BenchOptions& options, FilterKind kind);
+std::vector<Algorithm> bench_algorithms(const BenchOptions& options, FilterKind kind,
+                                        Backend backend = Backend::Cuda);
 
 // The cases of one kind, as the filter table says the kind takes them: every sigma of the
 // options where it reads one (else once, at FilterSpec's), the orders of the options its design
 // offers (a kind of one fixed order: once, at that order), the extensions of the options (see
-// sweeps_extensions), and on Backend::Cuda every algorithm of bench_algorithms (the CPU: Auto).
+// sweeps_extensions), and every algorithm of bench_algorithms for the backend.
 // In the order the drivers time them: sigma, order, extension, algorithm.
 std::vector<FilterSpec> bench_cases(const BenchOptions& options, FilterKind kind, Backend backend);
 

@@ -1,11 +1,11 @@
 // rfcli bench: the protocol of docs/bench/README.md, run by the drivers of bench/. Every case runs
-// at every sigma of --sigmas and, on CUDA, with every algorithm of --algos. The CPU backend is
-// timed with a steady clock around its column and row passes (the filter only: no copies or
-// conversions), the CUDA backend and its baselines with CUDA events (bench::bench_cpu,
-// bench::bench_cuda). The edge-aware filter (the paper's case: RGB, sigma 50, sigma_r 50/255,
-// kappa 2, 2 iterations) is timed per algorithm, A, C, D and exact side by side, on both backends
-// (bench::bench_edge). This file parses the options and prints and records the rows; --append
-// adds them to an existing record, so that one JSON file holds a protocol of several runs.
+// at every sigma of --sigmas and with every algorithm of --algos the backend offers (by default:
+// on CUDA every one, on the CPU its auto). The CPU backend is timed with a steady clock around the
+// filter's stages (no copies or conversions), the CUDA backend and its baselines with CUDA events
+// (bench::bench_cpu, bench::bench_cuda). The edge-aware filter (the paper's case: RGB, sigma 50,
+// sigma_r 50/255, kappa 2, 2 iterations) is timed per algorithm, A, C, D and exact side by side, on
+// both backends (bench::bench_edge). This file parses the options and prints and records the rows;
+// --append adds them to an existing record, so that one JSON file holds a protocol of several runs.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -306,7 +306,8 @@ std::vector<FilterKind> parse_kinds(const std::vector<std::string>& names, bool*
   return kinds;
 }
 
-// Each name of --algos must be an algorithm the CUDA backend offers for one of `kinds`.
+// Each name of --algos must be an algorithm a backend offers for one of `kinds` (the CUDA backend
+// offers every one the CPU does).
 std::vector<Algorithm> parse_algorithms(const std::vector<std::string>& names,
                                         const std::vector<FilterKind>& kinds) {
   std::vector<Algorithm> algos;
@@ -437,8 +438,7 @@ std::string cpu_name() {
 
 void run_cpu(const Args& a, const BenchOptions& o, Record& record) {
   record.add_device(cpu_name());
-  std::printf("# %s; steady clock around the column and row passes (no copies)\n",
-              record.device.c_str());
+  std::printf("# %s; steady clock around the filter's stages (no copies)\n", record.device.c_str());
   BenchOptions c = o;
   c.iterations = a.iterations.value_or(20);
   c.warmup = a.warmup.value_or(3);

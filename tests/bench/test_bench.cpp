@@ -139,6 +139,33 @@ TEST_CASE("bench: the algorithms a case is timed with") {
         std::vector<Algorithm>{Algorithm::EdgeC});
   CHECK(bench::uses_sigma(FilterKind::Yvrg));
   CHECK_FALSE(bench::uses_sigma(FilterKind::Sat));
+  // The CPU: its auto unless asked, and only what it offers (no alg4).
+  CHECK(bench::bench_algorithms({}, FilterKind::Gaussian, Backend::Cpu) ==
+        std::vector<Algorithm>{Algorithm::Auto});
+  o.algos = {Algorithm::Alg4, Algorithm::Alg5, Algorithm::Alg6};
+  CHECK(bench::bench_algorithms(o, FilterKind::Gaussian, Backend::Cpu) ==
+        std::vector<Algorithm>{Algorithm::Alg5, Algorithm::Alg6});
+}
+
+TEST_CASE("bench: the CPU times the algorithms it is asked for") {
+  bench::BenchOptions o;
+  o.sizes = {67};
+  o.include_hd = false;
+  o.kinds = {FilterKind::Gaussian};
+  o.orders = {3};
+  o.exts = {Extension::Mirror};
+  o.channels = {1};
+  o.sigmas = {4.0};
+  o.iterations = 2;
+  o.warmup = 1;
+  o.algos = {Algorithm::RT, Algorithm::Alg5, Algorithm::Alg6};
+  std::vector<std::string> timed;
+  for (const bench::BenchResult& r : bench::bench_cpu(o, nullptr))
+    if (r.impl == "cpu") {
+      timed.push_back(r.algo);
+      CHECK(r.ms > 0.0);
+    }
+  CHECK(timed == std::vector<std::string>{"rt", "alg5", "alg6"});
 }
 
 TEST_CASE("bench: the cases of a kind follow the filter table") {
