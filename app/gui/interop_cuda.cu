@@ -78,15 +78,16 @@ __global__ void convert_8bit(const std::uint8_t* raw, std::size_t raw_pitch, int
   *pixel<uchar4>(original, original_pitch, x, y) = p;
 }
 
-// The float result as 8-bit RGBA for recording and camera out, quantised as the CPU path does.
+// The float result as 8-bit RGBA for recording and camera out, by the library's encode
+// (image.h's to_unorm8), as the CPU path quantises.
 __global__ void pack_result(const float4* result, std::size_t result_pitch, int width, int height,
                             uchar4* out, std::size_t out_pitch) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
   const float4 v = pixel<float4>(result, result_pitch, x, y);
-  *pixel<uchar4>(out, out_pitch, x, y) = make_uchar4(app::unit_to_u8(v.x), app::unit_to_u8(v.y),
-                                                     app::unit_to_u8(v.z), app::unit_to_u8(v.w));
+  *pixel<uchar4>(out, out_pitch, x, y) =
+      make_uchar4(to_unorm8(v.x), to_unorm8(v.y), to_unorm8(v.z), to_unorm8(v.w));
 }
 
 // The view's textures from a finished slot: its original (8-bit, or float for float frames) and

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <exception>
 
-#include "app/sources/yuv.h"
 #include "filters/core/errors.h"
 
 namespace rf::gui {
@@ -76,7 +75,7 @@ const Image& Processor::input() {
     input_ = Image(f->width, f->height, 4);
   const std::size_t n = std::size_t(f->width) * f->height * 4;
   if (f->format == PixelFormat::RGBA8) {
-    for (std::size_t i = 0; i < n; ++i) input_.pixels[i] = float(f->bytes[i]) * (1.0f / 255.0f);
+    for (std::size_t i = 0; i < n; ++i) input_.pixels[i] = from_unorm8(f->bytes[i]);
   } else if (f->format == PixelFormat::RGBA32F) {
     std::memcpy(input_.pixels.data(), f->bytes.data(), n * sizeof(float));
   } else {
@@ -245,13 +244,12 @@ bool Processor::process_copy(const FilterSpec& spec, bool new_frame) {
   done.version = frame_version_;
   done.index = f.index;
   if (want_output && new_frame) {
-    // The same quantisation as the GPU path's pack kernel (yuv.h).
+    // The library's 8-bit encode (image.h), as the GPU path's pack kernel quantises.
     done.output = host_outputs_.acquire(w, h);
     if (done.output) {
       const float* src = result_.pixels.data();
       std::uint8_t* dst = done.output->data;
-      for (std::size_t i = 0, n = std::size_t(w) * h * 4; i < n; ++i)
-        dst[i] = app::unit_to_u8(src[i]);
+      for (std::size_t i = 0, n = std::size_t(w) * h * 4; i < n; ++i) dst[i] = to_unorm8(src[i]);
       done.output->index = f.index;
     }
   }

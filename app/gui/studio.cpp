@@ -93,7 +93,7 @@ void push_history(std::deque<float>& d, float v) {
 }
 
 ImU32 to_u32(Rgb c) {
-  return IM_COL32(int(c.r * 255), int(c.g * 255), int(c.b * 255), 255);
+  return IM_COL32(to_unorm8(c.r), to_unorm8(c.g), to_unorm8(c.b), 255);
 }
 
 // The width of a colour scale's box: the bar and its labels, or the title.
