@@ -3,12 +3,48 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "app/gui/ground_truth.h"
 #include "app/gui/panels/filter_choices.h"
 #include "app/gui/panels/panels.h"
 
 namespace rf::gui {
+namespace {
+
+// The error of the result over the whole image, the border band and the interior. Explicit column
+// weights: a table appearing on the frame of a screenshot has no measured content widths yet.
+void stats_table(const DiffStats& s) {
+  if (!ImGui::BeginTable("stats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("region", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("max |d|", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("RMSE", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("PSNR dB", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+  ImGui::TableHeadersRow();
+  auto row = [](const char* name, const ErrorStats& e) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(name);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2e", e.max_abs);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2e", e.rmse);
+    ImGui::TableNextColumn();
+    if (std::isinf(e.psnr))
+      ImGui::TextUnformatted("inf");
+    else
+      ImGui::Text("%.1f", e.psnr);
+  };
+  char border[32];
+  std::snprintf(border, sizeof border, "border %d px", s.band);
+  row("whole", s.whole);
+  row(border, s.border);
+  row("interior", s.interior);
+  ImGui::EndTable();
+}
+
+}  // namespace
 
 void diff_panel(DiffSettings& d, bool& truth_enabled, const FilterSpec& spec, GroundTruth& truth) {
   if (!ImGui::CollapsingHeader("Diff against ground truth", ImGuiTreeNodeFlags_DefaultOpen)) return;
@@ -57,36 +93,7 @@ void diff_panel(DiffSettings& d, bool& truth_enabled, const FilterSpec& spec, Gr
   }
   const TruthResult& result = truth.result();
   ImGui::TextWrapped("truth: %s (%.0f ms)", result.label.c_str(), result.ms);
-  const DiffStats& s = result.stats;
-  // Explicit column weights: a table appearing on the frame of a screenshot has no measured
-  // content widths yet.
-  if (ImGui::BeginTable("stats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("region", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn("max |d|", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("RMSE", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("PSNR dB", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableHeadersRow();
-    auto row = [](const char* name, const ErrorStats& e) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2e", e.max_abs);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2e", e.rmse);
-      ImGui::TableNextColumn();
-      if (std::isinf(e.psnr))
-        ImGui::TextUnformatted("inf");
-      else
-        ImGui::Text("%.1f", e.psnr);
-    };
-    char border[32];
-    std::snprintf(border, sizeof border, "border %d px", s.band);
-    row("whole", s.whole);
-    row(border, s.border);
-    row("interior", s.interior);
-    ImGui::EndTable();
-  }
+  stats_table(result.stats);
 }
 
 }  // namespace rf::gui
