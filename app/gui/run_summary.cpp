@@ -39,9 +39,10 @@ std::string wall_clock_line(const std::vector<double>& frame_ms, int width, int 
   std::vector<double> steady(frame_ms.begin() + 1, frame_ms.end() - 1);
   std::sort(steady.begin(), steady.end());
   const double median = steady[steady.size() / 2];
-  return format("rfstudio: %zu frames at %dx%d, median %.2f ms per frame (%.1f fps) wall clock, "
-                "UI and filter path included\n",
-                steady.size(), width, height, median, 1000.0 / median);
+  return format(
+      "rfstudio: %zu frames at %dx%d, median %.2f ms per frame (%.1f fps) wall clock, "
+      "UI and filter path included\n",
+      steady.size(), width, height, median, 1000.0 / median);
 }
 
 // Upload over the runs that moved a new frame.
@@ -52,11 +53,17 @@ std::string filter_path_line(const std::vector<FrameTiming>& log, const std::str
       "frame), filter %.3f ms, interop %.3f ms; median total %.3f ms with upload, %.3f ms "
       "without\n",
       log.size() - 1, log.back().gpu_events ? "CUDA events" : "host clock", path.c_str(),
-      median_of(log, [](const FrameTiming& t) { return t.upload_ms; }, Runs::Uploads), uploads,
-      median_of(log, [](const FrameTiming& t) { return t.filter_ms; }, Runs::All),
-      median_of(log, [](const FrameTiming& t) { return t.interop_ms; }, Runs::Drawn),
-      median_of(log, [](const FrameTiming& t) { return t.total_ms(); }, Runs::Uploads),
-      median_of(log, [](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, Runs::All));
+      median_of(
+          log, [](const FrameTiming& t) { return t.upload_ms; }, Runs::Uploads),
+      uploads,
+      median_of(
+          log, [](const FrameTiming& t) { return t.filter_ms; }, Runs::All),
+      median_of(
+          log, [](const FrameTiming& t) { return t.interop_ms; }, Runs::Drawn),
+      median_of(
+          log, [](const FrameTiming& t) { return t.total_ms(); }, Runs::Uploads),
+      median_of(
+          log, [](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, Runs::All));
 }
 
 // The pipelined path: frames overlap, so the time per frame is the interval between completions,
@@ -76,12 +83,17 @@ std::string pipelined_line(const std::vector<FrameTiming>& log, std::size_t uplo
       "readback %.3f ms, present %.3f ms, GPU frame to frame %.3f ms mean (%.0f frames per "
       "second), median %.3f ms, arrival to display %.3f ms\n",
       uploads, drawn,
-      median_of(log, [](const FrameTiming& t) { return t.convert_ms; }, Runs::Uploads),
-      median_of(log, [](const FrameTiming& t) { return t.readback_ms; }, Runs::Uploads),
-      median_of(log, [](const FrameTiming& t) { return t.interop_ms; }, Runs::Drawn), mean,
-      mean > 0.0 ? 1000.0 / mean : 0.0,
-      median_of(log, [](const FrameTiming& t) { return t.interval_ms; }, Runs::All),
-      median_of(log, [](const FrameTiming& t) { return t.latency_ms; }, Runs::Uploads));
+      median_of(
+          log, [](const FrameTiming& t) { return t.convert_ms; }, Runs::Uploads),
+      median_of(
+          log, [](const FrameTiming& t) { return t.readback_ms; }, Runs::Uploads),
+      median_of(
+          log, [](const FrameTiming& t) { return t.interop_ms; }, Runs::Drawn),
+      mean, mean > 0.0 ? 1000.0 / mean : 0.0,
+      median_of(
+          log, [](const FrameTiming& t) { return t.interval_ms; }, Runs::All),
+      median_of(
+          log, [](const FrameTiming& t) { return t.latency_ms; }, Runs::Uploads));
 }
 
 }  // namespace
