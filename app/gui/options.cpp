@@ -14,23 +14,42 @@
 namespace rf::gui {
 namespace {
 
+// What the command line gives as text, checked and applied after CLI11's parse with messages of
+// our own; options bound straight to StudioOptions are written only when given.
+struct GivenText {
+  FilterArgs filter;  // rfcli's filter options, over the spec the preset made
+  std::string kind;
+  std::optional<int> order;
+  std::optional<std::string> ext;
+  std::string view, truth;
+  std::string image, folder, video, camera, pattern, pattern_size, pattern_format;
+  std::string record_codec, pace;
+};
+
 std::map<std::string, Extension> truth_extensions() {
   std::map<std::string, Extension> m;
   for (Extension e : truth_extension_choices()) m.emplace(to_string(e), e);
   return m;
 }
 
-}  // namespace
+int fail(const std::string& what) {
+  std::fprintf(stderr, "rfstudio: %s\n", what.c_str());
+  return 2;
+}
 
-std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
-  // An empty argument sends CLI11 2.1 (Debian 12's) into an endless loop when the app has option
-  // groups, as this one has; none of rfstudio's options has a use for one.
+// An empty argument sends CLI11 2.1 (Debian 12's) into an endless loop when the app has option
+// groups, as this one has; none of rfstudio's options has a use for one.
+std::optional<int> refuse_empty_arguments(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (argv[i][0] == '\0') {
       std::fprintf(stderr, "rfstudio: argument %d is empty\n", i);
       return 2;
     }
-  // The preset first: options bound below are written only when given, so they override it.
+  return std::nullopt;
+}
+
+// The preset first: options bound later are written only when given, so they override it.
+std::optional<int> apply_preset_options(int argc, char** argv, StudioOptions* o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     std::string path;
@@ -41,45 +60,45 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
       apply_preset(load_preset_file(path, make_preset("", o->spec, o->view, o->diff, o->source)),
                    o);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "rfstudio: %s\n", e.what());
-      return 2;
+      return fail(e.what());
     }
   }
-  CLI::App app{
-      "rfstudio: live recursive filtering, its timing, and its difference from ground truth"};
-  // rfcli's filter options, over the spec the preset made (or FilterSpec's defaults).
-  FilterArgs args = to_args(o->spec);
-  std::string kind;
-  std::optional<int> order;
-  std::optional<std::string> ext;
-  std::string view, truth;
-  const OptionHelp& help = option_help();
-  app.add_option("--filter", kind, help.filter);
-  app.add_option("--sigma", args.sigma, help.sigma)->check(CLI::PositiveNumber);
-  app.add_option("--order", order, help.order);
-  app.add_option("--pole", args.pole, help.pole);
-  app.add_option("--ext", ext, help.ext);
-  app.add_option("--sigma-r", args.sigma_r, help.sigma_r);
-  app.add_option("--kappa", args.kappa, help.kappa);
-  app.add_option("--iterations", args.iterations, help.iterations);
-  app.add_option("--algo", args.algo, help.algo);
-  app.add_option("--backend", args.backend, help.backend);
+  return std::nullopt;
+}
 
+// rfcli's filter options, with its help.
+void add_filter_options(CLI::App& app, GivenText& t) {
+  const OptionHelp& help = option_help();
+  app.add_option("--filter", t.kind, help.filter);
+  app.add_option("--sigma", t.filter.sigma, help.sigma)->check(CLI::PositiveNumber);
+  app.add_option("--order", t.order, help.order);
+  app.add_option("--pole", t.filter.pole, help.pole);
+  app.add_option("--ext", t.ext, help.ext);
+  app.add_option("--sigma-r", t.filter.sigma_r, help.sigma_r);
+  app.add_option("--kappa", t.filter.kappa, help.kappa);
+  app.add_option("--iterations", t.filter.iterations, help.iterations);
+  app.add_option("--algo", t.filter.algo, help.algo);
+  app.add_option("--backend", t.filter.backend, help.backend);
+}
+
+// One frame source at most, and the size of a pattern.
+void add_source_options(CLI::App& app, GivenText& t) {
   auto* sources = app.add_option_group("source", "one frame source (default: the astronaut)");
-  std::string image, folder, video, camera, pattern;
-  sources->add_option("--image", image, "a still image (PNG, JPEG, PFM, ...)");
-  sources->add_option("--folder", folder, "a folder of images played as a sequence");
-  sources->add_option("--video", video, "a video file, decoded by ffmpeg");
-  sources->add_option("--camera", camera, "a V4L2 camera, e.g. /dev/video0");
-  sources->add_option("--pattern", pattern,
+  sources->add_option("--image", t.image, "a still image (PNG, JPEG, PFM, ...)");
+  sources->add_option("--folder", t.folder, "a folder of images played as a sequence");
+  sources->add_option("--video", t.video, "a video file, decoded by ffmpeg");
+  sources->add_option("--camera", t.camera, "a V4L2 camera, e.g. /dev/video0");
+  sources->add_option("--pattern", t.pattern,
                       "impulses|steps|checkerboard|periodic|noise|moving-bar");
   sources->require_option(0, 1);
-  std::string pattern_size;
-  app.add_option("--pattern-size", pattern_size, "pattern size WxH (default 512x512)");
+  app.add_option("--pattern-size", t.pattern_size, "pattern size WxH (default 512x512)");
+}
 
-  app.add_option("--view", view,
+// The view and the diff against the truth.
+void add_view_options(CLI::App& app, GivenText& t, StudioOptions* o) {
+  app.add_option("--view", t.view,
                  "original|result|diff|split|side|tiles|profile|impulse|response|race");
-  app.add_option("--truth", truth, "ground truth of the diff view: fir|padded|extension");
+  app.add_option("--truth", t.truth, "ground truth of the diff view: fir|padded|extension");
   app.add_option("--truth-ext", o->diff.truth_ext,
                  "extension of the truth when the result ignores boundaries, or to compare with")
       ->transform(CLI::CheckedTransformer(truth_extensions()));
@@ -89,6 +108,10 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_option("--profile-row", o->view.profile_line, "row of the line profile");
   app.add_option("--probe", o->view.probe_x, "impulse probe x")->expected(1);
   app.add_option("--probe-y", o->view.probe_y, "impulse probe y");
+}
+
+// The run: preset, window or offscreen, its frames and what it leaves behind.
+void add_run_options(CLI::App& app, StudioOptions* o) {
   app.add_option("--preset", o->preset, "a preset JSON file (explicit options override it)");
   app.add_flag("--offscreen", o->offscreen, "render through EGL without a window");
   app.add_option("--frames", o->frames, "frames to render, then exit (offscreen default: 3)")
@@ -109,20 +132,23 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   app.add_option("--export", o->export_stem,
                  "after the last frame write STEM-result.png, STEM-result.pfm, STEM.json and "
                  "STEM-view.png");
-  std::string pattern_format, record_codec, pace;
-  app.add_option("--pattern-format", pattern_format,
+}
+
+// How frames come and go: a pattern delivered like a camera, recording, camera out, the pace.
+void add_stream_options(CLI::App& app, GivenText& t, StudioOptions* o) {
+  app.add_option("--pattern-format", t.pattern_format,
                  "rgba8|yuyv|nv12: deliver the pattern like a camera of that format");
   app.add_option("--record", o->record.path,
                  "record the filtered stream at source resolution to FILE (.mp4 or .mkv, through "
                  "ffmpeg); with --offscreen --frames N, N frames");
-  app.add_option("--record-codec", record_codec, "h264 (default) or ffv1 (lossless, .mkv)");
+  app.add_option("--record-codec", t.record_codec, "h264 (default) or ffv1 (lossless, .mkv)");
   app.add_option("--record-fps", o->record.fps,
                  "frame rate of the recording (default: the source's)")
       ->check(CLI::Range(0.0, 1000.0));
   app.add_option("--output-device", o->output_device,
                  "write the filtered frames to a V4L2 output device (v4l2loopback), e.g. "
                  "/dev/video10");
-  app.add_option("--pace", pace,
+  app.add_option("--pace", t.pace,
                  "realtime|step: sources at their own rate, or advanced one frame at a time as "
                  "the filter takes them, none skipped (default: step for an offscreen --frames "
                  "run that records)");
@@ -130,84 +156,118 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
                "upload and convert the frame as if it were new whenever the filter takes one: "
                "every rendered frame, several per rendered frame on the pipelined GPU path (times "
                "the GPU path of a source that always has a new frame)");
+}
 
+// Names are checked here, with rfcli's messages; values the filter refuses are shown in the
+// filter panel, where the person can change them. Each returns the message of the first mistake.
+std::string apply_filter(const GivenText& t, StudioOptions* o) {
+  FilterArgs args = t.filter;
+  if (!t.kind.empty()) change_filter(args, t.kind);
+  if (t.order) args.order = t.order;
+  if (t.ext) args.ext = t.ext;
+  try {
+    o->spec = parse_spec_unvalidated(args);
+  } catch (const InvalidParameter& e) {
+    return e.what();
+  }
+  return {};
+}
+
+std::string apply_view(const GivenText& t, StudioOptions* o) {
+  if (!t.view.empty()) {
+    auto v = parse_view_mode(t.view);
+    if (!v) return "unknown --view '" + t.view + "'";
+    o->view.mode = *v;
+  }
+  if (!t.truth.empty()) {
+    auto m = parse_truth_mode(t.truth);
+    if (!m) return "unknown --truth '" + t.truth + "'";
+    o->diff.truth = *m;
+  }
+  return {};
+}
+
+std::string apply_source(const GivenText& t, StudioOptions* o) {
+  if (!t.image.empty()) o->source = {SourceKind::Image, t.image};
+  if (!t.folder.empty()) o->source = {SourceKind::Folder, t.folder};
+  if (!t.video.empty()) o->source = {SourceKind::Video, t.video};
+  if (!t.camera.empty()) o->source = {SourceKind::Camera, t.camera};
+  if (!t.pattern.empty()) o->source = {SourceKind::Pattern, t.pattern};
+  if (!t.pattern_size.empty()) {
+    int w = 0, h = 0;
+    if (std::sscanf(t.pattern_size.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 32768 ||
+        h > 32768)
+      return "--pattern-size wants WxH with sides 1..32768, got '" + t.pattern_size + "'";
+    o->source.width = w;
+    o->source.height = h;
+  }
+  const std::string& f = t.pattern_format;
+  if (f.empty()) return {};
+  if (f == "yuyv" || f == "YUYV")
+    o->source.encoding = app::Encoding::Yuyv;
+  else if (f == "nv12" || f == "NV12")
+    o->source.encoding = app::Encoding::Nv12;
+  else if (f == "rgba8" || f == "rgba")
+    o->source.encoding = app::Encoding::Rgba;
+  else
+    return "--pattern-format wants rgba8, yuyv or nv12, got '" + f + "'";
+  return {};
+}
+
+std::string apply_recording(const GivenText& t, StudioOptions* o) {
+  if (!t.record_codec.empty()) {
+    auto c = parse_record_codec(t.record_codec);
+    if (!c) return "--record-codec wants h264 or ffv1, got '" + t.record_codec + "'";
+    o->record.codec = *c;
+  }
+  if (o->record.path.empty()) return {};
+  try {
+    validate_record_settings(o->record);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// An offscreen run renders 3 frames unless told; stepped by default when such a run records.
+std::string apply_run(const GivenText& t, StudioOptions* o) {
+  if (o->offscreen && o->frames == 0) o->frames = 3;
+  if (t.pace.empty())
+    o->pace =
+        o->offscreen && o->frames > 0 && !o->record.path.empty() ? Pace::Step : Pace::Realtime;
+  else if (t.pace == "step")
+    o->pace = Pace::Step;
+  else if (t.pace == "realtime")
+    o->pace = Pace::Realtime;
+  else
+    return "--pace wants realtime or step, got '" + t.pace + "'";
+  if (o->hide_ui) o->view.show_ui = false;
+  return {};
+}
+
+}  // namespace
+
+std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
+  if (auto code = refuse_empty_arguments(argc, argv)) return code;
+  if (auto code = apply_preset_options(argc, argv, o)) return code;
+  CLI::App app{
+      "rfstudio: live recursive filtering, its timing, and its difference from ground truth"};
+  GivenText given;
+  given.filter = to_args(o->spec);
+  add_filter_options(app, given);
+  add_source_options(app, given);
+  add_view_options(app, given, o);
+  add_run_options(app, o);
+  add_stream_options(app, given, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-
-  auto fail = [](const std::string& what) {
-    std::fprintf(stderr, "rfstudio: %s\n", what.c_str());
-    return 2;
-  };
-  // Names are checked here, with rfcli's messages; values the filter refuses are shown in the
-  // filter panel, where the person can change them.
-  if (!kind.empty()) change_filter(args, kind);
-  if (order) args.order = order;
-  if (ext) args.ext = ext;
-  try {
-    o->spec = parse_spec_unvalidated(args);
-  } catch (const InvalidParameter& e) {
-    return fail(e.what());
+  for (auto apply : {apply_filter, apply_view, apply_source, apply_recording, apply_run}) {
+    const std::string error = apply(given, o);
+    if (!error.empty()) return fail(error);
   }
-  if (!view.empty()) {
-    auto v = parse_view_mode(view);
-    if (!v) return fail("unknown --view '" + view + "'");
-    o->view.mode = *v;
-  }
-  if (!truth.empty()) {
-    auto t = parse_truth_mode(truth);
-    if (!t) return fail("unknown --truth '" + truth + "'");
-    o->diff.truth = *t;
-  }
-  if (!image.empty()) o->source = {SourceKind::Image, image};
-  if (!folder.empty()) o->source = {SourceKind::Folder, folder};
-  if (!video.empty()) o->source = {SourceKind::Video, video};
-  if (!camera.empty()) o->source = {SourceKind::Camera, camera};
-  if (!pattern.empty()) o->source = {SourceKind::Pattern, pattern};
-  if (!pattern_size.empty()) {
-    int w = 0, h = 0;
-    if (std::sscanf(pattern_size.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 32768 ||
-        h > 32768)
-      return fail("--pattern-size wants WxH with sides 1..32768, got '" + pattern_size + "'");
-    o->source.width = w;
-    o->source.height = h;
-  }
-  if (!pattern_format.empty()) {
-    if (pattern_format == "yuyv" || pattern_format == "YUYV")
-      o->source.encoding = app::Encoding::Yuyv;
-    else if (pattern_format == "nv12" || pattern_format == "NV12")
-      o->source.encoding = app::Encoding::Nv12;
-    else if (pattern_format == "rgba8" || pattern_format == "rgba")
-      o->source.encoding = app::Encoding::Rgba;
-    else
-      return fail("--pattern-format wants rgba8, yuyv or nv12, got '" + pattern_format + "'");
-  }
-  if (!record_codec.empty()) {
-    auto c = parse_record_codec(record_codec);
-    if (!c) return fail("--record-codec wants h264 or ffv1, got '" + record_codec + "'");
-    o->record.codec = *c;
-  }
-  if (!o->record.path.empty()) {
-    try {
-      validate_record_settings(o->record);
-    } catch (const std::exception& e) {
-      return fail(e.what());
-    }
-  }
-  if (o->offscreen && o->frames == 0) o->frames = 3;
-  if (pace.empty()) {
-    o->pace =
-        o->offscreen && o->frames > 0 && !o->record.path.empty() ? Pace::Step : Pace::Realtime;
-  } else if (pace == "step") {
-    o->pace = Pace::Step;
-  } else if (pace == "realtime") {
-    o->pace = Pace::Realtime;
-  } else {
-    return fail("--pace wants realtime or step, got '" + pace + "'");
-  }
-  if (o->hide_ui) o->view.show_ui = false;
   return std::nullopt;
 }
 

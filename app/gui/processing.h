@@ -10,17 +10,15 @@
 // for recording and camera out.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "app/gui/copy_path.h"
+#include "app/gui/engine_choice.h"
+#include "app/gui/frame_input.h"
 #include "app/gui/frame_timing.h"
-#include "app/gui/gl_util.h"
 #include "app/gui/interop.h"
-#include "app/sources/output_frame.h"
 #include "app/sources/source.h"
 #include "filters/core/engine.h"
 #include "filters/core/image.h"
@@ -36,8 +34,8 @@ class Processor {
   // A new frame from the source. The frame must stay alive and unchanged until the next
   // set_frame; take a new one only when accepts_frame() says so, or the previous one might not
   // have been filtered yet.
-  void set_frame(const app::Frame& frame);
-  bool has_frame() const { return frame_ != nullptr && frame_->width > 0; }
+  void set_frame(const app::Frame& frame) { frame_.set(frame); }
+  bool has_frame() const { return frame_.has_frame(); }
   // The last frame has gone into the pipeline and there is room for another (a free GPU slot, a
   // free output buffer when outputs are wanted). Never waits.
   bool accepts_frame() const;
@@ -51,13 +49,12 @@ class Processor {
   bool process(const FilterSpec& spec, bool always);
 
   // Messages for the status bar since the last call: the fallbacks taken, and why.
-  std::vector<std::string> take_notices();
+  std::vector<std::string> take_notices() { return engines_.take_notices(); }
 
   // Where engines and the GPU path come from: rf::make_engine and make_cuda_gl_pipeline. Tests
   // substitute factories whose products fail on the GPU.
-  std::function<std::unique_ptr<Engine>(Backend, std::string*)> engine_factory = make_engine;
-  std::function<std::unique_ptr<GpuPipeline>(std::string*)> pipeline_factory =
-      make_cuda_gl_pipeline;
+  EngineFactory engine_factory = make_engine;
+  PipelineFactory pipeline_factory = make_cuda_gl_pipeline;
 
   // The frames finished since the last call, oldest first; the newest is the one shown.
   std::vector<PipelineFrame> take_finished();
@@ -66,7 +63,7 @@ class Processor {
   // Waits for the frames in flight (exports, the end of a --frames run); take_finished() then
   // returns them.
   void settle();
-  int in_flight() const { return pipeline_ ? pipeline_->in_flight() : 0; }
+  int in_flight() const { return pipeline() ? pipeline()->in_flight() : 0; }
 
   // Finished frames carry their result as 8-bit RGBA (recording, camera out).
   bool want_output = false;
@@ -81,71 +78,69 @@ class Processor {
   // The shown frame's textures; 0 until there is one.
   GLuint original_texture() const;
   GLuint result_texture() const;
-  int width() const { return has_frame() ? frame_->width : 0; }
-  int height() const { return has_frame() ? frame_->height : 0; }
+  int width() const { return frame_.width(); }
+  int height() const { return frame_.height(); }
   // The GPU path converts YUYV and NV12 itself: sources may deliver them as they come.
-  bool converts_yuv() const { return pipeline_ != nullptr; }
+  bool converts_yuv() const { return pipeline() != nullptr; }
   // Frames go through the pipelined GPU path (several can be queued in one UI frame).
-  bool pipelined() const { return pipeline_ != nullptr; }
+  bool pipelined() const { return pipeline() != nullptr; }
 
   // The frame as float RGBA on [0, 1], converted on first use after each new frame.
-  const Image& input();
+  const Image& input() { return frame_.input(); }
   // The shown result on the host; on the GPU path it is read back from the texture when asked.
   const Image& result();
   // Increases whenever the shown result changes (a new frame or a new spec); truth and profiles
   // key on it.
-  std::uint64_t result_version() const { return result_version_; }
-  std::uint64_t frame_version() const { return frame_version_; }
+  std::uint64_t result_version() const { return shown_.version; }
+  std::uint64_t frame_version() const { return frame_.version(); }
 
   // The timing of the newest finished frame.
-  const FrameTiming& timing() const { return timing_; }
+  const FrameTiming& timing() const { return shown_.timing; }
   // For people: "CPU, OpenMP 2 threads (CUDA unavailable: built without CUDA)".
-  const std::string& backend_line() const { return backend_line_; }
+  const std::string& backend_line() const { return engines_.backend_line(); }
   // "CUDA-GL interop, pipelined" or "copy path (glTexSubImage2D)" and, on a fallback, why.
-  const std::string& path_line() const { return path_line_; }
-  Backend running_backend() const { return engine_ ? engine_->backend() : Backend::Cpu; }
+  const std::string& path_line() const { return engines_.path_line(); }
+  Backend running_backend() const { return engines_.running_backend(); }
   // Empty while healthy; otherwise what went wrong with the last attempt.
   const std::string& error() const { return error_; }
 
  private:
-  void ensure_engine(Backend requested);
-  const app::Frame& prepared_frame();
+  // What the engine is planned for on the pipelined path: planning again replaces device
+  // buffers that frames in flight may still use, so it waits for them first.
+  struct EnginePlan {
+    bool valid = false;
+    FilterSpec spec;
+    int width = 0, height = 0;
+    bool matches(const FilterSpec& s, int w, int h) const {
+      return valid && s == spec && w == width && h == height;
+    }
+  };
+  // The result the view shows.
+  struct ShownResult {
+    std::uint64_t version = 0;  // increases whenever it changes
+    FrameTiming timing;
+    Image host;           // its host copy (the copy path's result, or read back)
+    bool on_host = true;  // `host` holds it
+  };
+
+  GpuPipeline* pipeline() const { return engines_.pipeline(); }
+  void select_engine(Backend requested);
+  bool filter(const FilterSpec& spec, bool new_frame, bool changed);
   bool process_gpu(const FilterSpec& spec, bool new_frame, bool repeat);
   bool process_copy(const FilterSpec& spec, bool new_frame);
   void collect();
   void drop_pipeline(const std::string& why);
-  // The CUDA engine gives way to the CPU's after a GPU fault on the copy path; false when there
-  // is no CUDA engine to replace.
-  bool fall_back_to_cpu(const std::string& why);
 
-  std::unique_ptr<Engine> engine_;
-  Backend requested_backend_ = Backend::Auto;
-  bool engine_tried_ = false;
-  std::unique_ptr<GpuPipeline> pipeline_;
-  std::string interop_why_;
-
-  const app::Frame* frame_ = nullptr;  // the source's frame, as it came
-  app::Frame converted_;               // the frame as the current path takes it, when it differs
-  std::uint64_t prepared_version_ = ~0ull;
-  bool prepared_for_gpu_ = false;
-  std::chrono::steady_clock::time_point arrival_;
-  Image input_, result_;
-  std::uint64_t input_version_ = ~0ull;
-  bool result_on_host_ = true;
-  Texture original_, result_tex_;  // the copy path's
+  FrameInput frame_;
+  EngineChoice engines_;
+  CopyPath copy_;
+  EnginePlan plan_;
+  ShownResult shown_;
   FilterSpec last_spec_;
   bool have_result_ = false;
-  bool planned_ = false;
-  FilterSpec planned_spec_;
-  int planned_w_ = 0, planned_h_ = 0;
-  std::uint64_t frame_version_ = 0, submitted_version_ = ~0ull, result_version_ = 0;
-  std::uint64_t shown_version_ = ~0ull;
-
+  std::uint64_t submitted_version_ = ~0ull;  // the frame last filtered or queued
   std::vector<PipelineFrame> finished_;
-  app::OutputFramePool host_outputs_{6};
-  FrameTiming timing_;
-  std::string backend_line_, path_line_, error_;
-  std::vector<std::string> notices_;
+  std::string error_;
 };
 
 }  // namespace rf::gui

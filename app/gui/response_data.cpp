@@ -4,7 +4,6 @@
 #include <cmath>
 #include <exception>
 
-#include "filters/core/gaussian_design.h"
 #include "filters/core/response.h"
 
 namespace rf::gui {
@@ -63,14 +62,13 @@ ResponseData compute_response(const FilterSpec& spec, int points) {
         b += 2.0 * kernel[k] * std::cos(double(k) * w);
       d.kernel.push_back(b);
     }
-    d.poles = design_math::poles_of(f);
-
     // The impulse response on a line long enough for the plot, then cut where it has decayed to
     // 1e-3 of its peak (a summed-area table never decays: it shows 32 samples).
     const bool gaussian = approximates_gaussian(spec.kind);
-    const int line_half =
-        f.causal_only ? 32 : std::min(2 * kMaxHalf, design_math::decay_half_length(f));
-    const std::vector<double> h = design_math::pair_impulse_response(f, line_half);
+    LineResponse line = line_impulse_response(f, f.causal_only ? 32 : 2 * kMaxHalf);
+    d.poles = std::move(line.poles);
+    const int line_half = line.half;
+    const std::vector<double>& h = line.values;
     double peak = 0.0;
     for (double v : h) peak = std::max(peak, std::abs(v));
     int half = kMinHalf;
@@ -102,20 +100,20 @@ ResponseData compute_response(const FilterSpec& spec, int points) {
   return d;
 }
 
-ResponseLayout response_layout(const ResponseData& d, float x, float y, float w, float h,
-                               float em) {
-  ResponseLayout l;
-  l.header_x = x + em;
-  l.header_y = y + 0.5f * em;
-  const float header = 3.0f * em;  // two lines
-  y += header;
-  h -= header;
-  // Two rows and two columns of cells; each cell keeps a title line above its plot, tick labels
-  // left of it and below it.
-  const float gap = em;
-  const float cell_w = std::floor((w - 3 * gap) / 2), cell_h = std::floor((h - 3 * gap) / 2);
-  const float left = 4.2f * em, title = 1.6f * em, bottom = 1.5f * em;
-  auto frame = [&](int col, int row) {
+namespace {
+
+// The four cells of the response view: two rows and two columns below the header, each keeping a
+// title line above its plot and tick labels left of it and below it.
+struct CellGrid {
+  float x = 0, y = 0, cell_w = 0, cell_h = 0, gap = 0, left = 0, title = 0, bottom = 0;
+
+  CellGrid(float x_, float y_, float w, float h, float em)
+      : x(x_), y(y_), gap(em), left(4.2f * em), title(1.6f * em), bottom(1.5f * em) {
+    cell_w = std::floor((w - 3 * gap) / 2);
+    cell_h = std::floor((h - 3 * gap) / 2);
+  }
+
+  PlotFrame frame(int col, int row) const {
     PlotFrame p;
     p.x0 = std::floor(x + gap + col * (cell_w + gap) + left);
     p.x1 = std::floor(x + gap + col * (cell_w + gap) + cell_w);
@@ -124,34 +122,39 @@ ResponseLayout response_layout(const ResponseData& d, float x, float y, float w,
     p.x1 = std::max(p.x1, p.x0 + 1);
     p.y1 = std::max(p.y1, p.y0 + 1);
     return p;
-  };
-  const double pi = std::acos(-1.0);
+  }
+};
 
-  l.linear = frame(0, 0);
-  l.linear.xmin = 0;
-  l.linear.xmax = pi;
+// The linear gain on [0, pi], up to a round value above the gain and the B-spline kernel's.
+void fit_linear_gain(const ResponseData& d, PlotFrame& f) {
+  f.xmin = 0;
+  f.xmax = std::acos(-1.0);
   double top = 1.0;
   for (const std::vector<double>* v : {&d.gain, &d.kernel})
     for (double g : *v)
       if (std::isfinite(g)) top = std::max(top, g);
   // A summed-area table's gain grows without bound towards omega = 0: the plot stops at 20.
-  l.linear.ymax = nice_ceiling(std::min(top, 20.0) * 1.05);
-  l.linear.ymin = 0;
+  f.ymax = nice_ceiling(std::min(top, 20.0) * 1.05);
+  f.ymin = 0;
+}
 
-  l.decibel = frame(1, 0);
-  l.decibel.xmin = 0;
-  l.decibel.xmax = pi;
+// The gain in dB on [0, pi], in whole steps of 20 dB below and 10 dB above.
+void fit_decibel_gain(const ResponseData& d, PlotFrame& f) {
+  f.xmin = 0;
+  f.xmax = std::acos(-1.0);
   double lo = 0.0, hi = 0.0;
   for (double g : d.gain) {
     lo = std::min(lo, to_decibels(g));
     if (std::isfinite(g)) hi = std::max(hi, to_decibels(g));
   }
-  l.decibel.ymin = std::max(-160.0, 20.0 * std::floor(lo / 20.0) - 20.0);
-  l.decibel.ymax = std::min(40.0, 10.0 * std::ceil(hi / 10.0) + 10.0);
+  f.ymin = std::max(-160.0, 20.0 * std::floor(lo / 20.0) - 20.0);
+  f.ymax = std::min(40.0, 10.0 * std::ceil(hi / 10.0) + 10.0);
+}
 
-  l.impulse = frame(0, 1);
-  l.impulse.xmin = -d.half - 0.5;
-  l.impulse.xmax = d.half + 0.5;
+// The impulse response and the sampled Gaussian on [-half, half].
+void fit_impulse(const ResponseData& d, PlotFrame& f) {
+  f.xmin = -d.half - 0.5;
+  f.xmax = d.half + 0.5;
   double imin = 0.0, imax = 0.0;
   for (const std::vector<double>* v : {&d.impulse, &d.sampled})
     for (double s : *v) {
@@ -161,12 +164,13 @@ ResponseLayout response_layout(const ResponseData& d, float x, float y, float w,
   if (imax <= imin) imax = imin + 1.0;
   // Headroom above the peak keeps the legend off the curves.
   const double pad = 0.08 * (imax - imin);
-  l.impulse.ymin = imin < 0 ? imin - pad : 0.0;
-  l.impulse.ymax = imax + 0.45 * (imax - imin);
+  f.ymin = imin < 0 ? imin - pad : 0.0;
+  f.ymax = imax + 0.45 * (imax - imin);
+}
 
-  // The z-plane keeps its aspect: a square in its cell, the list of poles beside it when the
-  // cell is wide, below it otherwise.
-  const PlotFrame cell = frame(1, 1);
+// The z-plane keeps its aspect: a square in its cell, the list of poles beside it when the cell
+// is wide, below it otherwise.
+void place_poles(const ResponseData& d, const PlotFrame& cell, float em, ResponseLayout& l) {
   const float cw = cell.x1 - cell.x0, ch = cell.y1 - cell.y0;
   const float text_w = 15.0f * em,
               text_h = 1.2f * em * float(std::max<std::size_t>(1, d.poles.size())) + 2.0f * em;
@@ -194,6 +198,24 @@ ResponseLayout response_layout(const ResponseData& d, float x, float y, float w,
       if (std::abs(p) > 0 && 1.0 / std::abs(p) <= 2.5) extent = std::max(extent, 1.1 / std::abs(p));
   z.xmin = z.ymin = -extent;
   z.xmax = z.ymax = extent;
+}
+
+}  // namespace
+
+ResponseLayout response_layout(const ResponseData& d, float x, float y, float w, float h,
+                               float em) {
+  ResponseLayout l;
+  l.header_x = x + em;
+  l.header_y = y + 0.5f * em;
+  const float header = 3.0f * em;  // two lines
+  const CellGrid grid(x, y + header, w, h - header, em);
+  l.linear = grid.frame(0, 0);
+  fit_linear_gain(d, l.linear);
+  l.decibel = grid.frame(1, 0);
+  fit_decibel_gain(d, l.decibel);
+  l.impulse = grid.frame(0, 1);
+  fit_impulse(d, l.impulse);
+  place_poles(d, grid.frame(1, 1), em, l);
   return l;
 }
 

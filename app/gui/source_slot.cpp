@@ -43,7 +43,12 @@ std::unique_ptr<app::Source> open_default_image() {
   return std::make_unique<StillSource>(what, std::move(img));
 }
 
+void SourceSlot::apply_pace(SourceKind kind) {
+  if (pace_ == Pace::Step) set_paused(kind != SourceKind::Camera);
+}
+
 std::string SourceSlot::open(const SourceChoice& c) {
+  apply_pace(c.kind);
   try {
     switch (c.kind) {
       case SourceKind::Default:
@@ -66,6 +71,7 @@ std::string SourceSlot::open(const SourceChoice& c) {
 }
 
 std::string SourceSlot::open_path(const std::string& path) {
+  apply_pace(SourceKind::Image);
   try {
     std::error_code ec;
     const SourceKind kind =
@@ -114,6 +120,22 @@ void SourceSlot::set_raw_yuv(bool enabled) {
 void SourceSlot::set_paused(bool paused) {
   paused_ = paused;
   if (source_) source_->set_paused(paused);
+}
+
+void open_source(SourceSlot& source, MessageLog& log, const SourceChoice& choice) {
+  const std::string err = source.open(choice);
+  if (err.empty())
+    log.post("opened " + source.description());
+  else
+    log.post("cannot open: " + err, true);
+}
+
+void open_path(SourceSlot& source, MessageLog& log, const std::string& path) {
+  const std::string err = source.open_path(path);
+  if (err.empty())
+    log.post("opened " + source.description());
+  else
+    log.post("cannot open: " + err, true);
 }
 
 }  // namespace rf::gui

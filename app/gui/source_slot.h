@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "app/gui/messages.h"
 #include "app/gui/options.h"
 #include "app/sources/source.h"
 
@@ -15,6 +16,10 @@ std::unique_ptr<app::Source> open_default_image();
 
 class SourceSlot {
  public:
+  // How sources advance. Stepped, each open pauses what it opens (sequences are stepped one frame
+  // at a time) unless it is a camera, which keeps running and is waited for.
+  void set_pace(Pace pace) { pace_ = pace; }
+
   // Opens `choice`; on failure keeps the current source and returns the message (empty: success).
   std::string open(const SourceChoice& choice);
   // Opens a path dropped on the window or typed into Ctrl+O: folder, video or image.
@@ -40,6 +45,7 @@ class SourceSlot {
 
  private:
   std::string install(std::unique_ptr<app::Source> source, const SourceChoice& choice);
+  void apply_pace(SourceKind kind);
 
   std::unique_ptr<app::Source> source_;
   SourceChoice choice_;
@@ -47,6 +53,11 @@ class SourceSlot {
   bool paused_ = false;
   bool raw_yuv_ = false;
   bool fresh_ = false;  // a frame installed by open() not yet reported by poll()
+  Pace pace_ = Pace::Realtime;
 };
+
+// Opens and tells `log` how it went: "opened ..." or "cannot open: ...".
+void open_source(SourceSlot& source, MessageLog& log, const SourceChoice& choice);
+void open_path(SourceSlot& source, MessageLog& log, const std::string& path);
 
 }  // namespace rf::gui

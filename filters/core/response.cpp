@@ -1,5 +1,6 @@
 #include "filters/core/response.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -7,6 +8,7 @@
 
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
+#include "filters/core/gaussian_design.h"
 
 namespace rf {
 
@@ -44,6 +46,18 @@ std::vector<ResponsePoint> frequency_response(const FilterSpec& spec, int n) {
     if (ideal) p.ideal = gaussian_gain(spec.sigma, p.omega);
   }
   return out;
+}
+
+LineResponse line_impulse_response(const Recursive& f, int max_half) {
+  if (max_half < 0)
+    throw InvalidParameter("the impulse response needs a line of at least one sample (got half " +
+                           std::to_string(max_half) + ")");
+  LineResponse r;
+  r.poles = design_math::poles_of(f);
+  r.half =
+      design_math::is_stable(f) ? std::min(max_half, design_math::decay_half_length(f)) : max_half;
+  r.values = design_math::pair_impulse_response(f, r.half);
+  return r;
 }
 
 }  // namespace rf

@@ -2,6 +2,7 @@
 // the Gaussian it approximates. Read by rfstudio's response view and `rfcli coeffs --response`.
 #pragma once
 
+#include <complex>
 #include <optional>
 #include <vector>
 
@@ -31,5 +32,19 @@ struct ResponsePoint {
 // n points on [0, pi], both ends included: omega_k = pi k / (n - 1). Throws InvalidParameter for
 // n < 2 and for a spec without fixed coefficients (edge-aware).
 std::vector<ResponsePoint> frequency_response(const FilterSpec& spec, int n);
+
+// The response in space beside the response in frequency: a unit impulse at the centre of a line
+// of 2 half + 1 samples through the causal pass and, for a pair, the anticausal pass, both
+// started from zero; and the poles of the causal pass that shape it (the anticausal pass has 1/p).
+struct LineResponse {
+  int half = 0;                             // the line runs from -half to half
+  std::vector<double> values;               // 2 half + 1 samples, the impulse's at values[half]
+  std::vector<std::complex<double>> poles;  // roots of z^r + a_1 z^(r-1) + ... + a_r
+};
+
+// The line is as long as the response needs to decay below about 1e-17 of its peak, and at most
+// max_half samples either side; a response that never decays (a pole on the unit circle: the
+// summed-area table) gets max_half. Throws InvalidParameter for max_half < 0.
+LineResponse line_impulse_response(const Recursive& f, int max_half);
 
 }  // namespace rf

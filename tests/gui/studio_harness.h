@@ -71,7 +71,7 @@ class StudioHarness {
   }
 
   ImVec2 canvas_centre() const {
-    const CanvasRect& c = studio->canvas();
+    const CanvasRect& c = studio->canvas.rect();
     return ImVec2(c.x + 0.5f * c.w, c.y + 0.5f * c.h);
   }
   bool closed() const { return platform_->should_close(); }

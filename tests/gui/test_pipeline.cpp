@@ -110,9 +110,9 @@ TEST_CASE(
   {
     Harness h(o, {}, 320, 240);
     taken = run_and_check(h, 20, 1e-6);
-    CHECK(h.studio->video_out.recording());
+    CHECK(h.studio->stream_out.recording());
     h.studio->finish();
-    CHECK(h.studio->video_out.recorded_frames() == taken);
+    CHECK(h.studio->stream_out.recorded_frames() == taken);
   }
   check_recording(dir.file("run.mkv"), int(taken), o.spec, app::Encoding::Rgba, 0);
 }
@@ -126,12 +126,12 @@ TEST_CASE("pipeline: Ctrl+R starts and stops a recording in the export folder") 
   Harness h(moving_bar(Backend::Cpu, app::Encoding::Rgba), {}, 320, 240);
   h.studio->export_dir = dir.path();
   h.frame();
-  CHECK_FALSE(h.studio->video_out.recording());
+  CHECK_FALSE(h.studio->stream_out.recording());
   h.press('R', true);
-  CHECK(h.studio->video_out.recording());
+  CHECK(h.studio->stream_out.recording());
   for (int i = 0; i < 5; ++i) h.frame();
   h.press('R', true);
-  CHECK_FALSE(h.studio->video_out.recording());
+  CHECK_FALSE(h.studio->stream_out.recording());
   h.studio->finish();
   const auto facts = test::probe(dir.file("rfstudio-001.mp4"));
   CHECK(facts.frames >= 5);
@@ -167,7 +167,7 @@ TEST_CASE("pipeline on the GPU: frames in flight, YUYV and NV12 converted on the
       CHECK(worst <= 1e-6);
       taken = run_and_check(h, 40, 5e-5);
       h.studio->finish();
-      if (record) CHECK(h.studio->video_out.recorded_frames() == taken);
+      if (record) CHECK(h.studio->stream_out.recorded_frames() == taken);
     }
     if (record) check_recording(dir.file("gpu.mkv"), int(taken), o.spec, e, 1);
   }

@@ -6,8 +6,8 @@
 using namespace rf;
 using namespace rf::gui;
 
-// The soak crashed in the profile view: with the truth switched off, truth_current kept the value
-// of an earlier frame, and the profile sampled the old truth image (71 rows) along a row of the
+// The soak crashed in the profile view: with the truth switched off, the truth stayed current, from
+// an earlier frame, and the profile sampled the old truth image (71 rows) along a row of the
 // new, taller frame (an out-of-bounds read that AddressSanitizer reported).
 TEST_CASE("soak regression: the profile never samples a truth of another frame") {
   StudioOptions o;
@@ -17,11 +17,11 @@ TEST_CASE("soak regression: the profile never samples a truth of another frame")
   o.source.width = 96;
   o.source.height = 40;
   test::StudioHarness h(o);
-  h.studio->truth_worker.wait_idle();
+  h.studio->truth.wait_idle();
   h.frame();
   h.frame();
-  REQUIRE(h.studio->truth_current);
-  REQUIRE(h.studio->truth.truth.height == 40);
+  REQUIRE(h.studio->truth.current());
+  REQUIRE(h.studio->truth.result().truth.height == 40);
 
   h.studio->truth_enabled = false;
   SourceChoice taller{SourceKind::Pattern, "checkerboard"};
@@ -31,7 +31,7 @@ TEST_CASE("soak regression: the profile never samples a truth of another frame")
   h.studio->view.profile_vertical = true;
   h.studio->view.profile_line = 50;
   h.frame();
-  CHECK_FALSE(h.studio->truth_current);
-  CHECK(h.studio->profile.truth.empty());
-  CHECK(h.studio->profile.input.size() == 300);
+  CHECK_FALSE(h.studio->truth.current());
+  CHECK(h.studio->probes.profile().truth.empty());
+  CHECK(h.studio->probes.profile().input.size() == 300);
 }

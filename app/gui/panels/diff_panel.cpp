@@ -3,17 +3,52 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
 
+#include "app/gui/ground_truth.h"
 #include "app/gui/panels/filter_choices.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
 
 namespace rf::gui {
+namespace {
 
-void diff_panel(Studio& st) {
+// The error of the result over the whole image, the border band and the interior. Explicit column
+// weights: a table appearing on the frame of a screenshot has no measured content widths yet.
+void stats_table(const DiffStats& s) {
+  if (!ImGui::BeginTable("stats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("region", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("max |d|", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("RMSE", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("PSNR dB", ImGuiTableColumnFlags_WidthStretch, 0.9f);
+  ImGui::TableHeadersRow();
+  auto row = [](const char* name, const ErrorStats& e) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(name);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2e", e.max_abs);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2e", e.rmse);
+    ImGui::TableNextColumn();
+    if (std::isinf(e.psnr))
+      ImGui::TextUnformatted("inf");
+    else
+      ImGui::Text("%.1f", e.psnr);
+  };
+  char border[32];
+  std::snprintf(border, sizeof border, "border %d px", s.band);
+  row("whole", s.whole);
+  row(border, s.border);
+  row("interior", s.interior);
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void diff_panel(DiffSettings& d, bool& truth_enabled, const FilterSpec& spec, GroundTruth& truth) {
   if (!ImGui::CollapsingHeader("Diff against ground truth", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  DiffSettings& d = st.diff;
-  ImGui::Checkbox("compute ground truth", &st.truth_enabled);
+  ImGui::Checkbox("compute ground truth", &truth_enabled);
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
   int mode = int(d.truth);
   if (ImGui::Combo(
@@ -23,7 +58,7 @@ void diff_panel(Studio& st) {
   // The box shows the extension the truth is computed with, the one its caption names. It is a
   // choice only where the filter's own extension does not decide it; otherwise it is greyed.
   TruthRequest shown;
-  shown.spec = st.spec;
+  shown.spec = spec;
   shown.mode = d.truth;
   shown.truth_ext = d.truth_ext;
   bool chosen = false;
@@ -46,47 +81,19 @@ void diff_panel(Studio& st) {
   }
   ImGui::PopItemWidth();
 
-  if (st.truth_worker.busy()) {
-    ImGui::ProgressBar(st.truth_worker.progress(),
-                       ImVec2(ImGui::GetContentRegionAvail().x * 0.7f, 0), "truth");
+  if (truth.busy()) {
+    ImGui::ProgressBar(truth.progress(), ImVec2(ImGui::GetContentRegionAvail().x * 0.7f, 0),
+                       "truth");
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) st.truth_worker.cancel();
+    if (ImGui::Button("Cancel")) truth.cancel();
   }
-  if (!st.truth_current) {
-    ImGui::TextDisabled(st.truth_enabled ? "waiting for the truth of this frame" : "off");
+  if (!truth.current()) {
+    ImGui::TextDisabled(truth_enabled ? "waiting for the truth of this frame" : "off");
     return;
   }
-  ImGui::TextWrapped("truth: %s (%.0f ms)", st.truth.label.c_str(), st.truth.ms);
-  const DiffStats& s = st.truth.stats;
-  // Explicit column weights: a table appearing on the frame of a screenshot has no measured
-  // content widths yet.
-  if (ImGui::BeginTable("stats", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("region", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn("max |d|", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("RMSE", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("PSNR dB", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-    ImGui::TableHeadersRow();
-    auto row = [](const char* name, const ErrorStats& e) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2e", e.max_abs);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2e", e.rmse);
-      ImGui::TableNextColumn();
-      if (std::isinf(e.psnr))
-        ImGui::TextUnformatted("inf");
-      else
-        ImGui::Text("%.1f", e.psnr);
-    };
-    char border[32];
-    std::snprintf(border, sizeof border, "border %d px", s.band);
-    row("whole", s.whole);
-    row(border, s.border);
-    row("interior", s.interior);
-    ImGui::EndTable();
-  }
+  const TruthResult& result = truth.result();
+  ImGui::TextWrapped("truth: %s (%.0f ms)", result.label.c_str(), result.ms);
+  stats_table(result.stats);
 }
 
 }  // namespace rf::gui

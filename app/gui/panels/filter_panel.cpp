@@ -1,4 +1,4 @@
-// Filter: every widget here changes Studio::spec (a FilterSpec) and nothing else; the next frame
+// Filter: every widget here changes the spec (a FilterSpec) and nothing else; the next frame
 // filters with it.
 #include <imgui.h>
 
@@ -10,7 +10,7 @@
 
 #include "app/gui/panels/filter_choices.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/processing.h"
 #include "filters/core/design.h"
 #include "filters/core/filter_table.h"
 #include "filters/core/response.h"
@@ -52,24 +52,20 @@ void order_control(FilterSpec& s) {
   if (changed) s = with_order(s, order);
 }
 
-}  // namespace
-
-void filter_panel(Studio& st) {
-  if (!ImGui::CollapsingHeader("Filter", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  FilterSpec& s = st.spec;
-  const float label_w = ImGui::GetFontSize() * 6.0f;
-  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x - label_w);
-
+// The kind box: every kind of the filter table, with its label.
+void kind_combo(FilterSpec& s) {
   const std::vector<std::pair<FilterKind, std::string>> kinds = kind_choices();
   std::string current = "?";
   for (const auto& [kind, label] : kinds)
     if (kind == s.kind) current = label;
-  if (ImGui::BeginCombo("kind", current.c_str())) {
-    for (const auto& [kind, label] : kinds)
-      if (ImGui::Selectable(label.c_str(), kind == s.kind)) s = with_kind(s, kind);
-    ImGui::EndCombo();
-  }
+  if (!ImGui::BeginCombo("kind", current.c_str())) return;
+  for (const auto& [kind, label] : kinds)
+    if (ImGui::Selectable(label.c_str(), kind == s.kind)) s = with_kind(s, kind);
+  ImGui::EndCombo();
+}
 
+// A slider for each parameter the kind takes, inside the ranges its design holds.
+void parameter_sliders(FilterSpec& s) {
   const ParamSet params = info(s.kind).params;
   if (params.has(Param::Sigma)) {
     const SliderRange r = sigma_slider(s.kind, s.order);
@@ -97,22 +93,25 @@ void filter_panel(Studio& st) {
   }
   if (params.has(Param::Iterations))
     ImGui::SliderInt("iterations", &s.iterations, 1, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
+}
 
+// The extensions the kind takes, explained; the algorithms the backend that runs offers (one it
+// does not offer, after the kind or the backend changed, falls back to auto); the backends.
+void extension_and_backend(FilterSpec& s, Backend running_backend) {
   enum_combo("extension", &s.ext, extension_choices(s.kind));
   const std::string ext_hint = extension_hint(s.ext);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ext_hint.c_str());
   hint(ext_hint);
-
-  // What the backend that runs offers; an algorithm it does not (after the kind or the backend
-  // changed) falls back to auto.
-  const Backend running = s.backend == Backend::Auto ? st.processor.running_backend() : s.backend;
+  const Backend running = s.backend == Backend::Auto ? running_backend : s.backend;
   const std::vector<Algorithm> offered = algorithm_choices(running, s.kind);
   if (std::find(offered.begin(), offered.end(), s.algo) == offered.end()) s.algo = Algorithm::Auto;
   enum_combo("algorithm", &s.algo, offered);
   enum_combo("backend", &s.backend, backend_choices());
-  ImGui::PopItemWidth();
+}
 
-  // The coefficients in the public convention (design.h), for the blackboard.
+// The coefficients in the public convention (design.h), for the blackboard, and how far a
+// Gaussian design is from the sampled Gaussian; computed when the spec changes.
+void coefficients_node(const FilterSpec& s) {
   static FilterSpec shown;
   static std::string coeffs, design_error;
   static bool first = true;
@@ -145,10 +144,23 @@ void filter_panel(Studio& st) {
     if (!design_error.empty()) hint(design_error);
     ImGui::TreePop();
   }
-  ImGui::Checkbox("filter every frame (live timing)", &st.filter_every_frame);
-  if (!st.processor.error().empty()) {
+}
+
+}  // namespace
+
+void filter_panel(FilterSpec& spec, bool& filter_every_frame, const Processor& processor) {
+  if (!ImGui::CollapsingHeader("Filter", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const float label_w = ImGui::GetFontSize() * 6.0f;
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x - label_w);
+  kind_combo(spec);
+  parameter_sliders(spec);
+  extension_and_backend(spec, processor.running_backend());
+  ImGui::PopItemWidth();
+  coefficients_node(spec);
+  ImGui::Checkbox("filter every frame (live timing)", &filter_every_frame);
+  if (!processor.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-    ImGui::TextWrapped("%s", st.processor.error().c_str());
+    ImGui::TextWrapped("%s", processor.error().c_str());
     ImGui::PopStyleColor();
   }
 }

@@ -3,14 +3,18 @@
 
 #include <cmath>
 
+#include "app/gui/canvas.h"
+#include "app/gui/ground_truth.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/processing.h"
+#include "app/gui/view_probes.h"
 
 namespace rf::gui {
 
-void inspector_panel(Studio& st) {
+void inspector_panel(const Canvas& canvas, Processor& processor, const GroundTruth& truth,
+                     ViewMode mode, const ImpulseData& impulse) {
   if (!ImGui::CollapsingHeader("Pixel inspector", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const int x = st.hover_x, y = st.hover_y;
+  const int x = canvas.hover_x(), y = canvas.hover_y();
   if (x < 0 || y < 0) {
     ImGui::TextDisabled("hover the image");
     return;
@@ -20,18 +24,18 @@ void inspector_panel(Studio& st) {
     if (img.empty() || x >= img.width || y >= img.height) return;
     ImGui::Text("%-8s %.6f %.6f %.6f", name, img.at(x, y, 0), img.at(x, y, 1), img.at(x, y, 2));
   };
-  show("input", st.processor.input());
-  show("result", st.processor.result());
-  if (st.truth_current) {
-    show("truth", st.truth.truth);
-    const Image& r = st.processor.result();
-    const Image& t = st.truth.truth;
+  show("input", processor.input());
+  show("result", processor.result());
+  if (truth.current()) {
+    const Image& t = truth.result().truth;
+    show("truth", t);
+    const Image& r = processor.result();
     float d = 0;
     for (int c = 0; c < 3; ++c) d = std::fmax(d, std::fabs(r.at(x, y, c) - t.at(x, y, c)));
     ImGui::Text("%-8s %.3e", "|diff|", d);
   }
-  if (st.view.mode == ViewMode::Impulse && !st.impulse.response.empty())
-    ImGui::Text("%-8s %.3e", "impulse", st.impulse.response.at(x, y));
+  if (mode == ViewMode::Impulse && !impulse.response.empty())
+    ImGui::Text("%-8s %.3e", "impulse", impulse.response.at(x, y));
 }
 
 }  // namespace rf::gui

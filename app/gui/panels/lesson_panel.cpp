@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "app/gui/classroom.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
 
 namespace rf::gui {
 namespace {
@@ -19,21 +19,20 @@ void section(const char* title, const std::string& text) {
 
 }  // namespace
 
-void lesson_panel(Studio& st) {
-  const Lesson& card = st.lesson.lesson;
-  const int count = st.lessons.size();
+void lesson_panel(Classroom& classroom) {
+  const Preset& preset = classroom.card();
+  const Lesson& card = preset.lesson;
+  const int count = classroom.size();
+  const int at = classroom.index();
   char header[160];
   if (card.empty())
     std::snprintf(header, sizeof header, "Lessons (%d)###lesson", count);
-  else if (st.lesson_index >= 0)
-    std::snprintf(header, sizeof header, "Lesson %d/%d: %s###lesson", st.lesson_index + 1, count,
-                  st.lesson.name.c_str());
+  else if (at >= 0)
+    std::snprintf(header, sizeof header, "Lesson %d/%d: %s###lesson", at + 1, count,
+                  preset.name.c_str());
   else
-    std::snprintf(header, sizeof header, "Lesson: %s###lesson", st.lesson.name.c_str());
-  if (st.lesson_opened) {
-    ImGui::SetNextItemOpen(true);
-    st.lesson_opened = false;
-  }
+    std::snprintf(header, sizeof header, "Lesson: %s###lesson", preset.name.c_str());
+  if (classroom.take_opened()) ImGui::SetNextItemOpen(true);
   if (!ImGui::CollapsingHeader(header)) return;
   if (card.empty()) {
     ImGui::TextWrapped(
@@ -44,13 +43,12 @@ void lesson_panel(Studio& st) {
     section("What it shows", card.shows);
     section("Paper", card.paper);
   }
-  const int at = st.lesson_index;
   ImGui::BeginDisabled(at <= 0);
-  if (ImGui::Button("< Previous")) st.open_lesson(at - 1);
+  if (ImGui::Button("< Previous")) classroom.open_lesson(at - 1);
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(at + 1 >= count);
-  if (ImGui::Button(at < 0 ? "Start >" : "Next >")) st.open_lesson(at + 1);
+  if (ImGui::Button(at < 0 ? "Start >" : "Next >")) classroom.open_lesson(at + 1);
   ImGui::EndDisabled();
 }
 

@@ -3,15 +3,15 @@
 #include <imgui_stdlib.h>
 
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/source_slot.h"
 
 namespace rf::gui {
 
-void open_dialog(Studio& st) {
+void open_dialog(bool& requested, SourceSlot& source, MessageLog& log) {
   static std::string path;
-  if (st.open_dialog_requested) {
+  if (requested) {
     ImGui::OpenPopup("Open");
-    st.open_dialog_requested = false;
+    requested = false;
   }
   if (!ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   ImGui::TextUnformatted("An image (PNG, JPEG, PFM, ...), a folder of images or a video file.");
@@ -20,7 +20,7 @@ void open_dialog(Studio& st) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
   const bool enter = ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
   if (ImGui::Button("Open") || enter) {
-    st.open_path(path);
+    open_path(source, log, path);
     ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();

@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
 #include <vector>
 
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/view_probes.h"
 
 namespace rf::gui {
 namespace {
@@ -19,38 +20,27 @@ struct Series {
   const char* label;
 };
 
-}  // namespace
+const ImU32 kExtensionColors[5] = {IM_COL32(255, 90, 90, 255), IM_COL32(150, 150, 255, 255),
+                                   IM_COL32(255, 170, 60, 255), IM_COL32(90, 220, 120, 255),
+                                   IM_COL32(230, 110, 230, 255)};
 
-void profile_window(Studio& st, float x, float y, float w, float h) {
-  ImGui::SetNextWindowPos(ImVec2(x, y));
-  ImGui::SetNextWindowSize(ImVec2(w, h));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoScrollbar;
-  char title[64];
-  std::snprintf(title, sizeof title, "Profile of %s %d (luma)###profile",
-                st.profile.vertical ? "column" : "row", st.profile.line);
-  if (!ImGui::Begin(title, nullptr, flags)) {
-    ImGui::End();
-    return;
-  }
-  const ProfileData& p = st.profile;
-  static bool show_ext[5] = {true, true, true, true, true};
-  const ImU32 ext_colors[5] = {IM_COL32(255, 90, 90, 255), IM_COL32(150, 150, 255, 255),
-                               IM_COL32(255, 170, 60, 255), IM_COL32(90, 220, 120, 255),
-                               IM_COL32(230, 110, 230, 255)};
+// The curves drawn, back to front: the input, the other extensions shown, the truth, the result.
+std::vector<Series> profile_series(const ProfileData& p, Extension current, const bool* shown) {
   std::vector<Series> series;
   series.push_back({&p.input, IM_COL32(140, 140, 140, 255), 1.0f, "input"});
   for (Extension e : kAllExtensions) {
     const int i = int(e);
-    if (i < int(p.by_extension.size()) && show_ext[i] && e != st.spec.ext)
-      series.push_back({&p.by_extension[i], ext_colors[i], 1.0f, to_string(e)});
+    if (i < int(p.by_extension.size()) && shown[i] && e != current)
+      series.push_back({&p.by_extension[i], kExtensionColors[i], 1.0f, to_string(e)});
   }
   if (!p.truth.empty()) series.push_back({&p.truth, IM_COL32(80, 220, 255, 255), 2.5f, "truth"});
   series.push_back({&p.result, IM_COL32(255, 255, 255, 255), 1.5f, "result"});
+  return series;
+}
 
-  // Legend with toggles for the extension curves.
-  ImGui::TextColored(ImVec4(1, 1, 1, 1), "result (%s)", to_string(st.spec.ext));
+// The legend, with a toggle for each other extension's curve.
+void profile_legend(const ProfileData& p, Extension current, bool* shown) {
+  ImGui::TextColored(ImVec4(1, 1, 1, 1), "result (%s)", to_string(current));
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(0.55f, 0.55f, 0.55f, 1), "input");
   if (!p.truth.empty()) {
@@ -58,15 +48,19 @@ void profile_window(Studio& st, float x, float y, float w, float h) {
     ImGui::TextColored(ImVec4(0.31f, 0.86f, 1, 1), "truth");
   }
   for (Extension e : kAllExtensions) {
-    if (e == st.spec.ext) continue;
+    if (e == current) continue;
     const int i = int(e);
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(ext_colors[i]));
-    ImGui::Checkbox(to_string(e), &show_ext[i]);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kExtensionColors[i]));
+    ImGui::Checkbox(to_string(e), &shown[i]);
     ImGui::PopStyleColor();
   }
   if (!p.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", p.error.c_str());
+}
 
+// The curves over the rest of the window, with 0 and 1 (the input's range) as reference lines
+// and the plotted range's ends labelled.
+void plot_series(const std::vector<Series>& series, int n) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size = ImGui::GetContentRegionAvail();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -78,20 +72,15 @@ void profile_window(Studio& st, float x, float y, float w, float h) {
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
-  if (series.empty() || p.result.size() < 2 || !(hi >= lo)) {
-    ImGui::End();
-    return;
-  }
+  if (series.empty() || n < 2 || !(hi >= lo)) return;
   if (hi - lo < 1e-6f) hi = lo + 1e-6f;
   const float pad = 0.05f * (hi - lo);
   lo -= pad;
   hi += pad;
-  const int n = int(p.result.size());
   auto pt = [&](int i, float v) {
     return ImVec2(origin.x + size.x * (float(i) + 0.5f) / float(n),
                   origin.y + size.y * (1.0f - (v - lo) / (hi - lo)));
   };
-  // Zero and one, the range of the input, as reference lines.
   for (float ref : {0.0f, 1.0f})
     if (ref > lo && ref < hi)
       dl->AddLine(pt(0, ref), ImVec2(origin.x + size.x, pt(0, ref).y), IM_COL32(60, 60, 60, 255));
@@ -107,6 +96,25 @@ void profile_window(Studio& st, float x, float y, float w, float h) {
     pts.clear();
     for (int i = 0; i < n; ++i) pts.push_back(pt(i, (*s.data)[i]));
     dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, s.thickness);
+  }
+}
+
+}  // namespace
+
+void profile_window(const ProfileData& p, Extension current, float x, float y, float w, float h) {
+  ImGui::SetNextWindowPos(ImVec2(x, y));
+  ImGui::SetNextWindowSize(ImVec2(w, h));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoScrollbar;
+  char title[64];
+  std::snprintf(title, sizeof title, "Profile of %s %d (luma)###profile",
+                p.vertical ? "column" : "row", p.line);
+  if (ImGui::Begin(title, nullptr, flags)) {
+    static bool shown[5] = {true, true, true, true, true};
+    const std::vector<Series> series = profile_series(p, current, shown);
+    profile_legend(p, current, shown);
+    plot_series(series, int(p.result.size()));
   }
   ImGui::End();
 }

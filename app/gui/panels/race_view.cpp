@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/algorithm_race.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/panels/plot_util.h"
-#include "app/gui/studio.h"
+#include "app/gui/processing.h"
 
 namespace rf::gui {
 namespace {
@@ -76,9 +77,93 @@ void bar_chart(ImDrawList* dl, const PlotFrame& f, const RaceResult& race, Value
   }
 }
 
+// Run / Run it again, and while racing its progress and Cancel.
+void race_controls(AlgorithmRace& race, const FilterSpec& spec, Processor& processor, float w) {
+  const float em = ImGui::GetFontSize();
+  const bool busy = race.busy();
+  ImGui::BeginDisabled(busy || !processor.has_frame());
+  if (ImGui::Button(race.result().entries.empty() ? "Run the race" : "Run it again"))
+    race.request(spec, processor);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (busy) {
+    ImGui::ProgressBar(race.progress(), ImVec2(std::min(w * 0.4f, 24 * em), 0), "racing...");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) race.cancel();
+  } else {
+    ImGui::TextDisabled("each entry: one warm-up run, then the median of timed runs");
+  }
+}
+
+// The two charts side by side below the text: ms per frame and GiP/s, each with room for the
+// entries' names on its left. Returns where the charts end.
+float chart_frames(const RaceResult& race, float x, float y, float w, float h, PlotFrame* ms,
+                   PlotFrame* rate) {
+  const float em = ImGui::GetFontSize();
+  const ImVec2 cursor = ImGui::GetCursorScreenPos();
+  const float names_w = 5.5f * em;
+  const float legend_h = 1.25f * em * float(race.entries.size() + 1);
+  const float top = cursor.y + 2.0f * em;
+  const float rows_h = 2.4f * em * float(race.entries.size()) + 1.5f * em;
+  const float bottom = std::max(top + 4 * em, std::min(top + rows_h, y + h - legend_h - 2.2f * em));
+  const float chart_w = std::floor((w - 3 * em - 2 * names_w) / 2);
+  ms->x0 = std::floor(x + names_w + em);
+  ms->x1 = ms->x0 + chart_w;
+  rate->x0 = ms->x1 + names_w + em;
+  rate->x1 = rate->x0 + chart_w;
+  ms->y0 = rate->y0 = std::floor(top);
+  ms->y1 = rate->y1 = std::floor(bottom);
+  double max_ms = race.floor.ms, max_rate = race.floor.gips;
+  for (const RaceEntry& e : race.entries)
+    if (e.runs > 0) {
+      max_ms = std::max(max_ms, e.ms);
+      max_rate = std::max(max_rate, e.gips);
+    }
+  ms->xmin = rate->xmin = 0;
+  ms->xmax = max_ms > 0 ? max_ms * 1.15 : 1;
+  rate->xmax = max_rate > 0 ? max_rate * 1.15 : 1;
+  ms->ymin = rate->ymin = 0;
+  ms->ymax = rate->ymax = 1;
+  return bottom;
+}
+
+// Below the charts: each entry's colour, label and runs, then the copy floor's line.
+void entry_legend(ImDrawList* dl, const RaceResult& race, float x, float y) {
+  const float em = ImGui::GetFontSize();
+  char buf[256];
+  for (const RaceEntry& e : race.entries) {
+    if (e.runs > 0)
+      std::snprintf(buf, sizeof buf, "%s: %d runs", e.label.c_str(), e.runs);
+    else
+      std::snprintf(buf, sizeof buf, "%s (%s)", e.label.c_str(),
+                    e.skipped.empty() ? "failed" : "not run here");
+    dl->AddRectFilled(ImVec2(x + em, y + 0.25f * em), ImVec2(x + 1.6f * em, y + 0.85f * em),
+                      e.baseline ? kBaselineColor : kAlgorithmColor);
+    dl->AddText(ImVec2(x + 2.0f * em, y), plot::kLabel, buf);
+    y += 1.25f * em;
+  }
+  std::snprintf(buf, sizeof buf, "%s: %d runs", race.floor.label.c_str(), race.floor.runs);
+  dl->AddLine(ImVec2(x + em, y + 0.55f * em), ImVec2(x + 1.6f * em, y + 0.55f * em), kFloorColor,
+              2.0f);
+  dl->AddText(ImVec2(x + 2.0f * em, y), plot::kLabel, buf);
+}
+
+// What ran, on what, how it was timed, and whether the race is of what is on screen now.
+void race_header(const RaceResult& race, bool current) {
+  ImGui::Text("%s on %dx%d RGBA float, %s", describe(race.spec).c_str(), race.width, race.height,
+              race.device.c_str());
+  hint(race.clock +
+       " around the filter only, no upload or readback; GiP/s = 2^30 pixels/s; the green line: a "
+       "copy of the frame, which no filter can beat");
+  if (!current)
+    ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f),
+                       "the frame, the filter or the backend changed since this race");
+}
+
 }  // namespace
 
-void race_view(Studio& st, float x, float y, float w, float h) {
+void race_view(AlgorithmRace& race, const FilterSpec& spec, Processor& processor, float x, float y,
+               float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -91,22 +176,9 @@ void race_view(Studio& st, float x, float y, float w, float h) {
     ImGui::End();
     return;
   }
-  const float em = ImGui::GetFontSize();
-  const RaceResult& race = st.race;
-  const bool busy = st.race_worker.busy();
-  ImGui::BeginDisabled(busy || !st.processor.has_frame());
-  if (ImGui::Button(race.entries.empty() ? "Run the race" : "Run it again")) st.request_race();
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (busy) {
-    ImGui::ProgressBar(st.race_worker.progress(), ImVec2(std::min(w * 0.4f, 24 * em), 0),
-                       "racing...");
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) st.race_worker.cancel();
-  } else {
-    ImGui::TextDisabled("each entry: one warm-up run, then the median of timed runs");
-  }
-  if (race.entries.empty()) {
+  race_controls(race, spec, processor, w);
+  const RaceResult& result = race.result();
+  if (result.entries.empty()) {
     ImGui::TextWrapped(
         "The race times every algorithm the running backend offers for this filter, and the "
         "library's baselines, on the current frame, beside the time a plain copy of the frame "
@@ -114,67 +186,17 @@ void race_view(Studio& st, float x, float y, float w, float h) {
     ImGui::End();
     return;
   }
-  ImGui::Text("%s on %dx%d RGBA float, %s", describe(race.spec).c_str(), race.width, race.height,
-              race.device.c_str());
-  hint(race.clock +
-       " around the filter only, no upload or readback; GiP/s = 2^30 pixels/s; the green line: a "
-       "copy of the frame, which no filter can beat");
-  if (!st.race_current())
-    ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f),
-                       "the frame, the filter or the backend changed since this race");
-
-  // Two charts side by side below the text, then the entries' descriptions.
+  race_header(result, race.current(spec, processor));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 cursor = ImGui::GetCursorScreenPos();
-  const float names_w = 5.5f * em;
-  const float lines = float(race.entries.size() + 1);
-  const float legend_h = 1.25f * em * lines;
-  const float top = cursor.y + 2.0f * em;
-  const float rows_h = 2.4f * em * float(race.entries.size()) + 1.5f * em;
-  const float bottom = std::max(top + 4 * em, std::min(top + rows_h, y + h - legend_h - 2.2f * em));
-  const float chart_w = std::floor((w - 3 * em - 2 * names_w) / 2);
   PlotFrame ms, rate;
-  ms.x0 = std::floor(x + names_w + em);
-  ms.x1 = ms.x0 + chart_w;
-  rate.x0 = ms.x1 + names_w + em;
-  rate.x1 = rate.x0 + chart_w;
-  ms.y0 = rate.y0 = std::floor(top);
-  ms.y1 = rate.y1 = std::floor(bottom);
-  double max_ms = race.floor.ms, max_rate = race.floor.gips;
-  for (const RaceEntry& e : race.entries)
-    if (e.runs > 0) {
-      max_ms = std::max(max_ms, e.ms);
-      max_rate = std::max(max_rate, e.gips);
-    }
-  ms.xmin = rate.xmin = 0;
-  ms.xmax = max_ms > 0 ? max_ms * 1.15 : 1;
-  rate.xmax = max_rate > 0 ? max_rate * 1.15 : 1;
-  ms.ymin = rate.ymin = 0;
-  ms.ymax = rate.ymax = 1;
+  const float bottom = chart_frames(result, x, y, w, h, &ms, &rate);
   plot::title(dl, ms, "ms per frame (shorter is faster)");
   plot::title(dl, rate, "GiP/s (longer is faster)");
   bar_chart(
-      dl, ms, race, [](const RaceEntry& e) { return e.ms; }, "%.3g ms", "copy %.3g ms");
+      dl, ms, result, [](const RaceEntry& e) { return e.ms; }, "%.3g ms", "copy %.3g ms");
   bar_chart(
-      dl, rate, race, [](const RaceEntry& e) { return e.gips; }, "%.3g", "copy %.3g GiP/s");
-
-  float ly = bottom + 1.9f * em;
-  char buf[256];
-  for (const RaceEntry& e : race.entries) {
-    if (e.runs > 0)
-      std::snprintf(buf, sizeof buf, "%s: %d runs", e.label.c_str(), e.runs);
-    else
-      std::snprintf(buf, sizeof buf, "%s (%s)", e.label.c_str(),
-                    e.skipped.empty() ? "failed" : "not run here");
-    dl->AddRectFilled(ImVec2(x + em, ly + 0.25f * em), ImVec2(x + 1.6f * em, ly + 0.85f * em),
-                      e.baseline ? kBaselineColor : kAlgorithmColor);
-    dl->AddText(ImVec2(x + 2.0f * em, ly), plot::kLabel, buf);
-    ly += 1.25f * em;
-  }
-  std::snprintf(buf, sizeof buf, "%s: %d runs", race.floor.label.c_str(), race.floor.runs);
-  dl->AddLine(ImVec2(x + em, ly + 0.55f * em), ImVec2(x + 1.6f * em, ly + 0.55f * em), kFloorColor,
-              2.0f);
-  dl->AddText(ImVec2(x + 2.0f * em, ly), plot::kLabel, buf);
+      dl, rate, result, [](const RaceEntry& e) { return e.gips; }, "%.3g", "copy %.3g GiP/s");
+  entry_legend(dl, result, x, bottom + 1.9f * ImGui::GetFontSize());
   ImGui::End();
 }
 

@@ -6,49 +6,51 @@
 #include <cstdio>
 
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/processing.h"
+#include "app/gui/stream_out.h"
 
 namespace rf::gui {
 
-void record_panel(Studio& st) {
+void record_panel(RecordSettings& settings, std::string& output_device,
+                  const std::string& export_dir, StreamOut& out, const Processor& processor) {
   if (!ImGui::CollapsingHeader("Record and camera out", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const bool recording = st.video_out.recording();
+  const bool recording = out.recording();
   if (recording) {
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.15f, 0.15f, 1.0f));
-    if (ImGui::Button("Stop recording (Ctrl+R)")) st.toggle_recording();
+    if (ImGui::Button("Stop recording (Ctrl+R)")) out.toggle_recording(settings, export_dir);
     ImGui::PopStyleColor();
   } else if (ImGui::Button("Record (Ctrl+R)")) {
-    st.toggle_recording();
+    out.toggle_recording(settings, export_dir);
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(recording);
-  int codec = st.record_settings.codec == RecordCodec::Ffv1 ? 1 : 0;
+  int codec = settings.codec == RecordCodec::Ffv1 ? 1 : 0;
   const char* codecs[] = {"H.264 .mp4", "FFV1 .mkv (lossless)"};
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
   if (ImGui::Combo("##codec", &codec, codecs, IM_ARRAYSIZE(codecs)))
-    st.record_settings.codec = codec == 1 ? RecordCodec::Ffv1 : RecordCodec::H264;
+    settings.codec = codec == 1 ? RecordCodec::Ffv1 : RecordCodec::H264;
   ImGui::EndDisabled();
-  if (const Recorder* r = st.video_out.recorder()) {
+  if (const Recorder* r = out.video_out().recorder()) {
     const int seconds = int(r->elapsed_s());
     ImGui::Text("%s %02d:%02d, %llu frames", recording ? "recording" : "recorded", seconds / 60,
                 seconds % 60, static_cast<unsigned long long>(r->frames_written()));
     hint(r->current_path());
   } else {
-    hint("the filtered frames at source resolution, into " + st.export_dir + "/");
+    hint("the filtered frames at source resolution, into " + export_dir + "/");
   }
 
   ImGui::Spacing();
-  const app::V4l2Output* device = st.video_out.device();
+  const app::V4l2Output* device = out.video_out().device();
   const bool open = device && !device->stopped();
   ImGui::BeginDisabled(open);
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-  ImGui::InputTextWithHint("##device", "/dev/video10", &st.output_device);
+  ImGui::InputTextWithHint("##device", "/dev/video10", &output_device);
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (open) {
-    if (ImGui::Button("Stop camera out")) st.close_output_device();
+    if (ImGui::Button("Stop camera out")) out.close_device();
   } else if (ImGui::Button("Camera out")) {
-    st.open_output_device(st.output_device);
+    out.open_device(output_device, processor);
   }
   const bool failed = device && device->stopped();
   ImGui::PushStyleColor(ImGuiCol_Text, failed ? ImVec4(1.0f, 0.45f, 0.35f, 1.0f)

@@ -11,7 +11,6 @@
 
 #include "app/gui/panels/panels.h"
 #include "app/gui/panels/plot_util.h"
-#include "app/gui/studio.h"
 #include "filters/core/response.h"
 
 namespace rf::gui {
@@ -112,9 +111,68 @@ void draw_poles(ImDrawList* dl, const ResponseLayout& l, const ResponseData& d) 
   }
 }
 
+// The gain against frequency, linear: the filter, the Gaussian, the B-spline kernel, 1 marked.
+void draw_linear_gain(ImDrawList* dl, const PlotFrame& f, const ResponseData& d) {
+  frequency_axes(dl, f, plot::nice_ticks(f.ymin, f.ymax, 4), "%.3g");
+  dl->AddLine(ImVec2(f.x0, f.sy(1.0)), ImVec2(f.x1, f.sy(1.0)), plot::kFrame);
+  if (!d.kernel.empty()) plot::curve(dl, f, d.omega, d.kernel, plot::kKernelColor, 1.5f);
+  if (!d.ideal.empty()) plot::curve(dl, f, d.omega, d.ideal, plot::kGaussianColor, 1.5f);
+  plot::curve(dl, f, d.omega, d.gain, plot::kFilterColor, 2.0f);
+  plot::title(dl, f, "gain against w (radians per sample)");
+  plot::legend(dl, f, gain_legend(d, f), high_at_pi(d, f));
+}
+
+// The same in dB.
+void draw_decibel_gain(ImDrawList* dl, const PlotFrame& f, const ResponseData& d) {
+  frequency_axes(dl, f, plot::nice_ticks(f.ymin, f.ymax, 5), "%.0f dB");
+  auto decibels = [](const std::vector<double>& v) {
+    std::vector<double> out;
+    for (double g : v) out.push_back(std::isfinite(g) ? to_decibels(g) : g);
+    return out;
+  };
+  if (!d.kernel.empty()) plot::curve(dl, f, d.omega, decibels(d.kernel), plot::kKernelColor, 1.5f);
+  if (!d.ideal.empty()) plot::curve(dl, f, d.omega, decibels(d.ideal), plot::kGaussianColor, 1.5f);
+  plot::curve(dl, f, d.omega, decibels(d.gain), plot::kFilterColor, 2.0f);
+  plot::title(dl, f, "gain in dB");
+}
+
+// The impulse response on [-half, half] beside the sampled Gaussian; its samples dotted when few.
+void draw_impulse(ImDrawList* dl, const PlotFrame& f, const ResponseData& d) {
+  const float em = ImGui::GetFontSize();
+  std::vector<double> n(d.impulse.size());
+  for (std::size_t i = 0; i < n.size(); ++i) n[i] = double(i) - d.half;
+  std::vector<double> xticks = plot::nice_ticks(-d.half, d.half, 6);
+  std::vector<std::string> xlabels;
+  char buf[32];
+  for (double t : xticks) {
+    std::snprintf(buf, sizeof buf, "%.0f", t);
+    xlabels.push_back(buf);
+  }
+  plot::axes(dl, f, xticks, xlabels, plot::nice_ticks(f.ymin, f.ymax, 4), "%.3g");
+  if (!d.sampled.empty()) plot::curve(dl, f, n, d.sampled, plot::kGaussianColor, 1.5f);
+  plot::curve(dl, f, n, d.impulse, plot::kFilterColor, 2.0f);
+  if (d.impulse.size() <= 81)
+    for (std::size_t i = 0; i < n.size(); ++i)
+      dl->AddCircleFilled(ImVec2(f.sx(n[i]), f.sy(d.impulse[i])), 0.2f * em, plot::kFilterColor);
+  plot::title(dl, f, d.causal_only ? "impulse response (causal only)" : "impulse response");
+  std::vector<plot::LegendEntry> legend = {{"filter", plot::kFilterColor}};
+  if (!d.sampled.empty()) legend.push_back({"sampled Gaussian", plot::kGaussianColor});
+  plot::legend(dl, f, legend);
+}
+
+// Why there is nothing to draw (edge-aware, a refused parameter).
+void draw_error(const ResponseData& d, float w) {
+  const float em = ImGui::GetFontSize();
+  ImGui::SetCursorPos(ImVec2(em, em));
+  ImGui::PushTextWrapPos(w - em);
+  ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "No frequency response for %s: %s",
+                     describe(d.spec).c_str(), d.error.c_str());
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
-void response_view(Studio& st, float x, float y, float w, float h) {
+void response_view(const ResponseData& d, float x, float y, float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   const ImGuiWindowFlags flags =
@@ -123,73 +181,20 @@ void response_view(Studio& st, float x, float y, float w, float h) {
   ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(28, 28, 31, 255));
   const bool open = ImGui::Begin("##response", nullptr, flags);
   ImGui::PopStyleColor();
-  if (!open) {
+  if (open && !d.error.empty()) draw_error(d, w);
+  if (!open || !d.error.empty()) {
     ImGui::End();
     return;
   }
-  const ResponseData& d = st.response;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float em = ImGui::GetFontSize();
-  if (!d.error.empty()) {
-    ImGui::SetCursorPos(ImVec2(em, em));
-    ImGui::PushTextWrapPos(w - em);
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "No frequency response for %s: %s",
-                       describe(d.spec).c_str(), d.error.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::End();
-    return;
-  }
   const ResponseLayout l = response_layout(d, x, y, w, h, em);
-  char buf[160];
-
-  frequency_axes(dl, l.linear, plot::nice_ticks(l.linear.ymin, l.linear.ymax, 4), "%.3g");
-  dl->AddLine(ImVec2(l.linear.x0, l.linear.sy(1.0)), ImVec2(l.linear.x1, l.linear.sy(1.0)),
-              plot::kFrame);
-  if (!d.kernel.empty()) plot::curve(dl, l.linear, d.omega, d.kernel, plot::kKernelColor, 1.5f);
-  if (!d.ideal.empty()) plot::curve(dl, l.linear, d.omega, d.ideal, plot::kGaussianColor, 1.5f);
-  plot::curve(dl, l.linear, d.omega, d.gain, plot::kFilterColor, 2.0f);
-  plot::title(dl, l.linear, "gain against w (radians per sample)");
-  plot::legend(dl, l.linear, gain_legend(d, l.linear), high_at_pi(d, l.linear));
-
-  std::vector<double> db_ticks = plot::nice_ticks(l.decibel.ymin, l.decibel.ymax, 5);
-  frequency_axes(dl, l.decibel, db_ticks, "%.0f dB");
-  auto decibels = [](const std::vector<double>& v) {
-    std::vector<double> out;
-    for (double g : v) out.push_back(std::isfinite(g) ? to_decibels(g) : g);
-    return out;
-  };
-  if (!d.kernel.empty())
-    plot::curve(dl, l.decibel, d.omega, decibels(d.kernel), plot::kKernelColor, 1.5f);
-  if (!d.ideal.empty())
-    plot::curve(dl, l.decibel, d.omega, decibels(d.ideal), plot::kGaussianColor, 1.5f);
-  plot::curve(dl, l.decibel, d.omega, decibels(d.gain), plot::kFilterColor, 2.0f);
-  plot::title(dl, l.decibel, "gain in dB");
-
-  std::vector<double> n(d.impulse.size());
-  for (std::size_t i = 0; i < n.size(); ++i) n[i] = double(i) - d.half;
-  std::vector<double> xticks = plot::nice_ticks(-d.half, d.half, 6);
-  std::vector<std::string> xlabels;
-  for (double t : xticks) {
-    std::snprintf(buf, sizeof buf, "%.0f", t);
-    xlabels.push_back(buf);
-  }
-  plot::axes(dl, l.impulse, xticks, xlabels, plot::nice_ticks(l.impulse.ymin, l.impulse.ymax, 4),
-             "%.3g");
-  if (!d.sampled.empty()) plot::curve(dl, l.impulse, n, d.sampled, plot::kGaussianColor, 1.5f);
-  plot::curve(dl, l.impulse, n, d.impulse, plot::kFilterColor, 2.0f);
-  if (d.impulse.size() <= 81)
-    for (std::size_t i = 0; i < n.size(); ++i)
-      dl->AddCircleFilled(ImVec2(l.impulse.sx(n[i]), l.impulse.sy(d.impulse[i])), 0.2f * em,
-                          plot::kFilterColor);
-  plot::title(dl, l.impulse, d.causal_only ? "impulse response (causal only)" : "impulse response");
-  std::vector<plot::LegendEntry> impulse_legend = {{"filter", plot::kFilterColor}};
-  if (!d.sampled.empty()) impulse_legend.push_back({"sampled Gaussian", plot::kGaussianColor});
-  plot::legend(dl, l.impulse, impulse_legend);
-
+  draw_linear_gain(dl, l.linear, d);
+  draw_decibel_gain(dl, l.decibel, d);
+  draw_impulse(dl, l.impulse, d);
   draw_poles(dl, l, d);
   plot::title(dl, l.poles, d.causal_only ? "poles in the z-plane" : "poles: x causal, o anticausal",
               l.decibel.x1);
-
   dl->AddText(ImVec2(l.header_x, l.header_y), plot::kText, describe(d.spec).c_str());
   dl->AddText(ImVec2(l.header_x, l.header_y + 1.2f * em), plot::kLabel, design_line(d).c_str());
   ImGui::End();

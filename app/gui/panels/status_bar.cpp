@@ -5,8 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/messages.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/platform.h"
+#include "app/gui/processing.h"
+#include "app/gui/source_slot.h"
 #include "app/gui/text_fit.h"
 
 namespace rf::gui {
@@ -19,7 +22,8 @@ struct Part {
 
 }  // namespace
 
-void status_bar(Studio& st, float x, float y, float w, float h) {
+void status_bar(const Processor& processor, const Platform& platform, const SourceSlot& source,
+                MessageLog& log, float x, float y, float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -29,14 +33,14 @@ void status_bar(Studio& st, float x, float y, float w, float h) {
   if (ImGui::Begin("##status", nullptr, flags)) {
     const ImVec4 plain = ImGui::GetStyle().Colors[ImGuiCol_Text];
     const ImVec4 red(1, 0.45f, 0.35f, 1), green(0.6f, 0.9f, 0.6f, 1);
-    std::vector<Part> parts = {{st.processor.backend_line() + " | " + st.processor.path_line() +
-                                    " | " + st.platform().name(),
-                                plain}};
-    const std::string source_status = st.source.status();
+    std::vector<Part> parts = {
+        {processor.backend_line() + " | " + processor.path_line() + " | " + platform.name(),
+         plain}};
+    const std::string source_status = source.status();
     if (!source_status.empty()) parts.push_back({"| " + source_status, red});
     bool dismissable = false;
-    if (!st.messages.empty()) {
-      const Message& m = st.messages.back();
+    if (!log.empty()) {
+      const Message& m = log.back();
       if (ImGui::GetTime() - m.time < 8.0 || m.error) {
         parts.push_back({"| " + m.text, m.error ? red : green});
         dismissable = m.error;
@@ -65,7 +69,7 @@ void status_bar(Studio& st, float x, float y, float w, float h) {
     }
     if (dismissable) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("dismiss")) st.messages.pop_back();
+      if (ImGui::SmallButton("dismiss")) log.dismiss_newest();
     }
     if (cut && ImGui::IsWindowHovered()) {
       ImGui::BeginTooltip();

@@ -6,8 +6,10 @@
 #include <deque>
 #include <vector>
 
+#include "app/gui/frame_stats.h"
+#include "app/gui/ground_truth.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/processing.h"
 
 namespace rf::gui {
 namespace {
@@ -29,11 +31,11 @@ double mean_of(const std::deque<float>& d) {
 
 }  // namespace
 
-void timing_panel(Studio& st) {
+void timing_panel(Processor& processor, const FrameStats& stats, const GroundTruth& truth) {
   if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::TextWrapped("%s", st.processor.backend_line().c_str());
-  ImGui::TextWrapped("%s", st.processor.path_line().c_str());
-  const FrameTiming& t = st.processor.timing();
+  ImGui::TextWrapped("%s", processor.backend_line().c_str());
+  ImGui::TextWrapped("%s", processor.path_line().c_str());
+  const FrameTiming& t = processor.timing();
   const char* clock = t.gpu_events ? "CUDA events" : "host clock";
   if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("stage", ImGuiTableColumnFlags_WidthStretch, 1.8f);
@@ -59,23 +61,23 @@ void timing_panel(Studio& st) {
                        : "texture upload",
         t.interop_ms);
     if (t.readback_ms > 0) row("readback (overlapped)", t.readback_ms);
-    row("truth (background)", st.truth.ms);
+    row("truth (background)", truth.result().ms);
     ImGui::EndTable();
   }
-  if (st.processor.running_backend() == Backend::Cuda) {
-    ImGui::Checkbox("GPU stage times", &st.processor.stage_timing);
+  if (processor.running_backend() == Backend::Cuda) {
+    ImGui::Checkbox("GPU stage times", &processor.stage_timing);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "each stage timed with its own events (the frame then runs without its "
           "CUDA graph)");
   }
-  const double px = double(st.processor.width()) * st.processor.height();
+  const double px = double(processor.width()) * processor.height();
   if (t.filter_ms > 0)
     ImGui::TextWrapped("%.3f GiP/s = %.1f MP/s, filter only (%s)",
                        px / (t.filter_ms * 1e-3) / double(1 << 30),
                        px / (t.filter_ms * 1e-3) * 1e-6, clock);
 
-  std::vector<float> hist(st.frame_ms_history.begin(), st.frame_ms_history.end());
+  std::vector<float> hist(stats.path_ms().begin(), stats.path_ms().end());
   if (!hist.empty()) {
     const float peak = *std::max_element(hist.begin(), hist.end());
     char overlay[64];
@@ -83,17 +85,17 @@ void timing_panel(Studio& st) {
     ImGui::PlotLines("##path", hist.data(), int(hist.size()), 0, overlay, 0.0f, peak * 1.15f,
                      ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4));
   }
-  const double fps = st.throughput_fps();
+  const double fps = stats.throughput_fps();
   if (fps > 0) {
     ImGui::TextWrapped("%.1f new frames/s (wall clock)", fps);
-    ImGui::TextWrapped("%.2f ms from arrival to display", median_of(st.latency_history));
+    ImGui::TextWrapped("%.2f ms from arrival to display", median_of(stats.latency_ms()));
   }
   // The mean: frames queued together finish in bursts, and the mean interval is the GPU time
   // per frame the path sustains.
-  if (t.pipelined && !st.interval_history.empty())
+  if (t.pipelined && !stats.interval_ms().empty())
     ImGui::TextWrapped("%.3f ms GPU frame to frame (mean), %d in flight",
-                       mean_of(st.interval_history), st.processor.in_flight());
-  const double ms = st.ui_frame_ms();
+                       mean_of(stats.interval_ms()), processor.in_flight());
+  const double ms = stats.ui_frame_ms();
   ImGui::TextWrapped("UI %.1f fps (%.2f ms per frame, wall clock)", 1000.0 / std::max(ms, 1e-3),
                      ms);
 }

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 
+#include "app/gui/algorithm_race.h"
+#include "app/gui/canvas.h"
 #include "app/gui/panels/panels.h"
-#include "app/gui/studio.h"
+#include "app/gui/processing.h"
+#include "app/gui/view_probes.h"
 
 namespace rf::gui {
 namespace {
@@ -19,9 +22,9 @@ const std::pair<ViewMode, const char*> kModes[] = {
 
 }  // namespace
 
-void view_panel(Studio& st) {
+void view_panel(ViewSettings& v, Canvas& canvas, const ImpulseData& impulse, AlgorithmRace& race,
+                const FilterSpec& spec, Processor& processor) {
   if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ViewSettings& v = st.view;
   int i = 0;
   for (const auto& [mode, label] : kModes) {
     if (i++ % 2) ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f);
@@ -51,7 +54,7 @@ void view_panel(Studio& st) {
     case ViewMode::Profile: {
       int dir = v.profile_vertical ? 1 : 0;
       if (ImGui::Combo("along", &dir, "row\0column\0")) v.profile_vertical = dir == 1;
-      const int n = std::max(1, v.profile_vertical ? st.processor.width() : st.processor.height());
+      const int n = std::max(1, v.profile_vertical ? processor.width() : processor.height());
       int line = v.profile_line < 0 ? n / 2 : v.profile_line;
       if (ImGui::SliderInt(v.profile_vertical ? "column" : "row", &line, 0, n - 1))
         v.profile_line = line;
@@ -60,23 +63,23 @@ void view_panel(Studio& st) {
     }
     case ViewMode::Impulse:
       ImGui::TextDisabled("click to place the impulse");
-      ImGui::Text("impulse at (%d, %d)", st.impulse.x, st.impulse.y);
-      if (st.impulse.max > 0)
-        ImGui::Text("peak %.3g, smallest nonzero %.2g", st.impulse.max, st.impulse.min_nonzero);
-      if (!st.impulse.error.empty())
-        ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", st.impulse.error.c_str());
+      ImGui::Text("impulse at (%d, %d)", impulse.x, impulse.y);
+      if (impulse.max > 0)
+        ImGui::Text("peak %.3g, smallest nonzero %.2g", impulse.max, impulse.min_nonzero);
+      if (!impulse.error.empty())
+        ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", impulse.error.c_str());
       break;
     case ViewMode::Response:
       ImGui::TextDisabled("the filter itself; it follows the sliders");
       break;
     case ViewMode::Race: {
-      const bool busy = st.race_worker.busy();
-      ImGui::BeginDisabled(busy || !st.processor.has_frame());
-      if (ImGui::Button("Run the race")) st.request_race();
+      const bool busy = race.busy();
+      ImGui::BeginDisabled(busy || !processor.has_frame());
+      if (ImGui::Button("Run the race")) race.request(spec, processor);
       ImGui::EndDisabled();
       if (busy) {
         ImGui::SameLine();
-        ImGui::ProgressBar(st.race_worker.progress(), ImVec2(-1, 0));
+        ImGui::ProgressBar(race.progress(), ImVec2(-1, 0));
       }
       break;
     }
@@ -86,11 +89,11 @@ void view_panel(Studio& st) {
   ImGui::PopItemWidth();
   // The plots of the response and race views fill the canvas: nothing to zoom.
   if (v.mode == ViewMode::Response || v.mode == ViewMode::Race) return;
-  ImGui::Text("zoom %.0f%%", 100.0f * st.transform().zoom);
+  ImGui::Text("zoom %.0f%%", 100.0f * canvas.transform().zoom);
   ImGui::SameLine();
-  if (ImGui::SmallButton("fit (F)")) st.fit_view();
+  if (ImGui::SmallButton("fit (F)")) canvas.fit();
   ImGui::SameLine();
-  if (ImGui::SmallButton("1:1 (1)")) st.one_to_one();
+  if (ImGui::SmallButton("1:1 (1)")) canvas.one_to_one();
   hint("wheel zooms at the cursor, drag pans, Tab hides the panels");
 }
 

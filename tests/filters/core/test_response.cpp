@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <vector>
@@ -168,4 +169,61 @@ TEST_CASE("response: higher Gaussian orders follow exp(-sigma^2 omega^2 / 2) mor
     }
     CHECK(previous < 0.01);  // order 5 within 1 % of the Gaussian's gain at every frequency
   }
+}
+
+TEST_CASE("response: the impulse response on a line, and the poles that shape it") {
+  // A pair: the line ends where the response has decayed, and holds the response measured here.
+  const FilterSpec g = make_spec(FilterKind::Gaussian, 3, 4.0);
+  const Recursive f = design(g);
+  const LineResponse r = line_impulse_response(f, 100000);
+  REQUIRE(r.half > 0);
+  CHECK(r.half < 100000);
+  REQUIRE(r.values.size() == std::size_t(2 * r.half + 1));
+  const std::vector<double> want = impulse_response(f, r.half);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CAPTURE(i);
+    CHECK(r.values[i] == doctest::Approx(want[i]).epsilon(1e-12).scale(1e-300));
+  }
+  const double peak = *std::max_element(r.values.begin(), r.values.end());
+  CHECK(std::abs(r.values.front()) < 1e-16 * peak);
+  CHECK(std::abs(r.values.back()) < 1e-16 * peak);
+  // Capped: the same samples, fewer of them.
+  const LineResponse short_line = line_impulse_response(f, 5);
+  CHECK(short_line.half == 5);
+  REQUIRE(short_line.values.size() == 11);
+  const std::vector<double> want_short = impulse_response(f, 5);
+  for (std::size_t i = 0; i < want_short.size(); ++i)
+    CHECK(short_line.values[i] == doctest::Approx(want_short[i]).epsilon(1e-12));
+
+  // The poles are the roots of z^3 + a1 z^2 + a2 z + a3: inside the unit circle, their sum -a1,
+  // their product -a3.
+  REQUIRE(r.poles.size() == 3);
+  std::complex<double> sum = 0.0, product = 1.0;
+  for (const std::complex<double>& p : r.poles) {
+    CHECK(std::abs(p) < 1.0);
+    sum += p;
+    product *= p;
+  }
+  CHECK(sum.real() == doctest::Approx(-f.a[0]).epsilon(1e-10));
+  CHECK(product.real() == doctest::Approx(-f.a[2]).epsilon(1e-10));
+  CHECK(std::abs(sum.imag()) < 1e-10);
+
+  // The exponential smoother's one pole is its parameter.
+  FilterSpec e = make_spec(FilterKind::Exponential, 1, 1.0);
+  e.pole = 0.6;
+  const LineResponse er = line_impulse_response(design(e), 1000);
+  REQUIRE(er.poles.size() == 1);
+  CHECK(er.poles[0].real() == doctest::Approx(0.6).epsilon(1e-12));
+
+  // The running sum never decays: the whole line asked for, a step from the impulse on.
+  const LineResponse sat = line_impulse_response(design(make_spec(FilterKind::Sat, 1, 1)), 32);
+  CHECK(sat.half == 32);
+  REQUIRE(sat.values.size() == 65);
+  CHECK(sat.values[31] == 0.0);
+  CHECK(sat.values[32] == 1.0);
+  CHECK(sat.values[64] == 1.0);
+  REQUIRE(sat.poles.size() == 1);
+  CHECK(sat.poles[0].real() == doctest::Approx(1.0).epsilon(1e-12));
+
+  CHECK_THROWS_AS(line_impulse_response(f, -1), InvalidParameter);
 }
