@@ -42,11 +42,4 @@ RF_HDI int rgb_to_v(int r, int g, int b, int n) {
   return 128 + ((112 * r - 94 * g - 18 * b + 128 * n) >> (7 + n));
 }
 
-// A filtered sample on [0, 1] as 8 bits: clamped (NaN to 0) and rounded half up. The recording
-// and camera-output paths quantise with this on the CPU and on the GPU alike.
-RF_HDI std::uint8_t unit_to_u8(float v) {
-  const float c = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
-  return std::uint8_t(int(c * 255.0f + 0.5f));
-}
-
 }  // namespace rf::app

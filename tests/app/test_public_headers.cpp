@@ -1,5 +1,6 @@
 // The front ends use the library's public headers only: every filters/ header that app/cli,
-// app/sources, app/io and python include is one of RF_PUBLIC_HEADERS (filters/CMakeLists.txt).
+// app/gui, app/sources, app/io and python include is one of RF_PUBLIC_HEADERS or
+// RF_PUBLIC_CUDA_HEADERS (filters/CMakeLists.txt).
 // The benchmark beside the library (bench/) may include the others; rfcli reaches them through it.
 #include <doctest/doctest.h>
 
@@ -35,14 +36,15 @@ std::set<std::string> public_headers() {
 
 }  // namespace
 
-TEST_CASE("front ends: rfcli, the sources, image I/O and Python include public headers only") {
+TEST_CASE(
+    "front ends: rfcli, rfstudio, the sources, image I/O and Python include public headers only") {
   const std::set<std::string> allowed = public_headers();
   CHECK(allowed.count("filters/core/spec.h") == 1);
   int files = 0;
-  for (const char* dir : {"app/cli", "app/sources", "app/io", "python"})
+  for (const char* dir : {"app/cli", "app/gui", "app/sources", "app/io", "python"})
     for (const auto& entry : fs::recursive_directory_iterator(kSource / dir)) {
       const std::string ext = entry.path().extension().string();
-      if (ext != ".cpp" && ext != ".h" && ext != ".cu") continue;
+      if (ext != ".cpp" && ext != ".h" && ext != ".cu" && ext != ".cuh") continue;
       ++files;
       std::ifstream f(entry.path());
       for (std::string line; std::getline(f, line);) {

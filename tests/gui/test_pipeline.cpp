@@ -89,7 +89,7 @@ void check_recording(const std::string& path, int expected_frames, const FilterS
     for (std::size_t i = 0; i < out.pixels.size(); i += 4)
       for (int c = 0; c < 3; ++c)
         worst = std::max(worst,
-                         std::abs(int(frames[k][i + c]) - int(app::unit_to_u8(out.pixels[i + c]))));
+                         std::abs(int(frames[k][i + c]) - int(rf::to_unorm8(out.pixels[i + c]))));
     CAPTURE(k);
     CHECK(worst <= max_level_difference);
   }

@@ -55,7 +55,7 @@ std::vector<std::uint8_t> expected_frame(const FilterSpec& spec, int w, int h, i
   for (std::size_t i = 0; i < in.pixels.size(); ++i) in.pixels[i] = rgba.bytes[i] / 255.0f;
   const Image out = filter_image(spec, in, Backend::Cpu);
   std::vector<std::uint8_t> bytes(out.pixels.size());
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = app::unit_to_u8(out.pixels[i]);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = rf::to_unorm8(out.pixels[i]);
   return bytes;
 }
 
