@@ -76,9 +76,9 @@ if has bench; then
   : >"$out/bench.txt"
   start=$SECONDS
   for part in grid rt sweep edge; do
-    declare -n cmd=$part
-    echo "\$ ${cmd[*]}" >>"$out/bench.txt"
-    "${cmd[@]}" >>"$out/bench.txt" 2>&1 || status=1
+    eval "args=(\"\${${part}[@]}\")"  # the part's command line, by its array's name
+    echo "\$ ${args[*]}" >>"$out/bench.txt"
+    "${args[@]}" >>"$out/bench.txt" 2>&1 || status=1
     echo "== bench $part done at $((SECONDS - start)) s" | tee -a "$out/bench.txt"
   done
   if [ -s "$json" ] && command -v python3 >/dev/null; then

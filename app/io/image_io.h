@@ -1,13 +1,14 @@
-// Reading and writing images: PNG, JPEG, BMP, TGA, HDR through stb_image; PFM both ways.
+// Reading and writing images: PNG, BMP, TGA, HDR through stb_image, JPEG pixels through
+// libjpeg-turbo (its headers still read by stb_image); PFM both ways.
 //
 // Reading: 8-bit (and 16-bit PNG) data is normalised to [0, 1]; HDR and PFM keep their floats.
 // Gray stays 1 channel, gray + alpha 2, RGB 3, RGBA 4. PFM ("Pf" gray, "PF" RGB; float32; the
 // sign of the scale gives the byte order; rows stored bottom-up) is parsed here and round-trips
 // floats exactly. Refused, as IoError("FILE: problem"):
 //   - missing, unreadable or empty files, directories;
-//   - unsupported formats, and files stb_image cannot decode;
+//   - unsupported formats, and files the decoders cannot decode;
 //   - truncated files, including JPEGs whose entropy-coded data stops before the end-of-image
-//     marker (stb_image would fill the rest of such an image with grey);
+//     marker (a lenient decoder would fill the rest of such an image with grey);
 //   - zero sizes, or more than kMaxSide pixels per side (checked from the header, before any
 //     pixel memory is allocated);
 //   - PFM with short data, or with NaN or infinite samples: the message gives their count and the

@@ -177,7 +177,9 @@ void check_line(const LineSpec& line) {
              "): its double-precision coefficients lose the poles beyond; use a lower order");
   }
   if (k.params.has(Param::Pole)) check_range("pole", info(Param::Pole).range, line.pole, false);
-  if (!k.accepts(line.ext)) {
+  // A kind without an extension parameter ignores the field (the edge-aware filter is built on
+  // clamp); one with it takes only what its table row lists.
+  if (k.params.has(Param::Ext) && !k.accepts(line.ext)) {
     std::string taken;
     int count = 0;
     for (Extension e : k.extensions)

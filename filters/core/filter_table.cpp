@@ -277,9 +277,11 @@ const std::vector<KindInfo>& kind_table() {
        Param::Sigma | Param::SigmaR | Param::Kappa | Param::Iterations,
        {{4, 0.0, kMaxSigma}},
        4,
-       every_extension(),
-       Extension::Mirror,
-       "",
+       // Each line's recursion starts in the steady state of its end sample (edge_aware.cpp):
+       // the constant extension, which is clamp.
+       {Extension::Clamp},
+       Extension::Clamp,
+       "the domain transform extends each line by its end sample",
        false},
   };
   return table;

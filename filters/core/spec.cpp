@@ -67,7 +67,8 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
   }
   FilterSpec s;
   s.kind = *kind;
-  s.ext = *ext;
+  // A kind without an extension parameter has the one it is built on.
+  s.ext = k.params.has(Param::Ext) ? *ext : k.default_ext;
   s.algo = *algo;
   s.backend = *backend;
   s.sigma = a.sigma;
@@ -155,7 +156,7 @@ FilterArgs to_args(const FilterSpec& s) {
   a.sigma = s.sigma;
   a.order = s.order;
   a.pole = s.pole;
-  a.ext = to_string(s.ext);
+  if (info(s.kind).params.has(Param::Ext)) a.ext = to_string(s.ext);
   a.sigma_r = s.sigma_r;
   a.kappa = s.kappa;
   a.iterations = s.iterations;

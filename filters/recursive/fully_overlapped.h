@@ -20,8 +20,8 @@
 //      carries are complete (step 6.3); algorithm 5 inside the row scan (step 5.3).
 //   4. row carries, in parallel for every row, as in 2 with the fixed-up perimeters.
 //   5. output, in parallel for every block: the four recursions from the complete carries.
-// Carries are mode states (modal.h) stored as floats, r per line per block; every scan runs in
-// double.
+// Carries are mode states (modal.h) stored as floats, r per line per block; the scans run in
+// double on the CPU and in float in the kernels (fully_overlapped_math.h).
 #pragma once
 
 #include <cstddef>

@@ -98,10 +98,18 @@ TEST_CASE("filter table: every kind's default order and extension are offered by
     for (Extension e : kAllExtensions) {
       FilterSpec with = s;
       with.ext = e;
-      if (k.accepts(e))
+      // A kind without an extension parameter ignores the field; the others refuse what their
+      // row does not list.
+      if (k.accepts(e) || !k.params.has(Param::Ext))
         CHECK_NOTHROW(validate(with));
       else
         CHECK_THROWS_AS(validate(with), InvalidParameter);
+    }
+    // Typed by a user, an extension such a kind is not built on is refused.
+    if (!k.params.has(Param::Ext)) {
+      FilterArgs a = args_with(k.name);
+      a.ext = "repeat";
+      CHECK_THROWS_AS(parse_spec(a), InvalidParameter);
     }
   }
   // FilterSpec's own defaults are the gaussian's row.
