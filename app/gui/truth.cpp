@@ -7,15 +7,16 @@
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
-#include "filters/truth/truth.h"
 #include "filters/edge_aware/edge_aware.h"
 #include "filters/recursive/reference.h"
+#include "filters/truth/truth.h"
 
 namespace rf::gui {
 namespace {
 
 FilterSpec truth_spec(const TruthRequest& r) {
   FilterSpec s = r.spec;
+  if (s.kind == FilterKind::EdgeAware) return s;  // one truth, at the filter's own extension
   if (r.mode == TruthMode::OtherExtension || s.ext == Extension::Ignore) s.ext = r.truth_ext;
   if (s.ext == Extension::Ignore) s.ext = Extension::Mirror;
   // The summed-area table takes only the zero extension, which is also what its ignore means.
@@ -86,12 +87,16 @@ Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float
 }  // namespace
 
 Extension truth_extension(const TruthRequest& r, bool* chosen) {
-  if (chosen) *chosen = r.mode == TruthMode::OtherExtension || r.spec.ext == Extension::Ignore;
+  if (chosen)
+    *chosen = r.spec.kind != FilterKind::EdgeAware &&
+              (r.mode == TruthMode::OtherExtension || r.spec.ext == Extension::Ignore);
   return truth_spec(r).ext;
 }
 
 std::string truth_label(const TruthRequest& r) {
   const FilterSpec s = truth_spec(r);
+  // The edge-aware filter has one truth whatever the mode: its own reference.
+  if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
   const std::string ext = to_string(s.ext);
   switch (r.mode) {
     case TruthMode::OtherExtension:
@@ -101,7 +106,6 @@ std::string truth_label(const TruthRequest& r) {
     case TruthMode::Fir:
       break;
   }
-  if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
   if (fir_truth(s)) return "FIR Gaussian in double (6 sigma), " + ext;
   return "padded sequential recursion in double, " + ext;
 }
@@ -115,7 +119,9 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
   progress->store(0.0f);
   try {
     const FilterSpec s = truth_spec(r);
-    if (r.mode == TruthMode::OtherExtension) {
+    if (s.kind == FilterKind::EdgeAware) {
+      out.truth = reference_truth(s, r.input, progress, cancel);
+    } else if (r.mode == TruthMode::OtherExtension) {
       // The CPU engine, so the comparison isolates the extension from the backend.
       out.truth = filter_image(s, r.input, Backend::Cpu);
     } else if (r.mode == TruthMode::Fir && fir_truth(s) && cuda_available()) {
@@ -128,7 +134,7 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
         out.truth = reference_truth(s, r.input, progress, cancel);
         out.label += std::string(" on the CPU (the GPU failed: ") + e.what() + ")";
       }
-    } else if (r.mode == TruthMode::Padded && s.kind != FilterKind::EdgeAware) {
+    } else if (r.mode == TruthMode::Padded) {
       out.truth = padded_truth(s, r.input, progress, cancel);
     } else {
       out.truth = reference_truth(s, r.input, progress, cancel);

@@ -38,3 +38,18 @@ TEST_CASE("truth extension: the box shows what the caption says the truth uses")
   sat.truth_ext = Extension::Mirror;
   CHECK(truth_extension(sat) == Extension::Zero);
 }
+
+TEST_CASE("truth: the edge-aware filter is judged by its own reference whatever the mode") {
+  for (TruthMode mode : {TruthMode::Fir, TruthMode::Padded, TruthMode::OtherExtension}) {
+    TruthRequest r;
+    r.spec.kind = FilterKind::EdgeAware;
+    r.spec.ext = Extension::Clamp;
+    r.mode = mode;
+    r.truth_ext = Extension::Mirror;
+    CAPTURE(to_string(mode));
+    bool chosen = true;
+    CHECK(truth_extension(r, &chosen) == Extension::Clamp);
+    CHECK_FALSE(chosen);
+    CHECK(truth_label(r) == "edge-aware reference in double (algorithm A)");
+  }
+}

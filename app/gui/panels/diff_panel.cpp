@@ -50,11 +50,18 @@ void diff_panel(DiffSettings& d, bool& truth_enabled, const FilterSpec& spec, Gr
   if (!ImGui::CollapsingHeader("Diff against ground truth", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::Checkbox("compute ground truth", &truth_enabled);
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+  // The edge-aware filter has one truth, its own double reference: the choice is greyed there.
+  const bool own_reference = spec.kind == FilterKind::EdgeAware;
   int mode = int(d.truth);
-  if (ImGui::Combo(
-          "truth", &mode,
-          "FIR Gaussian (double)\0padded recursion (double)\0same filter, other extension\0"))
+  ImGui::BeginDisabled(own_reference);
+  if (own_reference) {
+    if (ImGui::BeginCombo("truth", "its own reference (double)")) ImGui::EndCombo();
+  } else if (ImGui::Combo("truth", &mode,
+                          "FIR Gaussian (double)\0padded recursion (double)\0same filter, other "
+                          "extension\0")) {
     d.truth = TruthMode(mode);
+  }
+  ImGui::EndDisabled();
   // The box shows the extension the truth is computed with, the one its caption names. It is a
   // choice only where the filter's own extension does not decide it; otherwise it is greyed.
   TruthRequest shown;
