@@ -26,14 +26,16 @@ constexpr std::size_t bytes_per_pixel(PixelFormat f) {
 // The one 8-bit conversion of the project, host and device alike: a byte c is the float c / 255,
 // correctly rounded; a float v goes back to the nearest byte of v * 255, ties to even, clamped to
 // [0, 255], NaN as 0. Each side computes the same values its own fast way (the tests check all
-// 256 bytes and a dense sweep of floats on the host and on the device): a division, or a rounding
+// 256 bytes on the host and on the device, through every CUDA path): a division, or a rounding
 // instruction behind a conversion, costs a kernel's hot loop more than the memory it moves.
 RF_HDI float from_unorm8(std::uint8_t v) {
 #ifdef __CUDA_ARCH__
-  // The product with the rounded reciprocal, corrected by one FMA of its exact residual.
-  const float c = float(v), r = 1.0f / 255.0f;
-  const float q = __fmul_rn(c, r);
-  return __fmaf_rn(__fmaf_rn(-q, 255.0f, c), r, q);
+  // 1 / 255 as a sum of two floats, hi + lo: c hi + RN(c lo) is within 2^-47 (relative) of c / 255,
+  // far inside the margin below, and rounds to it in one FMA. The plain product c * hi is off by
+  // an ulp for 126 bytes (docs/bench/README.md measures what exactness costs alg4's 8-bit rows).
+  const float c = float(v);
+  constexpr float hi = 1.0f / 255.0f, lo = float(1.0 / 255.0 - double(1.0f / 255.0f));
+  return __fmaf_rn(c, hi, __fmul_rn(c, lo));
 #else
   // The double product is within 2^-52 (relative) of c / 255, which lies at least 1/510 of a
   // float ulp from any rounding boundary of float: rounding it to float rounds c / 255 correctly.
