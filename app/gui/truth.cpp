@@ -14,10 +14,14 @@
 namespace rf::gui {
 namespace {
 
+// The mode the truth is computed in: the request's, where the modes apply.
+TruthMode mode_of(const TruthRequest& r) {
+  return truth_modes_apply(r.spec) ? r.mode : TruthMode::Fir;
+}
+
 FilterSpec truth_spec(const TruthRequest& r) {
   FilterSpec s = r.spec;
-  if (s.kind == FilterKind::EdgeAware) return s;  // one truth, at the filter's own extension
-  if (r.mode == TruthMode::OtherExtension || s.ext == Extension::Ignore) s.ext = r.truth_ext;
+  if (mode_of(r) == TruthMode::OtherExtension || s.ext == Extension::Ignore) s.ext = r.truth_ext;
   if (s.ext == Extension::Ignore) s.ext = Extension::Mirror;
   // The summed-area table takes only the zero extension, which is also what its ignore means.
   if (s.kind == FilterKind::Sat && r.spec.ext == Extension::Ignore) s.ext = Extension::Zero;
@@ -86,19 +90,19 @@ Image reference_truth(const FilterSpec& spec, const Image& in, std::atomic<float
 
 }  // namespace
 
+bool truth_modes_apply(const FilterSpec& spec) {
+  return spec.kind != FilterKind::EdgeAware;
+}
+
 Extension truth_extension(const TruthRequest& r, bool* chosen) {
-  if (chosen)
-    *chosen = r.spec.kind != FilterKind::EdgeAware &&
-              (r.mode == TruthMode::OtherExtension || r.spec.ext == Extension::Ignore);
+  if (chosen) *chosen = mode_of(r) == TruthMode::OtherExtension || r.spec.ext == Extension::Ignore;
   return truth_spec(r).ext;
 }
 
 std::string truth_label(const TruthRequest& r) {
   const FilterSpec s = truth_spec(r);
-  // The edge-aware filter has one truth whatever the mode: its own reference.
-  if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
   const std::string ext = to_string(s.ext);
-  switch (r.mode) {
+  switch (mode_of(r)) {
     case TruthMode::OtherExtension:
       return "the same filter with extension " + ext;
     case TruthMode::Padded:
@@ -106,6 +110,7 @@ std::string truth_label(const TruthRequest& r) {
     case TruthMode::Fir:
       break;
   }
+  if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
   if (fir_truth(s)) return "FIR Gaussian in double (6 sigma), " + ext;
   return "padded sequential recursion in double, " + ext;
 }
@@ -119,12 +124,11 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
   progress->store(0.0f);
   try {
     const FilterSpec s = truth_spec(r);
-    if (s.kind == FilterKind::EdgeAware) {
-      out.truth = reference_truth(s, r.input, progress, cancel);
-    } else if (r.mode == TruthMode::OtherExtension) {
+    const TruthMode mode = mode_of(r);
+    if (mode == TruthMode::OtherExtension) {
       // The CPU engine, so the comparison isolates the extension from the backend.
       out.truth = filter_image(s, r.input, Backend::Cpu);
-    } else if (r.mode == TruthMode::Fir && fir_truth(s) && cuda_available()) {
+    } else if (mode == TruthMode::Fir && fir_truth(s) && cuda_available()) {
       // The same FIR Gaussian in double on the GPU: live truth even for large sigma. A GPU
       // fault (out of memory) costs speed, not the truth: the CPU computes it instead.
       try {
@@ -134,7 +138,7 @@ TruthResult compute_truth(const TruthRequest& r, std::atomic<float>* progress,
         out.truth = reference_truth(s, r.input, progress, cancel);
         out.label += std::string(" on the CPU (the GPU failed: ") + e.what() + ")";
       }
-    } else if (r.mode == TruthMode::Padded) {
+    } else if (mode == TruthMode::Padded) {
       out.truth = padded_truth(s, r.input, progress, cancel);
     } else {
       out.truth = reference_truth(s, r.input, progress, cancel);

@@ -34,6 +34,10 @@ struct TruthResult {
   std::uint64_t key = 0;
 };
 
+// Whether the truth modes apply to `spec`: the edge-aware filter has one truth, its own double
+// reference, whatever the mode (the diff panel greys the choice).
+bool truth_modes_apply(const FilterSpec& spec);
+
 // What the truth of `request` is called, for the UI, and the spec it is computed for: Ignore is
 // not an extension, so its truth uses `truth_ext`.
 std::string truth_label(const TruthRequest& request);

@@ -50,8 +50,7 @@ void diff_panel(DiffSettings& d, bool& truth_enabled, const FilterSpec& spec, Gr
   if (!ImGui::CollapsingHeader("Diff against ground truth", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::Checkbox("compute ground truth", &truth_enabled);
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-  // The edge-aware filter has one truth, its own double reference: the choice is greyed there.
-  const bool own_reference = spec.kind == FilterKind::EdgeAware;
+  const bool own_reference = !truth_modes_apply(spec);
   int mode = int(d.truth);
   ImGui::BeginDisabled(own_reference);
   if (own_reference) {
