@@ -23,7 +23,7 @@ namespace {
 
 // Block carries are computed in double and stored as P: float when the filter is well
 // conditioned, double when a float prologue would perturb the block's free response by far more
-// than one ulp (poles close to the unit circle, large sigma: see PassArgs::double_carries).
+// than one ulp (poles close to the unit circle, large sigma: see PassRecursion::double_carries).
 
 // Warps per CTA of the block kernels. One channel: each warp owns 32 lines x kBlock samples of
 // its own block. Four channels: each lane owns one channel of one line (scalar lines, see
@@ -73,7 +73,7 @@ __device__ __forceinline__ Vec<C, T>* carry_ptr(void* base, int s, int k, int R,
   return static_cast<Vec<C, T>*>(base) + (std::size_t(s) * R + k) * lines + line;
 }
 
-// Carries are stored as P (float or double, see PassArgs::double_carries) and used in double.
+// Carries are stored as P (float or double, see PassRecursion::double_carries) and used in double.
 template <int C, class P>
 __device__ __forceinline__ Vec<C, double> load_carry(void* base, int s, int k, int R, int lines,
                                                      int line) {
@@ -163,17 +163,17 @@ __device__ __forceinline__ void store_block_carries(const Coeffs<R, S>& f, Vec<C
 // lane, the layout of carries_kernel).
 template <int R, int C, class P, class S, int G>
 __global__ void __launch_bounds__(32 * kWarps) block_carries_kernel(const PassArgs a) {
-  const int lines = a.lines * C;
+  const int lines = a.shape.lines * C;
   const int sl = blockIdx.x * 32 + threadIdx.x;
   const int s = blockIdx.y * kWarps + threadIdx.y;
-  if (s >= a.nb || sl >= lines) return;
+  if (s >= a.shape.nb || sl >= lines) return;
   const int line = sl / C, c = sl - line * C;
   const int base = s * kBlock;
-  const int len = min(kBlock, a.n - base);
+  const int len = min(kBlock, a.shape.n - base);
   Vec<1> v[kBlock];
   load_block<C, G>(a.src, line, c, base, len, v);
-  store_block_carries<R, 1, P>(coeffs_of<R, S>(a.b0, a.a), v, len, a.causal_only, a.pbar, a.ebar, s,
-                               lines, sl);
+  store_block_carries<R, 1, P>(coeffs_of<R, S>(a.rec.b0, a.rec.a), v, len, a.rec.causal_only,
+                               a.carries.pbar, a.carries.ebar, s, lines, sl);
 }
 
 // Carry completion runs on scalar lines: the C channels of an image line are C lines of their
@@ -290,41 +290,42 @@ template <int R, int C, class P>
 __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(const PassArgs a) {
   __shared__ Scalar share[kGroups][R][32];
   const int lane = threadIdx.x, group = threadIdx.y;
-  const int lines = a.lines * C;
+  const int lines = a.shape.lines * C;
   const int sl = min(int(blockIdx.x) * 32 + lane, lines - 1);  // duplicates write alike
   const int line = sl / C, channel = sl - line * C;
-  const int last = a.nb - 1;  // full blocks: [0, last)
+  const int last = a.shape.nb - 1;  // full blocks: [0, last)
   const int m = (last + kGroups - 1) / kGroups;
   const int s0 = min(group * m, last), s1 = min(s0 + m, last);
-  const CarryLine<R, P> pbar{static_cast<P*>(a.pbar) + sl, lines};
-  const CarryLine<R, P> ebar{static_cast<P*>(a.ebar) + sl, lines};
-  const CarryLine<R, P> pst{static_cast<P*>(a.pst) + sl, lines};
-  const CarryLine<R, P> est{static_cast<P*>(a.est) + sl, lines};
+  const CarryLine<R, P> pbar{static_cast<P*>(a.carries.pbar) + sl, lines};
+  const CarryLine<R, P> ebar{static_cast<P*>(a.carries.ebar) + sl, lines};
+  const CarryLine<R, P> pst{static_cast<P*>(a.carries.pst) + sl, lines};
+  const CarryLine<R, P> est{static_cast<P*>(a.carries.est) + sl, lines};
   // The last block's carries, loaded first: nothing before their use depends on them.
   Scalar p_end[R], e_full[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     p_end[k] = pbar.load(last, k);
-    e_full[k] = a.causal_only ? zero_vec<1, double>() : ebar.load(last, k);
+    e_full[k] = a.rec.causal_only ? zero_vec<1, double>() : ebar.load(last, k);
   }
   // Both boundary seeds at once, their terms split over the warps and a batch of samples loaded
   // before any is used (this is on the kernel's critical path, so the loads must overlap): the
   // causal seed y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i), terms i < pad + r - 1, and the part of
   // the anticausal seed that the samples beyond the line give, z_{n+m} = sum_t A(|t - m|) x(n + t),
-  // terms t < pad + r. a.seed_index maps each term to its sample (-1: zero), the same every line.
+  // terms t < pad + r. a.seeds.seed_index maps each term to its sample (-1: zero), the same every
+  // line.
   Scalar p[R], e[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) p[k] = e[k] = zero_vec<1, double>();
-  if (a.pad > 0) {
-    const int causal_terms = a.pad + R - 1;
-    const int count = causal_terms + (a.causal_only ? 0 : a.pad + R);
+  if (a.shape.pad > 0) {
+    const int causal_terms = a.shape.pad + R - 1;
+    const int count = causal_terms + (a.rec.causal_only ? 0 : a.shape.pad + R);
     constexpr int kBatch = 8;
     for (int base = group; base < count; base += kGroups * kBatch) {
       double x[kBatch];
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         const int i = base + u * kGroups;
-        const int j = i < count ? a.seed_index[i] : -1;
+        const int j = i < count ? a.seeds.seed_index[i] : -1;
         x[u] = j < 0 ? 0.0 : read_channel<C>(a.src, line, j, channel);
       }
 #pragma unroll
@@ -334,16 +335,17 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
         if (i < causal_terms) {
 #pragma unroll
           for (int k = 0; k < R; ++k)
-            if (i >= k) fma_into(p[k], a.g[i - k], Scalar{x[u]});
+            if (i >= k) fma_into(p[k], a.seeds.g[i - k], Scalar{x[u]});
         } else {
           const int t = i - causal_terms;
 #pragma unroll
-          for (int k = 0; k < R; ++k) fma_into(e[k], a.acorr[t > k ? t - k : k - t], Scalar{x[u]});
+          for (int k = 0; k < R; ++k)
+            fma_into(e[k], a.seeds.acorr[t > k ? t - k : k - t], Scalar{x[u]});
         }
       }
     }
     sum_over_groups<R>(share, p);
-    if (!a.causal_only) sum_over_groups<R>(share, e);
+    if (!a.rec.causal_only) sum_over_groups<R>(share, e);
   }
 
   // Prologues, eq. (24): each run from zero, stitched, then again from its true start.
@@ -352,15 +354,15 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
 #pragma unroll
   for (int k = 0; k < R; ++k) q[k] = zero_vec<1, double>();
   visit_run<R, P, false>(s1 - s0, forward, pbar, pbar, [&](int, Scalar(&x)[R], Scalar(&)[R]) {
-    affine<R, 1>(a.T, q, x);
+    affine<R, 1>(a.mats.T, q, x);
 #pragma unroll
     for (int k = 0; k < R; ++k) q[k] = x[k];
   });
-  stitch_runs<R>(share, a.Tm, q, p);
+  stitch_runs<R>(share, a.mats.Tm, q, p);
   visit_run<R, P, false>(s1 - s0, forward, pbar, pbar, [&](int s, Scalar(&x)[R], Scalar(&)[R]) {
 #pragma unroll
     for (int k = 0; k < R; ++k) pst.store(s, k, p[k]);
-    affine<R, 1>(a.T, p, x);
+    affine<R, 1>(a.mats.T, p, x);
 #pragma unroll
     for (int k = 0; k < R; ++k) p[k] = x[k];
   });
@@ -378,37 +380,37 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
 #pragma unroll
   for (int k = 0; k < R; ++k) p_last[k] = share[0][k][lane];
   __syncthreads();
-  if (a.causal_only) return;
+  if (a.rec.causal_only) return;
 
   // The causal state (y_{n-1}, ..., y_{n-r}) at the end of the line.
-  affine<R, 1>(a.Tl, p_last, p_end);
+  affine<R, 1>(a.mats.Tl, p_last, p_end);
 
   // The anticausal seed: the samples beyond the line (above) plus N times the causal end state.
-  if (a.ext != Extension::Ignore) affine<R, 1>(a.N, p_end, e);
+  if (a.rec.ext != Extension::Ignore) affine<R, 1>(a.mats.N, p_end, e);
 
     // The last block, then epilogues of the full blocks, eq. (34), runs taken from the end: block
     // s contributes E_m(z-hat) + M P_{m-1}(y) (eq. 34's terms that do not depend on z).
 #pragma unroll
   for (int k = 0; k < R; ++k)
     if (group == 0) est.store(last, k, e[k]);
-  affine<R, 1>(a.Ml, p_last, e_full);
-  affine<R, 1>(a.Ul, e, e_full);
+  affine<R, 1>(a.mats.Ml, p_last, e_full);
+  affine<R, 1>(a.mats.Ul, e, e_full);
 
   const auto backward = [&](int i) { return last - 1 - (s0 + i); };  // run [s0, s1) from the end
 #pragma unroll
   for (int k = 0; k < R; ++k) q[k] = zero_vec<1, double>();
   visit_run<R, P, true>(s1 - s0, backward, ebar, pst, [&](int, Scalar(&term)[R], Scalar(&ps)[R]) {
-    affine<R, 1>(a.M, ps, term);
-    affine<R, 1>(a.U, q, term);
+    affine<R, 1>(a.mats.M, ps, term);
+    affine<R, 1>(a.mats.U, q, term);
 #pragma unroll
     for (int k = 0; k < R; ++k) q[k] = term[k];
   });
-  stitch_runs<R>(share, a.Um, q, e_full);
+  stitch_runs<R>(share, a.mats.Um, q, e_full);
   visit_run<R, P, true>(s1 - s0, backward, ebar, pst, [&](int s, Scalar(&term)[R], Scalar(&ps)[R]) {
 #pragma unroll
     for (int k = 0; k < R; ++k) est.store(s, k, e_full[k]);
-    affine<R, 1>(a.M, ps, term);
-    affine<R, 1>(a.U, e_full, term);
+    affine<R, 1>(a.mats.M, ps, term);
+    affine<R, 1>(a.mats.U, e_full, term);
 #pragma unroll
     for (int k = 0; k < R; ++k) e_full[k] = term[k];
   });
@@ -425,26 +427,27 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel(const PassArg
   const int l0 = blockIdx.x * 32;
   const int line = l0 + lane;
   const int s = blockIdx.y * kWarps + threadIdx.y;
-  if (s >= a.nb) return;  // uniform per warp
+  if (s >= a.shape.nb) return;  // uniform per warp
   const int base = s * kBlock;
-  const int len = min(kBlock, a.n - base);
-  const bool active = line < a.lines;
-  const Coeffs<R, S> f = coeffs_of<R, S>(a.b0, a.a);
+  const int len = min(kBlock, a.shape.n - base);
+  const bool active = line < a.shape.lines;
+  const Coeffs<R, S> f = coeffs_of<R, S>(a.rec.b0, a.rec.a);
 
   Vec<C> v[kBlock];
   Vec<C, S> w[R];
   if (active) {
     load_block<C>(a.src, line, 0, base, len, v);
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<C, P>(a.pst, s, k, R, a.lines, line));
+    for (int k = 0; k < R; ++k)
+      w[k] = convert<S>(load_carry<C, P>(a.carries.pst, s, k, R, a.shape.lines, line));
     if (len == kBlock)
       causal_block<R, C, true>(f, v, w, len);
     else
       causal_block<R, C, false>(f, v, w, len);
-    if (!a.causal_only) {
+    if (!a.rec.causal_only) {
 #pragma unroll
       for (int k = 0; k < R; ++k)
-        w[k] = convert<S>(load_carry<C, P>(a.est, s, k, R, a.lines, line));
+        w[k] = convert<S>(load_carry<C, P>(a.carries.est, s, k, R, a.shape.lines, line));
       if (len == kBlock)
         anticausal_block<R, C, true>(f, v, w, len);
       else
@@ -458,16 +461,16 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel(const PassArg
   }
   __syncwarp();
   // Lane i now writes sample base + i of the warp's 32 lines: row `l0 + j` of dst.
-  const int lines_here = min(32, a.lines - l0);
+  const int lines_here = min(32, a.shape.lines - l0);
   if (lane >= len) return;
   for (int j = 0; j < lines_here; ++j) write<C>(a.dst, base + lane, l0 + j, t[j][lane]);
-  if (!a.next_pbar) return;
+  if (!a.carries.next_pbar) return;
     // The same 32 x 32 tile, read along dst's rows, is block blockIdx.x of row base + lane of the
     // next pass: its block carries come from here instead of a second read of dst.
 #pragma unroll
   for (int j = 0; j < kBlock; ++j) v[j] = j < lines_here ? t[j][lane] : zero_vec<C>();
-  store_block_carries<R, C, P>(f, v, lines_here, a.causal_only, a.next_pbar, a.next_ebar,
-                               blockIdx.x, a.n, base + lane);
+  store_block_carries<R, C, P>(f, v, lines_here, a.rec.causal_only, a.carries.next_pbar,
+                               a.carries.next_ebar, blockIdx.x, a.shape.n, base + lane);
 }
 
 // Pass step 3 for four channels: the lanes of a warp take 8 lines x 4 channels, one scalar line
@@ -485,23 +488,25 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassAr
   const int j = warp * (32 / C) + lane / C, c = lane % C;  // tile line and channel of this lane
   const int s = blockIdx.y;
   const int base = s * kBlock;
-  const int len = min(kBlock, a.n - base);
-  const Coeffs<R, S> f = coeffs_of<R, S>(a.b0, a.a);
-  const int lines = a.lines * C, sl = (l0 + j) * C + c;
+  const int len = min(kBlock, a.shape.n - base);
+  const Coeffs<R, S> f = coeffs_of<R, S>(a.rec.b0, a.rec.a);
+  const int lines = a.shape.lines * C, sl = (l0 + j) * C + c;
 
-  if (l0 + j < a.lines) {
+  if (l0 + j < a.shape.lines) {
     Vec<1> v[kBlock];
     Vec<1, S> w[R];
     load_block<C, G>(a.src, l0 + j, c, base, len, v);
 #pragma unroll
-    for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<1, P>(a.pst, s, k, R, lines, sl));
+    for (int k = 0; k < R; ++k)
+      w[k] = convert<S>(load_carry<1, P>(a.carries.pst, s, k, R, lines, sl));
     if (len == kBlock)
       causal_block<R, 1, true>(f, v, w, len);
     else
       causal_block<R, 1, false>(f, v, w, len);
-    if (!a.causal_only) {
+    if (!a.rec.causal_only) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) w[k] = convert<S>(load_carry<1, P>(a.est, s, k, R, lines, sl));
+      for (int k = 0; k < R; ++k)
+        w[k] = convert<S>(load_carry<1, P>(a.carries.est, s, k, R, lines, sl));
       if (len == kBlock)
         anticausal_block<R, 1, true>(f, v, w, len);
       else
@@ -512,13 +517,13 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassAr
   }
   __syncthreads();
   // Lane i writes sample base + i of the tile's lines: row l0 + t of dst, whole pixels.
-  const int lines_here = min(32, a.lines - l0);
+  const int lines_here = min(32, a.shape.lines - l0);
   if (lane < len)
     for (int t = warp; t < lines_here; t += kWarps) {
       const float4 p = *reinterpret_cast<const float4*>(&tile[t * kStride + lane * C]);
       write<C>(a.dst, base + lane, l0 + t, Vec<C>{p.x, p.y, p.z, p.w});
     }
-  if (!a.next_pbar) return;
+  if (!a.carries.next_pbar) return;
   // The tile read along dst's rows is block blockIdx.x of row base + i of the next pass: thread
   // (i, channel) filters it for that pass's block carries instead of a second read of dst.
   const int t = warp * 32 + lane, i = t / C, ci = t % C;
@@ -527,32 +532,32 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassAr
 #pragma unroll
   for (int k = 0; k < kBlock; ++k)
     u[k] = Vec<1>{k < lines_here ? tile[k * kStride + i * C + ci] : 0.f};
-  store_block_carries<R, 1, P>(f, u, lines_here, a.causal_only, a.next_pbar, a.next_ebar,
-                               blockIdx.x, a.n * C, (base + i) * C + ci);
+  store_block_carries<R, 1, P>(f, u, lines_here, a.rec.causal_only, a.carries.next_pbar,
+                               a.carries.next_ebar, blockIdx.x, a.shape.n * C, (base + i) * C + ci);
 }
 
 // Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
 template <int R, int C>
 __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp, bool rows) {
   const int line = blockIdx.x * blockDim.x + threadIdx.x;
-  if (line >= a.lines) return;
-  const int n = a.n;
+  if (line >= a.shape.lines) return;
+  const int n = a.shape.n;
   auto x_of = [&](int pos) { return rows ? pos : line; };
   auto y_of = [&](int pos) { return rows ? line : pos; };
   auto load = [&](int j) { return read<C>(a.src, x_of(j), y_of(j)); };
-  const Coeffs<R, double> f = coeffs_of<R>(a.b0, a.a);
+  const Coeffs<R, double> f = coeffs_of<R>(a.rec.b0, a.rec.a);
 
   Vec<C, double> w[R];
-  causal_seed<R, C>(f, a.ext, n, a.pad, load, w);
-  const Io& causal_out = a.causal_only ? a.dst : tmp;
+  causal_seed<R, C>(f, a.rec.ext, n, a.shape.pad, load, w);
+  const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
   for (int i = 0; i < n; ++i) write<C>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
-  if (a.causal_only) return;
+  if (a.rec.causal_only) return;
 
   Vec<C, double> e[R];
-  anticausal_seed_from_tail<R, C>(f, a.ext, n, a.pad, a.g, load, e);
-  if (a.ext != Extension::Ignore) {
+  anticausal_seed_from_tail<R, C>(f, a.rec.ext, n, a.shape.pad, a.seeds.g, load, e);
+  if (a.rec.ext != Extension::Ignore) {
     double N[R][R];
-    matrix_of<R>(a.N, N);
+    matrix_of<R>(a.mats.N, N);
     mat_vec_add<R, C>(N, w, e);
   }
 #pragma unroll
@@ -568,17 +573,18 @@ template <int R, int C, class P, class S, int G>
 void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
   const dim3 block(32, kWarps);
   if (block_carries) {
-    const dim3 grid((a.lines * C + 31) / 32, (a.nb + kWarps - 1) / kWarps);
+    const dim3 grid((a.shape.lines * C + 31) / 32, (a.shape.nb + kWarps - 1) / kWarps);
     block_carries_kernel<R, C, P, S, G><<<grid, block, 0, stream>>>(a);
     CUDA_CHECK_LAUNCH();
   }
-  carries_kernel<R, C, P><<<(a.lines * C + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
+  carries_kernel<R, C, P><<<(a.shape.lines * C + 31) / 32, dim3(32, kGroups), 0, stream>>>(a);
   CUDA_CHECK_LAUNCH();
   if constexpr (C == 1) {
-    const dim3 grid((a.lines + 31) / 32, (a.nb + kWarps - 1) / kWarps);
+    const dim3 grid((a.shape.lines + 31) / 32, (a.shape.nb + kWarps - 1) / kWarps);
     block_output_kernel<R, P, S><<<grid, block, 0, stream>>>(a);
   } else {
-    block_output_kernel4<R, P, S, G><<<dim3((a.lines + 31) / 32, a.nb), block, 0, stream>>>(a);
+    block_output_kernel4<R, P, S, G>
+        <<<dim3((a.shape.lines + 31) / 32, a.shape.nb), block, 0, stream>>>(a);
   }
   CUDA_CHECK_LAUNCH();
 }
@@ -600,7 +606,7 @@ void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream)
 
 template <int R, int C>
 void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
-  rt_kernel<R, C><<<(a.lines + 127) / 128, 128, 0, stream>>>(a, tmp, rows);
+  rt_kernel<R, C><<<(a.shape.lines + 127) / 128, 128, 0, stream>>>(a, tmp, rows);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -620,10 +626,11 @@ constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt
 void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
                             cudaStream_t stream) {
   const OverlappedFn* table =
-      args.double_carries ? (channels == 1 ? kOverlapped<1, double> : kOverlapped<4, double>)
-      : channels == 1 ? (args.float_blocks ? kOverlapped<1, float, float> : kOverlapped<1, float>)
-      : args.float_blocks ? kOverlapped<4, float, float>
-                          : kOverlapped<4, float>;
+      args.rec.double_carries ? (channels == 1 ? kOverlapped<1, double> : kOverlapped<4, double>)
+      : channels == 1
+          ? (args.rec.float_blocks ? kOverlapped<1, float, float> : kOverlapped<1, float>)
+      : args.rec.float_blocks ? kOverlapped<4, float, float>
+                              : kOverlapped<4, float>;
   table[order - 1](args, block_carries, stream);
 }
 
@@ -637,10 +644,10 @@ void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp
 
 namespace {
 
-// Largest 1 / |b0| for which block carries are stored in float (PassArgs::double_carries): a
+// Largest 1 / |b0| for which block carries are stored in float (PassRecursion::double_carries): a
 // float carry's rounding reaches the output amplified by about 1 / |b0|.
 constexpr double kFloatCarryGain = 200.0;
-// Largest 1 / |b0| for which the block recursions run with a float window (PassArgs::
+// Largest 1 / |b0| for which the block recursions run with a float window (PassRecursion::
 // float_blocks). The float step (recursion_step in direct_form_math.h) rounds about half an ulp
 // of the window per step, which reaches the output amplified by up to 1 / |b0| once per direction
 // and pass: these bounds keep orders 1-3 within their 1e-5 and orders 4-5 within their 1e-4
@@ -715,14 +722,14 @@ class DirectFormFilter final : public FrameFilter {
     }
     columns_ = pass_args(form, f, taps, ext, width, height, cols_);
     row_args_ = pass_args(form, f, taps, ext, height, width, rows_);
-    columns_.double_carries = row_args_.double_carries = double_carries ? 1 : 0;
+    columns_.rec.double_carries = row_args_.rec.double_carries = double_carries ? 1 : 0;
     const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
                                : order_ <= 3                ? kFloatWindowGain
                                                             : kFloatWindowGainHighOrder;
-    columns_.float_blocks = row_args_.float_blocks =
+    columns_.rec.float_blocks = row_args_.rec.float_blocks =
         !double_carries && std::fabs(1.0 / f.b0) <= window_gain ? 1 : 0;
-    columns_.next_pbar = row_args_.pbar;
-    columns_.next_ebar = row_args_.ebar;
+    columns_.carries.next_pbar = row_args_.carries.pbar;
+    columns_.carries.next_ebar = row_args_.carries.ebar;
   }
 
   bool reads(IoKind) const override { return true; }  // every kind, through io.cuh
@@ -764,44 +771,45 @@ class DirectFormFilter final : public FrameFilter {
                      PassBuffers& buffers) const {
     PassArgs a;
     const int r = order_;
-    a.lines = lines;
-    a.n = n;
-    a.nb = (n + kBlock - 1) / kBlock;
-    a.last_len = n - (a.nb - 1) * kBlock;
-    a.pad = taps.pad;
-    a.ext = f.causal_only ? Extension::Ignore : ext;
-    a.causal_only = f.causal_only ? 1 : 0;
-    a.b0 = f.b0;
-    for (int k = 0; k < r; ++k) a.a[k] = f.a[std::size_t(k)];
-    a.g = static_cast<const double*>(g_.ptr);
-    a.acorr = static_cast<const double*>(acorr_.ptr);
-    // The samples of the boundary seeds' terms (PassArgs::seed_index), the same for every line.
+    a.shape.lines = lines;
+    a.shape.n = n;
+    a.shape.nb = (n + kBlock - 1) / kBlock;
+    a.shape.last_len = n - (a.shape.nb - 1) * kBlock;
+    a.shape.pad = taps.pad;
+    a.rec.ext = f.causal_only ? Extension::Ignore : ext;
+    a.rec.causal_only = f.causal_only ? 1 : 0;
+    a.rec.b0 = f.b0;
+    for (int k = 0; k < r; ++k) a.rec.a[k] = f.a[std::size_t(k)];
+    a.seeds.g = static_cast<const double*>(g_.ptr);
+    a.seeds.acorr = static_cast<const double*>(acorr_.ptr);
+    // The samples of the boundary seeds' terms (PassSeeds::seed_index), the same for every line.
     std::vector<int> index;
     if (taps.pad > 0) {
-      for (int i = 0; i < taps.pad + r - 1; ++i) index.push_back(extend_index(-1 - i, n, a.ext));
-      for (int t = 0; t < taps.pad + r; ++t) index.push_back(extend_index(n + t, n, a.ext));
+      for (int i = 0; i < taps.pad + r - 1; ++i)
+        index.push_back(extend_index(-1 - i, n, a.rec.ext));
+      for (int t = 0; t < taps.pad + r; ++t) index.push_back(extend_index(n + t, n, a.rec.ext));
     }
     buffers.seed_index.allocate(std::max<std::size_t>(1, index.size()) * sizeof(int));
     if (!index.empty())
       CUDA_CHECK(cudaMemcpy(buffers.seed_index.ptr, index.data(), index.size() * sizeof(int),
                             cudaMemcpyHostToDevice));
-    a.seed_index = static_cast<const int*>(buffers.seed_index.ptr);
-    a.pbar = buffers.pbar.ptr;
-    a.ebar = buffers.ebar.ptr;
-    a.pst = buffers.pst.ptr;
-    a.est = buffers.est.ptr;
+    a.seeds.seed_index = static_cast<const int*>(buffers.seed_index.ptr);
+    a.carries.pbar = buffers.pbar.ptr;
+    a.carries.ebar = buffers.ebar.ptr;
+    a.carries.pst = buffers.pst.ptr;
+    a.carries.est = buffers.est.ptr;
     const direct_form::BlockMatrices full = direct_form::block_matrices(form, kBlock);
-    const direct_form::BlockMatrices last = direct_form::block_matrices(form, a.last_len);
-    put(full.T, a.T);
-    put(full.M, a.M);
-    put(full.U, a.U);
-    put(last.T, a.Tl);
-    put(last.M, a.Ml);
-    put(last.U, a.Ul);
-    put(taps.N, a.N);
-    const int run = (a.nb - 1 + kCarryGroups - 1) / kCarryGroups;
-    put(modal::power(full.T, run), a.Tm);
-    put(modal::power(full.U, run), a.Um);
+    const direct_form::BlockMatrices last = direct_form::block_matrices(form, a.shape.last_len);
+    put(full.T, a.mats.T);
+    put(full.M, a.mats.M);
+    put(full.U, a.mats.U);
+    put(last.T, a.mats.Tl);
+    put(last.M, a.mats.Ml);
+    put(last.U, a.mats.Ul);
+    put(taps.N, a.mats.N);
+    const int run = (a.shape.nb - 1 + kCarryGroups - 1) / kCarryGroups;
+    put(modal::power(full.T, run), a.mats.Tm);
+    put(modal::power(full.U, run), a.mats.Um);
     return a;
   }
 

@@ -31,14 +31,21 @@ inline constexpr int kMaxOrder = 5;
 // Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
 inline constexpr int kCarryGroups = 16;
 
-// Everything one pass needs; built once at plan time, only src and dst change per frame.
-struct PassArgs {
-  Io src, dst;
+// Everything one pass needs, in five parts; built once at plan time, only src and dst change
+// per frame.
+
+// The lines of the pass.
+struct PassShape {
   int lines = 0;     // lines filtered (columns of src)
   int n = 0;         // samples per line
   int nb = 0;        // blocks per line
   int last_len = 0;  // samples in the last block
   int pad = 0;       // extension samples read by the boundary seeds (direct_form::ExtensionTaps)
+};
+
+// The recursion, its extension, and the precision its carries and block steps run in.
+struct PassRecursion {
+  double b0 = 1.0, a[kMaxOrder] = {};
   Extension ext = Extension::Ignore;
   int causal_only = 0;
   // Carries stored in double rather than float. A float carry's rounding reaches the output
@@ -51,13 +58,19 @@ struct PassArgs {
   // direct_form_cuda.cu, which bounds the error); a double window makes the block steps bound by
   // FP64 and float<->double conversions (16 per clock per SM on sm_90). Needs float carries.
   int float_blocks = 0;
-  double b0 = 1.0, a[kMaxOrder] = {};
-  const double* g = nullptr;      // impulse response b0 h_j, pad + r taps (device)
+};
+
+// What the boundary seeds read (device).
+struct PassSeeds {
+  const double* g = nullptr;      // impulse response b0 h_j, pad + r taps
   const double* acorr = nullptr;  // its autocorrelation A(d) = sum_u g_u g_{u+d}, pad + r taps
-  // The samples the boundary seeds read (device, -1 for a zero): extend_index(-1 - i) for the
-  // causal terms i < pad + r - 1, then extend_index(n + t) for the anticausal terms t < pad + r.
+  // The samples the seeds read (-1 for a zero): extend_index(-1 - i) for the causal terms
+  // i < pad + r - 1, then extend_index(n + t) for the anticausal terms t < pad + r.
   const int* seed_index = nullptr;
-  // Block carries: Vec<C, float or double> [nb][r][lines] (device).
+};
+
+// Block carries: Vec<C, float or double> [nb][r][lines] (device).
+struct PassCarries {
   void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
   void* ebar = nullptr;  // twice-incomplete epilogues E_m(z-hat), eq. (35)
   void* pst = nullptr;   // completed prologues P_{m-1}(y) entering each block, eq. (24)
@@ -66,14 +79,26 @@ struct PassArgs {
   // pass's samples, its samples this pass's lines).
   void* next_pbar = nullptr;
   void* next_ebar = nullptr;
-  // Row-major r x r matrices (leading kMaxOrder stride unused beyond r): full and last block.
+};
+
+// Row-major r x r matrices (leading kMaxOrder stride unused beyond r).
+struct PassMatrices {
   double T[kMaxOrder * kMaxOrder] = {}, M[kMaxOrder * kMaxOrder] = {},
-                       U[kMaxOrder * kMaxOrder] = {};
+                       U[kMaxOrder * kMaxOrder] = {};  // a full block
   double Tl[kMaxOrder * kMaxOrder] = {}, Ml[kMaxOrder * kMaxOrder] = {},
-                        Ul[kMaxOrder * kMaxOrder] = {};
-  double N[kMaxOrder * kMaxOrder] = {};
-  // T^m and U^m for the runs of m = ceil((nb - 1) / kGroups) full blocks of the carry step.
+                        Ul[kMaxOrder * kMaxOrder] = {};  // the last block
+  double N[kMaxOrder * kMaxOrder] = {};  // the anticausal end window from the causal one
+  // T^m and U^m for the runs of m = ceil((nb - 1) / kCarryGroups) full blocks of the carry step.
   double Tm[kMaxOrder * kMaxOrder] = {}, Um[kMaxOrder * kMaxOrder] = {};
+};
+
+struct PassArgs {
+  Io src, dst;
+  PassShape shape;
+  PassRecursion rec;
+  PassSeeds seeds;
+  PassCarries carries;
+  PassMatrices mats;
 };
 
 // The launches of one overlapped pass: block carries (unless the previous pass stored them),

@@ -69,7 +69,7 @@ RF_HDI Vec<C> recursion_step(const Coeffs<R, double>& f, const Vec<C>& x, Vec<C,
 
 // Causal filtering of one block in place, F(p, B_m(x)) of eq. (15), from the prologue held in w;
 // leaves the block's own prologue in w. Only the first `len` samples are filtered (`Full`: all).
-// The window type S is float for well-conditioned filters (PassArgs::float_blocks): a float
+// The window type S is float for well-conditioned filters (PassRecursion::float_blocks): a float
 // window's error, at most ~1 / |b0| ulps, then stays within the float tolerance (and far below
 // half a step of 1/255); double otherwise.
 template <int R, int C, bool Full, class S>
