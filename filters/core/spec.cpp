@@ -58,7 +58,9 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
   if (!backend)
     throw InvalidParameter("--backend: unknown backend '" + a.backend + "' (" + backend_names() +
                            ")");
-  if (check_extension && !k.accepts(*ext)) {
+  // A kind without an extension parameter is refused a typed extension it is not built on even
+  // unvalidated: it has no other to run with, and would ignore the name silently.
+  if ((check_extension || !k.params.has(Param::Ext)) && !k.accepts(*ext)) {
     std::string taken;
     for (Extension e : k.extensions)
       if (e != Extension::Ignore) taken += std::string(taken.empty() ? "" : " or ") + to_string(e);
@@ -67,8 +69,7 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
   }
   FilterSpec s;
   s.kind = *kind;
-  // A kind without an extension parameter has the one it is built on.
-  s.ext = k.params.has(Param::Ext) ? *ext : k.default_ext;
+  s.ext = *ext;
   s.algo = *algo;
   s.backend = *backend;
   s.sigma = a.sigma;

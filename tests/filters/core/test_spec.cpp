@@ -110,6 +110,7 @@ TEST_CASE("filter table: every kind's default order and extension are offered by
       FilterArgs a = args_with(k.name);
       a.ext = "repeat";
       CHECK_THROWS_AS(parse_spec(a), InvalidParameter);
+      CHECK_THROWS_AS(parse_spec_unvalidated(a), InvalidParameter);
     }
   }
   // FilterSpec's own defaults are the gaussian's row.
