@@ -12,6 +12,7 @@ packages=(
   libturbojpeg0-dev libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth ffmpeg python3
   pybind11-dev python3-dev python3-numpy
+  python3-pip python3-setuptools python3-wheel python3-venv
 )
 for extra in "$@"; do
   case "$extra" in
