@@ -1,13 +1,28 @@
 #include "app/cli/cli.h"
 
+#include <cstdio>
+#include <string>
+
 #include "filters/core/filter_table.h"
 
 namespace rf::cli {
+namespace {
+
+std::string sigma_text(double sigma) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", sigma);
+  return buf;
+}
+
+}  // namespace
 
 void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
   const OptionHelp& help = option_help();
   cmd.add_option("--filter", a.filter, help.filter)->capture_default_str();
-  cmd.add_option("--sigma", a.sigma, help.sigma)->capture_default_str();
+  cmd.add_option_function<std::string>(
+         "--sigma", [&a](const std::string& text) { set_sigmas(a, text); }, help.sigma)
+      ->type_name("SIGMA|SX,SY")
+      ->default_str(sigma_text(a.sigma));
   cmd.add_option("--order", a.order, help.order);
   cmd.add_option("--pole", a.pole, help.pole)->capture_default_str();
   cmd.add_option("--ext", a.ext, help.ext);

@@ -70,7 +70,8 @@ std::optional<int> apply_preset_options(int argc, char** argv, StudioOptions* o)
 void add_filter_options(CLI::App& app, GivenText& t) {
   const OptionHelp& help = option_help();
   app.add_option("--filter", t.kind, help.filter);
-  app.add_option("--sigma", t.filter.sigma, help.sigma)->check(CLI::PositiveNumber);
+  app.add_option_function<std::string>(
+      "--sigma", [&t](const std::string& text) { set_sigmas(t.filter, text); }, help.sigma);
   app.add_option("--order", t.order, help.order);
   app.add_option("--pole", t.filter.pole, help.pole);
   app.add_option("--ext", t.ext, help.ext);
@@ -263,6 +264,8 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const InvalidParameter& e) {  // an option's own check (--sigma SX,SY)
+    return fail(e.what());
   }
   for (auto apply : {apply_filter, apply_view, apply_source, apply_recording, apply_run}) {
     const std::string error = apply(given, o);

@@ -152,8 +152,9 @@ Recursive bspline_prefilter(const std::vector<double>& centre_to_edge) {
   return design_math::from_poles(poles);
 }
 
-// The parameters the filter along one line reads, checked against the kind's row of the table.
-void check_line(const LineSpec& line) {
+// The parameters the filter along one line reads, checked against the kind's row of the table;
+// `sigma` names the line's sigma in messages.
+void check_line(const LineSpec& line, const char* sigma = "sigma") {
   const KindInfo& k = info(line.kind);
   const OrderInfo* order = &k.orders.front();
   if (k.params.has(Param::Order)) {
@@ -164,16 +165,16 @@ void check_line(const LineSpec& line) {
              orders + " for " + k.name + " (got " + std::to_string(line.order) + ")");
   }
   if (k.params.has(Param::Sigma)) {
-    check_range("sigma", info(Param::Sigma).range, line.sigma, false);
+    check_range(sigma, info(Param::Sigma).range, line.sigma, false);
     const std::string design = k.params.has(Param::Order)
                                    ? std::string(k.name) + " order " + std::to_string(order->order)
                                    : std::string(k.name);
     if (line.sigma < order->min_sigma)
-      refuse("sigma must be >= " + number(order->min_sigma) + " for " + design + " (got " +
-             number(line.sigma) + ")");
+      refuse(std::string(sigma) + " must be >= " + number(order->min_sigma) + " for " + design +
+             " (got " + number(line.sigma) + ")");
     if (line.sigma > order->max_sigma)
-      refuse("sigma must be <= " + number(order->max_sigma) + " for " + design + " (got " +
-             number(line.sigma) +
+      refuse(std::string(sigma) + " must be <= " + number(order->max_sigma) + " for " + design +
+             " (got " + number(line.sigma) +
              "): its double-precision coefficients lose the poles beyond; use a lower order");
   }
   if (k.params.has(Param::Pole)) check_range("pole", info(Param::Pole).range, line.pole, false);
@@ -210,8 +211,13 @@ FilterSpec as_spec(const LineSpec& line) {
 }  // namespace
 
 void validate(const FilterSpec& spec) {
-  for (Axis axis : {Axis::X, Axis::Y}) check_line(line_spec(spec, axis));
   const ParamSet p = info(spec.kind).params;
+  if (spec.sigma_y && !p.has(Param::SigmaY))
+    refuse(std::string("sigma: the ") + info(spec.kind).title +
+           " takes one sigma for both axes (got " + number(spec.sigma) + "," +
+           number(*spec.sigma_y) + ")");
+  check_line(line_spec(spec, Axis::X), spec.sigma_y ? "sigma along x" : "sigma");
+  if (spec.sigma_y) check_line(line_spec(spec, Axis::Y), "sigma along y");
   if (p.has(Param::SigmaR)) check_range("sigma_r", info(Param::SigmaR).range, spec.sigma_r, false);
   if (p.has(Param::Kappa)) check_range("kappa", info(Param::Kappa).range, spec.kappa, false);
   if (p.has(Param::Iterations))
@@ -221,6 +227,11 @@ void validate(const FilterSpec& spec) {
 Recursive design(const FilterSpec& spec) {
   validate(spec);
   return design(line_spec(spec, Axis::X));
+}
+
+AxisDesigns design_axes(const FilterSpec& spec) {
+  validate(spec);
+  return {design(line_spec(spec, Axis::X)), design(line_spec(spec, Axis::Y))};
 }
 
 Recursive design(const LineSpec& line) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spec.h"
@@ -31,6 +32,19 @@ Recursive design(const LineSpec& line);
 
 // The coefficients for `spec` along X (validated first).
 Recursive design(const FilterSpec& spec);
+
+// The filters along the two axes of an image: columns run `y` (down, then up), rows `x`. Both
+// have the same order and the same kind of poles (one kind, one order per spec); they differ
+// where the spec gives a sigma per axis. One Recursive converts to the same filter on both.
+struct AxisDesigns {
+  Recursive x, y;
+  AxisDesigns(Recursive x_, Recursive y_) : x(std::move(x_)), y(std::move(y_)) {}
+  AxisDesigns(const Recursive& both) : x(both), y(both) {}  // NOLINT: one filter for both axes
+  const Recursive& along(Axis axis) const { return axis == Axis::X ? x : y; }
+};
+
+// The coefficients for `spec` along each axis (validated first).
+AxisDesigns design_axes(const FilterSpec& spec);
 
 }  // namespace rf
 

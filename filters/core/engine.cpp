@@ -40,7 +40,14 @@ std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind) {
 
 void check_algorithm(Backend backend, const FilterSpec& spec) {
   const std::vector<Algorithm> offered = algorithms_for(backend, spec.kind);
-  if (std::find(offered.begin(), offered.end(), spec.algo) != offered.end()) return;
+  if (std::find(offered.begin(), offered.end(), spec.algo) != offered.end()) {
+    // Lee et al.'s partitions are planned for one Gaussian on both axes.
+    if (spec.sigma_y && (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay))
+      throw InvalidParameter(std::string("algorithm ") + info(spec.algo).name +
+                             " takes one sigma for both axes; alg5, alg6, alg4 or rt take one "
+                             "per axis");
+    return;
+  }
   // An algorithm of other kinds: name the kinds it filters.
   const AlgorithmInfo& a = info(spec.algo);
   if (std::find(a.kinds.begin(), a.kinds.end(), spec.kind) == a.kinds.end()) {

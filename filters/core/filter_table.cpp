@@ -22,7 +22,7 @@ constexpr double kMaxSigmaOrder5 = 200.0;
 // here.
 constexpr double kMinSigmaHigherOrder = 0.5;
 
-constexpr ParamSet kGaussianParams = Param::Sigma | Param::Order | Param::Ext;
+constexpr ParamSet kGaussianParams = Param::Sigma | Param::SigmaY | Param::Order | Param::Ext;
 
 std::vector<Extension> every_extension() {
   return {std::begin(kAllExtensions), std::end(kAllExtensions)};
@@ -199,7 +199,7 @@ const std::vector<KindInfo>& kind_table() {
        "Young-van Vliet Gaussian",
        "Young and van Vliet's closed-form Gaussian of order 3 (q, b0..b3, B), as Lee et al. 2014 "
        "quote it",
-       Param::Sigma | Param::Ext,
+       Param::Sigma | Param::SigmaY | Param::Ext,
        {{3, kMinSigmaHigherOrder, kMaxSigma}},
        3,
        every_extension(),
@@ -416,6 +416,11 @@ const std::vector<ParamInfo>& param_table() {
        "--sigma",
        "Gaussian standard deviation in pixels",
        {0.0, kMaxSigma, true, false}},
+      {Param::SigmaY,
+       "sigma_y",
+       "--sigma",
+       "Gaussian standard deviation along y (the image height), where it differs from sigma",
+       {0.0, kMaxSigma, true, false}},
       {Param::Order, "order", "--order", "recursion order", {1.0, 5.0, false, false}},
       {Param::Pole, "pole", "--pole", "pole of the exponential smoother", {-1.0, 1.0, true, true}},
       {Param::SigmaR,
@@ -507,7 +512,9 @@ const OptionHelp& option_help() {
   static const OptionHelp help = [] {
     OptionHelp h;
     h.filter = kind_names();
-    h.sigma = param_help(Param::Sigma) + " (less for some orders)";
+    h.sigma = param_help(Param::Sigma) +
+              " (less for some orders); SX,SY: one along x (the width), one along y";
+    h.sigma_y = param_help(Param::SigmaY);
     h.order = order_help();
     h.pole = param_help(Param::Pole);
     h.ext = ext_help();

@@ -24,6 +24,7 @@ enum class Param : unsigned {
   Kappa = 1u << 4,
   Iterations = 1u << 5,
   Ext = 1u << 6,
+  SigmaY = 1u << 7,  // a sigma of its own along Y (FilterSpec::sigma_y)
 };
 
 class ParamSet {
@@ -147,7 +148,7 @@ FilterSpec with_kind(FilterSpec spec, FilterKind kind);
 
 // The descriptions of the filter options rfcli and rfstudio share, generated from the tables.
 struct OptionHelp {
-  std::string filter, sigma, order, pole, ext, sigma_r, kappa, iterations, algo, backend;
+  std::string filter, sigma, sigma_y, order, pole, ext, sigma_r, kappa, iterations, algo, backend;
 };
 const OptionHelp& option_help();
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <vector>
 
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
@@ -73,6 +75,8 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
   s.algo = *algo;
   s.backend = *backend;
   s.sigma = a.sigma;
+  // One sigma given twice is one sigma: specs compare equal however a person typed them.
+  if (a.sigma_y && !(*a.sigma_y == a.sigma)) s.sigma_y = a.sigma_y;
   s.order = k.params.has(Param::Order) ? a.order.value_or(k.default_order) : k.default_order;
   s.pole = a.pole;
   s.sigma_r = a.sigma_r;
@@ -120,6 +124,7 @@ std::string describe(const FilterSpec& s) {
   };
   if (p.has(Param::Order)) add(" order %d", s.order);
   if (p.has(Param::Sigma)) add(" sigma %g", s.sigma);
+  if (p.has(Param::Sigma) && s.sigma_y) add(",%g", *s.sigma_y);
   if (p.has(Param::Pole)) add(" pole %g", s.pole);
   if (p.has(Param::SigmaR)) add(" sigma_r %g", s.sigma_r);
   if (p.has(Param::Kappa)) add(" kappa %g", s.kappa);
@@ -129,10 +134,14 @@ std::string describe(const FilterSpec& s) {
   return out;
 }
 
-LineSpec line_spec(const FilterSpec& spec, Axis) {
+double sigma_along(const FilterSpec& spec, Axis axis) {
+  return axis == Axis::Y ? spec.sigma_y.value_or(spec.sigma) : spec.sigma;
+}
+
+LineSpec line_spec(const FilterSpec& spec, Axis axis) {
   LineSpec line;
   line.kind = spec.kind;
-  line.sigma = spec.sigma;
+  line.sigma = sigma_along(spec, axis);
   line.order = spec.order;
   line.pole = spec.pole;
   line.ext = spec.ext;
@@ -151,10 +160,36 @@ FilterSpec parse_spec_unvalidated(const FilterArgs& a) {
   return parse(a, false);
 }
 
+void set_sigmas(FilterArgs& args, const std::string& text) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (values.size() <= 2) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || std::isspace(unsigned(item[0]))) break;
+    values.push_back(v);
+    if (comma == std::string::npos) {
+      if (values.size() > 2) break;
+      args.sigma = values[0];
+      if (values.size() == 2)
+        args.sigma_y = values[1];
+      else
+        args.sigma_y.reset();
+      return;
+    }
+    start = comma + 1;
+  }
+  throw InvalidParameter("--sigma: '" + text +
+                         "' is not SIGMA or SX,SY (one sigma, or one along x and one along y)");
+}
+
 FilterArgs to_args(const FilterSpec& s) {
   FilterArgs a;
   a.filter = to_string(s.kind);
   a.sigma = s.sigma;
+  a.sigma_y = s.sigma_y;
   a.order = s.order;
   a.pole = s.pole;
   if (info(s.kind).params.has(Param::Ext)) a.ext = to_string(s.ext);

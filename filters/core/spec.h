@@ -41,8 +41,11 @@ enum class Backend { Auto, Cpu, Cuda };
 struct FilterSpec {
   FilterKind kind = FilterKind::Gaussian;
   double sigma = 4.0;  // Gaussian standard deviation in pixels (Gaussian, Deriche, Yvrg, EdgeAware)
-  int order = 3;       // recursion order r = 1..5 (Gaussian, Deriche)
-  double pole = 0.5;   // Exponential smoother pole, |pole| < 1
+  // The standard deviation along Y (the image height) where it differs from `sigma`, which is then
+  // the one along X; unset, `sigma` holds for both axes (kinds with Param::SigmaY).
+  std::optional<double> sigma_y;
+  int order = 3;      // recursion order r = 1..5 (Gaussian, Deriche)
+  double pole = 0.5;  // Exponential smoother pole, |pole| < 1
   Extension ext = Extension::Mirror;
   double sigma_r = 0.2;  // EdgeAware range sigma on the [0, 1] intensity scale
   double kappa = 2.0;    // EdgeAware warm-up distance in units of sigma (algorithms C, D)
@@ -51,9 +54,9 @@ struct FilterSpec {
   Backend backend = Backend::Auto;
 
   bool operator==(const FilterSpec& o) const {
-    return kind == o.kind && sigma == o.sigma && order == o.order && pole == o.pole &&
-           ext == o.ext && sigma_r == o.sigma_r && kappa == o.kappa && iterations == o.iterations &&
-           algo == o.algo && backend == o.backend;
+    return kind == o.kind && sigma == o.sigma && sigma_y == o.sigma_y && order == o.order &&
+           pole == o.pole && ext == o.ext && sigma_r == o.sigma_r && kappa == o.kappa &&
+           iterations == o.iterations && algo == o.algo && backend == o.backend;
   }
   bool operator!=(const FilterSpec& o) const { return !(*this == o); }
 };
@@ -76,6 +79,9 @@ std::string describe(const FilterSpec&);
 // The axes of an image: X along rows (the image width), Y along columns (the height).
 enum class Axis { X, Y };
 
+// The standard deviation along `axis`: sigma_y along Y where it is set, sigma otherwise.
+double sigma_along(const FilterSpec& spec, Axis axis);
+
 // The one-dimensional filter a spec applies along one axis: what the design of its recursion
 // reads (rf::design(const LineSpec&) in design.h).
 struct LineSpec {
@@ -87,14 +93,15 @@ struct LineSpec {
   int derivative = 0;  // 0: the filter itself; the recursive designs offer no derivative yet
 };
 
-// The filter along `axis`. Both axes read the same fields of FilterSpec.
+// The filter along `axis`: the same fields of FilterSpec for both axes but the sigma.
 LineSpec line_spec(const FilterSpec& spec, Axis axis);
 
 // The filter parameters as a person gives them: rfcli's options and the Python module's keyword
 // arguments, names in place of the enums. The defaults are FilterSpec's.
 struct FilterArgs {
   std::string filter = to_string(FilterSpec().kind);
-  double sigma = FilterSpec().sigma;
+  double sigma = FilterSpec().sigma;  // along X, and along Y unless sigma_y is given
+  std::optional<double> sigma_y;      // along Y (rfcli: --sigma SX,SY)
   std::optional<int> order;  // default: the kind's (gaussian 3, deriche 2; fixed for the others)
   double pole = FilterSpec().pole;
   std::optional<std::string> ext;  // default: the kind's (zero for sat, mirror otherwise)
@@ -115,6 +122,11 @@ FilterSpec parse_spec(const FilterArgs& args);
 // parse_spec's names and defaults without its checks of the values: for rfstudio, which shows
 // the message of a value the filter refuses and lets the person change it there.
 FilterSpec parse_spec_unvalidated(const FilterArgs& args);
+
+// "--sigma" as rfcli and rfstudio take it, "4" or "4,2" (along x, then y): into args.sigma and
+// args.sigma_y (reset for one value). Throws InvalidParameter naming the option for text that is
+// not one or two numbers; the values themselves are checked by parse_spec.
+void set_sigmas(FilterArgs& args, const std::string& text);
 
 // The arguments that name `spec`, for a front end that edits a spec already made (rfstudio's
 // options over a preset, a preset over the current state).

@@ -41,7 +41,7 @@ const char* format_name(PixelFormat f) {
 // RT and auto: the line filter of rt_cpu.h, columns then rows, in place.
 class LineFilter final : public HostFilter {
  public:
-  LineFilter(const Recursive& f, Extension ext, int width, int height, int channels)
+  LineFilter(const AxisDesigns& f, Extension ext, int width, int height, int channels)
       : plan_(f, ext, width, height, channels), floats_(std::size_t(width) * height * channels) {}
   bool in_place() const override { return true; }
   std::vector<std::string> stage_names() const override { return {"columns", "rows"}; }
@@ -61,7 +61,7 @@ class LineFilter final : public HostFilter {
 // Algorithms 5 and 6: the fully overlapped filter in the CUDA kernels' layout.
 class FullyOverlappedFilter final : public HostFilter {
  public:
-  FullyOverlappedFilter(const Recursive& f, Extension ext, int width, int height, int channels,
+  FullyOverlappedFilter(const AxisDesigns& f, Extension ext, int width, int height, int channels,
                         fully_overlapped::FixPlace place)
       : filter_(f, ext, width, height, channels, place),
         name_(place == fully_overlapped::FixPlace::RowScan ? "alg5" : "alg6") {}
@@ -122,7 +122,7 @@ std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, 
     validate(spec);
     return std::make_unique<LeeFilter>(spec, width, height, channels);
   }
-  const Recursive f = design(spec);
+  const AxisDesigns f = design_axes(spec);
   if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6)
     return std::make_unique<FullyOverlappedFilter>(f, spec.ext, width, height, channels,
                                                    spec.algo == Algorithm::Alg5

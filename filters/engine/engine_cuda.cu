@@ -145,7 +145,7 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
     validate(spec);
     return std::make_unique<LeeFilter>(spec, width, height, channels);
   }
-  const Recursive f = design(spec);
+  const AxisDesigns f = design_axes(spec);
   switch (spec.algo) {
     case Algorithm::RT:
       return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT);

@@ -665,43 +665,23 @@ void put(const modal::Mat& m, double* dst) {
 // A pass's carries (PassArgs) and the samples its boundary seeds read.
 struct PassBuffers {
   DeviceBuffer pbar, ebar, pst, est, seed_index;
+  DeviceBuffer g, acorr;  // the filter's taps over the extension (direct_form::ExtensionTaps)
 };
 
 class DirectFormFilter final : public FrameFilter {
  public:
-  DirectFormFilter(const Recursive& f, Extension ext, int width, int height, PixelFormat format,
-                   DirectAlgorithm algorithm)
+  DirectFormFilter(const AxisDesigns& filters, Extension ext, int width, int height,
+                   PixelFormat format, DirectAlgorithm algorithm)
       : rt_(algorithm == DirectAlgorithm::RT),
-        order_(f.order()),
+        order_(filters.x.order()),
         channels_(channel_count(format)),
         width_(width),
         height_(height) {
     if (order_ < 1 || order_ > kMaxOrder)
       throw InvalidParameter("order must be 1.." + std::to_string(kMaxOrder));
-    modal::Form form;
-    try {
-      form = modal::modal_form(f);
-    } catch (const std::domain_error& e) {
-      throw InvalidParameter(std::string(rt_ ? "rt" : "alg4") + ": " + e.what());
-    }
-    const double condition = direct_form::window_condition(form);
-    const double limit = direct_form::window_limit();
-    if (!(condition <= limit)) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf,
-                    "%s: the direct form cannot hold this filter exactly (its window condition "
-                    "%.3g exceeds %.3g); use alg5 or alg6",
-                    rt_ ? "rt" : "alg4", condition, limit);
-      throw InvalidParameter(buf);
-    }
-    const direct_form::ExtensionTaps taps =
-        direct_form::extension_taps(form, f.causal_only ? Extension::Ignore : ext);
-    for (auto [buffer, values] : {std::pair{&g_, &taps.g}, std::pair{&acorr_, &taps.acorr}}) {
-      buffer->allocate(values->size() * sizeof(double));
-      if (!values->empty())
-        CUDA_CHECK(cudaMemcpy(buffer->ptr, values->data(), values->size() * sizeof(double),
-                              cudaMemcpyHostToDevice));
-    }
+    if (filters.y.order() != order_ || filters.y.causal_only != filters.x.causal_only)
+      throw InvalidParameter(std::string(name()) +
+                             ": the filters along x and y must have one order");
     const std::size_t sample = sizeof(float) * std::size_t(channels_);
     if (rt_) {
       rt_columns_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
@@ -711,7 +691,9 @@ class DirectFormFilter final : public FrameFilter {
       // output step writes the row pass's while the column pass's are still being read).
       scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
     }
-    const bool double_carries = std::fabs(1.0 / f.b0) > kFloatCarryGain;
+    // The larger gain of the two filters decides how both passes carry.
+    const double gain = std::max(std::fabs(1.0 / filters.x.b0), std::fabs(1.0 / filters.y.b0));
+    const bool double_carries = gain > kFloatCarryGain;
     const std::size_t carry = std::size_t(order_) * (double_carries ? 2 : 1) * sample;
     const auto blocks = [](int n) { return std::size_t((n + kBlock - 1) / kBlock); };
     if (!rt_) {
@@ -720,14 +702,14 @@ class DirectFormFilter final : public FrameFilter {
       for (auto* b : {&rows_.pbar, &rows_.ebar, &rows_.pst, &rows_.est})
         b->allocate(carry * blocks(width) * std::size_t(height));
     }
-    columns_ = pass_args(form, f, taps, ext, width, height, cols_);
-    row_args_ = pass_args(form, f, taps, ext, height, width, rows_);
+    columns_ = pass_args(filters.y, ext, width, height, cols_);
+    row_args_ = pass_args(filters.x, ext, height, width, rows_);
     columns_.rec.double_carries = row_args_.rec.double_carries = double_carries ? 1 : 0;
     const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
                                : order_ <= 3                ? kFloatWindowGain
                                                             : kFloatWindowGainHighOrder;
     columns_.rec.float_blocks = row_args_.rec.float_blocks =
-        !double_carries && std::fabs(1.0 / f.b0) <= window_gain ? 1 : 0;
+        !double_carries && gain <= window_gain ? 1 : 0;
     columns_.carries.next_pbar = row_args_.carries.pbar;
     columns_.carries.next_ebar = row_args_.carries.ebar;
   }
@@ -766,9 +748,42 @@ class DirectFormFilter final : public FrameFilter {
     return Io{channels_ == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(b.ptr), b.pitch, 0};
   }
 
-  PassArgs pass_args(const modal::Form& form, const Recursive& f,
-                     const direct_form::ExtensionTaps& taps, Extension ext, int lines, int n,
+  const char* name() const { return rt_ ? "rt" : "alg4"; }
+
+  // The modal form of `f`, refused beyond the direct form's limit.
+  modal::Form checked_form(const Recursive& f) const {
+    modal::Form form;
+    try {
+      form = modal::modal_form(f);
+    } catch (const std::domain_error& e) {
+      throw InvalidParameter(std::string(name()) + ": " + e.what());
+    }
+    const double condition = direct_form::window_condition(form);
+    const double limit = direct_form::window_limit();
+    if (!(condition <= limit)) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "%s: the direct form cannot hold this filter exactly (its window condition "
+                    "%.3g exceeds %.3g); use alg5 or alg6",
+                    name(), condition, limit);
+      throw InvalidParameter(buf);
+    }
+    return form;
+  }
+
+  // The pass of `lines` lines of n samples filtered by f.
+  PassArgs pass_args(const Recursive& f, Extension ext, int lines, int n,
                      PassBuffers& buffers) const {
+    const modal::Form form = checked_form(f);
+    const direct_form::ExtensionTaps taps =
+        direct_form::extension_taps(form, f.causal_only ? Extension::Ignore : ext);
+    for (auto [buffer, values] :
+         {std::pair{&buffers.g, &taps.g}, std::pair{&buffers.acorr, &taps.acorr}}) {
+      buffer->allocate(std::max<std::size_t>(1, values->size()) * sizeof(double));
+      if (!values->empty())
+        CUDA_CHECK(cudaMemcpy(buffer->ptr, values->data(), values->size() * sizeof(double),
+                              cudaMemcpyHostToDevice));
+    }
     PassArgs a;
     const int r = order_;
     a.shape.lines = lines;
@@ -780,8 +795,8 @@ class DirectFormFilter final : public FrameFilter {
     a.rec.causal_only = f.causal_only ? 1 : 0;
     a.rec.b0 = f.b0;
     for (int k = 0; k < r; ++k) a.rec.a[k] = f.a[std::size_t(k)];
-    a.seeds.g = static_cast<const double*>(g_.ptr);
-    a.seeds.acorr = static_cast<const double*>(acorr_.ptr);
+    a.seeds.g = static_cast<const double*>(buffers.g.ptr);
+    a.seeds.acorr = static_cast<const double*>(buffers.acorr.ptr);
     // The samples of the boundary seeds' terms (PassSeeds::seed_index), the same for every line.
     std::vector<int> index;
     if (taps.pad > 0) {
@@ -817,15 +832,15 @@ class DirectFormFilter final : public FrameFilter {
   int order_, channels_, width_, height_;
   PassArgs columns_, row_args_;
   PassBuffers cols_, rows_;
-  DeviceBuffer g_, acorr_, scratch_, rt_columns_, rt_rows_;
+  DeviceBuffer scratch_, rt_columns_, rt_rows_;
 };
 
 }  // namespace
 
-std::unique_ptr<FrameFilter> make_direct_form_filter(const Recursive& f, Extension ext, int width,
-                                                     int height, PixelFormat format,
+std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
+                                                     int width, int height, PixelFormat format,
                                                      DirectAlgorithm algorithm) {
-  return std::make_unique<DirectFormFilter>(f, ext, width, height, format, algorithm);
+  return std::make_unique<DirectFormFilter>(filters, ext, width, height, format, algorithm);
 }
 
 }  // namespace rf::cuda

@@ -20,11 +20,12 @@ namespace rf::cuda {
 
 enum class DirectAlgorithm { Alg4, RT };
 
-// Plans algorithm 4 or RT for frames of this size and format (R32F, RGBA32F or RGBA8). Throws
-// InvalidParameter for a filter beyond the direct form's limit (direct_form.h: its window
-// condition), naming it, and for orders outside 1..5.
-std::unique_ptr<FrameFilter> make_direct_form_filter(const Recursive& f, Extension ext, int width,
-                                                     int height, PixelFormat format,
+// Plans algorithm 4 or RT for frames of this size and format (R32F, RGBA32F or RGBA8), columns
+// filtered by filters.y and rows by filters.x. Throws InvalidParameter for a filter beyond the
+// direct form's limit (direct_form.h: its window condition), naming it, and for orders outside
+// 1..5 or two orders.
+std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
+                                                     int width, int height, PixelFormat format,
                                                      DirectAlgorithm algorithm);
 
 inline constexpr int kMaxOrder = 5;

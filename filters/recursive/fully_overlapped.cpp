@@ -75,7 +75,29 @@ bool carries_modes(const Recursive& f, std::string* why) {
   return false;
 }
 
-Plan make_plan(const Recursive& f, Extension ext, int width, int height, int channels) {
+bool carries_modes(const AxisDesigns& filters, std::string* why) {
+  return carries_modes(filters.x, why) && carries_modes(filters.y, why);
+}
+
+namespace {
+
+modal::Form carried_form(const Recursive& f) {
+  modal::Form form;
+  try {
+    form = modal::modal_form(f);
+  } catch (const std::domain_error& e) {
+    throw InvalidParameter(std::string("fully overlapped filter: ") + e.what());
+  }
+  if (!(form.condition <= kMaxCondition))
+    throw InvalidParameter("fully overlapped filter: the filter's modes cancel (condition " +
+                           std::to_string(form.condition) + "); use alg4 or rt");
+  return form;
+}
+
+}  // namespace
+
+Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels) {
+  const Recursive& f = filters.y;
   if (width < 1 || height < 1)
     throw InvalidParameter("fully overlapped filter: empty image " + std::to_string(width) + "x" +
                            std::to_string(height));
@@ -90,14 +112,16 @@ Plan make_plan(const Recursive& f, Extension ext, int width, int height, int cha
         std::string("the summed-area table takes only the zero extension (got ") + to_string(ext) +
         ")");
   Plan p;
-  try {
-    p.form = modal::modal_form(f);
-  } catch (const std::domain_error& e) {
-    throw InvalidParameter(std::string("fully overlapped filter: ") + e.what());
-  }
-  if (!(p.form.condition <= kMaxCondition))
-    throw InvalidParameter("fully overlapped filter: the filter's modes cancel (condition " +
-                           std::to_string(p.form.condition) + "); use alg4 or rt");
+  p.column_form = carried_form(filters.y);
+  p.row_form = carried_form(filters.x);
+  const modal::Form &cf = p.column_form, &rf = p.row_form;
+  if (rf.real_modes != cf.real_modes || rf.complex_pairs != cf.complex_pairs ||
+      rf.causal_only != cf.causal_only)
+    throw InvalidParameter(
+        "fully overlapped filter: the filters along x and y differ in their modes (" +
+        std::to_string(rf.real_modes) + " real and " + std::to_string(rf.complex_pairs) +
+        " complex pairs along x, " + std::to_string(cf.real_modes) + " and " +
+        std::to_string(cf.complex_pairs) + " along y)");
   // Causal-only filters have no anticausal pass and take zero feedback for Zero and Ignore alike.
   p.ext = f.causal_only ? Extension::Ignore : ext;
   p.width = width;
@@ -107,10 +131,10 @@ Plan make_plan(const Recursive& f, Extension ext, int width, int height, int cha
   p.block_cols = (width + kBlock - 1) / kBlock;
   p.padded_width = p.block_cols * kBlock;
   p.padded_height = p.block_rows * kBlock;
-  p.columns = line_constants(p.form, height);
-  p.rows = line_constants(p.form, width);
+  p.columns = line_constants(cf, height);
+  p.rows = line_constants(rf, width);
 
-  const int r = p.form.order;
+  const int r = cf.order;
   FixRows& fr = p.fix_rows;
   int rows_w = 0;
   fr.tail = rows_w;
@@ -130,14 +154,14 @@ Plan make_plan(const Recursive& f, Extension ext, int width, int height, int cha
   p.fix.rows_w = rows_w;
   for (int last = 0; last < 2; ++last) {
     const int row_len = last ? p.columns.last_len : std::min(kBlock, height);
-    const modal::BlockMatrices cb = modal::block_matrices(p.form, row_len);
+    const modal::BlockMatrices cb = modal::block_matrices(cf, row_len);
     for (int i = 0; i < row_len; ++i)
       for (int k = 0; k < r; ++k) {
         p.fix.A_RE[last][i][k] = f.causal_only ? 0.0 : cb.A_RE(i, k);
         p.fix.ARB_AFP[last][i][k] = f.causal_only ? cb.A_FP(i, k) : cb.ARB_AFP(i, k);
       }
     const int col_len = last ? p.rows.last_len : std::min(kBlock, width);
-    const modal::BlockMatrices rb = modal::block_matrices(p.form, col_len);
+    const modal::BlockMatrices rb = modal::block_matrices(rf, col_len);
     for (int j = 0; j < col_len; ++j) {
       for (int k = 0; k < r; ++k) {
         p.fix.W[last][fr.tail + k][j] = rb.T_AFB(k, j);

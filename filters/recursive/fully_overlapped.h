@@ -129,7 +129,8 @@ struct FixRows {
 
 // Everything the stages need, computed in extended precision at plan time.
 struct Plan {
-  modal::Form form;
+  // The modal forms of the columns' filter (y) and the rows' (x): one order, one kind of poles.
+  modal::Form column_form, row_form;
   Extension ext = Extension::Ignore;
   int width = 0, height = 0, channels = 1;
   int block_rows = 0, block_cols = 0;       // MB, NB
@@ -143,9 +144,11 @@ struct Plan {
   std::size_t column_lines() const { return std::size_t(channels) * padded_width; }
   std::size_t row_lines() const { return std::size_t(channels) * padded_height; }
   std::size_t column_carries() const {
-    return std::size_t(block_rows) * form.order * column_lines();
+    return std::size_t(block_rows) * column_form.order * column_lines();
   }
-  std::size_t row_carries() const { return std::size_t(block_cols) * form.order * row_lines(); }
+  std::size_t row_carries() const { return std::size_t(block_cols) * row_form.order * row_lines(); }
+  int order() const { return column_form.order; }
+  bool causal_only() const { return column_form.causal_only; }
 };
 
 // How far the mode sum may cancel before the fully overlapped algorithms stop being more exact
@@ -156,9 +159,13 @@ inline constexpr double kMaxCondition = 64.0;
 // says why not.
 bool carries_modes(const Recursive& f, std::string* why = nullptr);
 
-// Throws InvalidParameter for an empty image, an order outside 1..5, channels other than 1 or 4,
-// or a filter the mode states cannot carry (repeated poles, a condition above kMaxCondition, an
-// extension of the summed-area table other than zero or ignore).
-Plan make_plan(const Recursive& f, Extension ext, int width, int height, int channels);
+// Whether the mode states carry both filters.
+bool carries_modes(const AxisDesigns& filters, std::string* why = nullptr);
+
+// Columns run filters.y, rows filters.x. Throws InvalidParameter for an empty image, an order
+// outside 1..5, channels other than 1 or 4, a filter the mode states cannot carry (repeated poles,
+// a condition above kMaxCondition, an extension of the summed-area table other than zero or
+// ignore), or two filters whose modes differ in number or kind.
+Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels);
 
 }  // namespace rf::fully_overlapped

@@ -25,7 +25,10 @@ class Filter final : public Base {
 
  public:
   Filter(Plan plan, FixPlace place)
-      : p_(std::move(plan)), place_(place), f_(modes_of<NR, NC, float>(p_.form)) {
+      : p_(std::move(plan)),
+        place_(place),
+        fc_(modes_of<NR, NC, float>(p_.column_form)),
+        fr_(modes_of<NR, NC, float>(p_.row_form)) {
     cp_.assign(p_.column_carries(), 0.f);
     ce_.assign(p_.column_carries(), 0.f);
     rp_.assign(p_.row_carries(), 0.f);
@@ -79,7 +82,7 @@ class Filter final : public Base {
     return CarryLine{v.empty() ? nullptr : v.data() + line, lines};
   }
   bool causal_only() const {
-    return p_.form.causal_only;
+    return p_.causal_only();
   }
 
   static void put(std::vector<float>& v, int s, std::size_t lines, std::size_t line, const St& w) {
@@ -109,13 +112,13 @@ class Filter final : public Base {
         }
         with_block_len(hm, [&](auto full) {
           constexpr bool kFull = decltype(full)::value;
-          if (p_.mirror()) put(cx_, m, lc, line, anticausal_head<kFull>(f_, v, hm));
+          if (p_.mirror()) put(cx_, m, lc, line, anticausal_head<kFull>(fc_, v, hm));
           St w = zero_state<NR, NC, float>();
-          causal_block<kFull>(f_, v, w, hm);
+          causal_block<kFull>(fc_, v, w, hm);
           put(cp_, m, lc, line, w);
           if (!causal_only()) {
             w = zero_state<NR, NC, float>();
-            anticausal_block<kFull>(f_, v, w, hm);
+            anticausal_block<kFull>(fc_, v, w, hm);
             put(ce_, m, lc, line, w);
           }
         });
@@ -131,11 +134,11 @@ class Filter final : public Base {
         }
         with_block_len(wn, [&](auto full) {
           constexpr bool kFull = decltype(full)::value;
-          if (p_.mirror()) put(rz_, n, lr, line, anticausal_head<kFull>(f_, u, wn));
+          if (p_.mirror()) put(rz_, n, lr, line, anticausal_head<kFull>(fr_, u, wn));
           St w = zero_state<NR, NC, float>();
-          causal_block<kFull>(f_, u, w, wn);
+          causal_block<kFull>(fr_, u, w, wn);
           put(rp_, n, lr, line, w);
-          if (!causal_only()) put(re_, n, lr, line, anticausal_head<kFull>(f_, u, wn));
+          if (!causal_only()) put(re_, n, lr, line, anticausal_head<kFull>(fr_, u, wn));
         });
       }
     }
@@ -275,10 +278,10 @@ class Filter final : public Base {
         with_block_len(hm, [&](auto full) {
           constexpr bool kFull = decltype(full)::value;
           St w = get(cp_, m, lc, line);
-          causal_block<kFull>(f_, v, w, hm);
+          causal_block<kFull>(fc_, v, w, hm);
           if (!causal_only()) {
             w = get(ce_, m, lc, line);
-            anticausal_block<kFull>(f_, v, w, hm);
+            anticausal_block<kFull>(fc_, v, w, hm);
           }
         });
         for (int i = 0; i < hm; ++i) tile[i][j] = v[i];
@@ -290,10 +293,10 @@ class Filter final : public Base {
         with_block_len(wn, [&](auto full) {
           constexpr bool kFull = decltype(full)::value;
           St w = get(rp_, n, lr, line);
-          causal_block<kFull>(f_, u, w, wn);
+          causal_block<kFull>(fr_, u, w, wn);
           if (!causal_only()) {
             w = get(re_, n, lr, line);
-            anticausal_block<kFull>(f_, u, w, wn);
+            anticausal_block<kFull>(fr_, u, w, wn);
           }
         });
         for (int j = 0; j < wn; ++j) tile[i][j] = u[j];
@@ -305,7 +308,7 @@ class Filter final : public Base {
 
   Plan p_;
   FixPlace place_;
-  M f_;
+  M fc_, fr_;  // the modes of the columns' filter and the rows'
   std::vector<float> cp_, ce_, cx_, rp_, re_, rz_;  // carries, modal.h's state per block and line
   std::vector<float> xf_, xl_, zf_, zl_;            // clamp: first and last samples per line
 };
@@ -316,14 +319,15 @@ struct CpuFilter::Impl {
   std::unique_ptr<Base> filter;
 };
 
-CpuFilter::CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels,
+CpuFilter::CpuFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
                      FixPlace place)
     : impl_(std::make_unique<Impl>()) {
-  Plan plan = make_plan(f, ext, width, height, channels);
-  const bool ok = with_modes(plan.form.real_modes, plan.form.complex_pairs, [&](auto tag) {
-    using Tag = decltype(tag);
-    impl_->filter = std::make_unique<Filter<Tag::kReal, Tag::kPairs>>(std::move(plan), place);
-  });
+  Plan plan = make_plan(filters, ext, width, height, channels);
+  const bool ok =
+      with_modes(plan.column_form.real_modes, plan.column_form.complex_pairs, [&](auto tag) {
+        using Tag = decltype(tag);
+        impl_->filter = std::make_unique<Filter<Tag::kReal, Tag::kPairs>>(std::move(plan), place);
+      });
   if (!ok) throw InvalidParameter("fully overlapped filter: unsupported order");
 }
 

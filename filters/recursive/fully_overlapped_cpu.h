@@ -14,8 +14,9 @@ namespace rf::fully_overlapped {
 
 class CpuFilter {
  public:
-  // Throws InvalidParameter as make_plan does.
-  CpuFilter(const Recursive& f, Extension ext, int width, int height, int channels, FixPlace place);
+  // Columns run filters.y, rows filters.x. Throws InvalidParameter as make_plan does.
+  CpuFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
+            FixPlace place);
   ~CpuFilter();
   CpuFilter(CpuFilter&&) noexcept;
   CpuFilter& operator=(CpuFilter&&) noexcept;

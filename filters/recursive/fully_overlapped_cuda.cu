@@ -149,10 +149,16 @@ struct TilePos {
 // ---------------------------------------------------------------------------------------------
 // Kernels
 
+// The modes of the columns' filter (fc in the kernels) and of the rows' (fr).
+template <int NR, int NC>
+struct AxisModes {
+  Modes<NR, NC, float> columns, rows;
+};
+
 // Stage 1: every block's perimeters from the input alone (zero entering states).
 template <int NR, int NC, int C>
 __global__ void __launch_bounds__(kTileThreads)
-    perimeters_kernel(const Args a, const Modes<NR, NC, float> f) {
+    perimeters_kernel(const Args a, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -184,19 +190,19 @@ __global__ void __launch_bounds__(kTileThreads)
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       St w = zero_state<NR, NC, float>();
-      causal_block<kFull>(f, v, w, pos.hm);
+      causal_block<kFull>(fc, v, w, pos.hm);
       put(a.cp, pos.m, col_lines, line, w);
       if (!a.causal_only) {
         w = zero_state<NR, NC, float>();
-        anticausal_block<kFull>(f, v, w, pos.hm);
+        anticausal_block<kFull>(fc, v, w, pos.hm);
         put(a.ce, pos.m, col_lines, line, w);
       }
       if (mirror) {
         w = zero_state<NR, NC, float>();
         RF_UNROLL
         for (int k = kBlock - 1; k >= 0; --k)
-          if (kFull || k < pos.hm) advance(f, w, tile[k][j * C + c]);
-        scale_out(f, w);
+          if (kFull || k < pos.hm) advance(fc, w, tile[k][j * C + c]);
+        scale_out(fc, w);
         put(a.cx, pos.m, col_lines, line, w);
       }
     });
@@ -220,14 +226,14 @@ __global__ void __launch_bounds__(kTileThreads)
         w = zero_state<NR, NC, float>();
         RF_UNROLL
         for (int k = kBlock - 1; k >= 0; --k)
-          if (kFull || k < pos.wn) advance(f, w, tile[i][k * C + c]);
-        scale_out(f, w);
+          if (kFull || k < pos.wn) advance(fr, w, tile[i][k * C + c]);
+        scale_out(fr, w);
         put(a.rz, pos.n, row_lines, line, w);
       }
       w = zero_state<NR, NC, float>();
-      causal_block<kFull>(f, u, w, pos.wn);
+      causal_block<kFull>(fr, u, w, pos.wn);
       put(a.rp, pos.n, row_lines, line, w);
-      if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(f, u, pos.wn));
+      if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
     });
   }
 }
@@ -649,7 +655,7 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
 // Stage 5: every block from its complete carries, written out.
 template <int NR, int NC, int C>
 __global__ void __launch_bounds__(kTileThreads)
-    output_kernel(const Args a, const Modes<NR, NC, float> f) {
+    output_kernel(const Args a, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -670,10 +676,10 @@ __global__ void __launch_bounds__(kTileThreads)
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
-      causal_block<kFull>(f, v, w, pos.hm);
+      causal_block<kFull>(fc, v, w, pos.hm);
       if (!a.causal_only) {
         w = get<NR, NC>(a.ce, pos.m, col_lines, line);
-        anticausal_block<kFull>(f, v, w, pos.hm);
+        anticausal_block<kFull>(fc, v, w, pos.hm);
       }
     });
     RF_UNROLL
@@ -688,10 +694,10 @@ __global__ void __launch_bounds__(kTileThreads)
     St w = get<NR, NC>(a.rp, pos.n, row_lines, line);
     with_block_len(pos.wn, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
-      causal_block<kFull>(f, u, w, pos.wn);
+      causal_block<kFull>(fr, u, w, pos.wn);
       if (!a.causal_only) {
         w = get<NR, NC>(a.re, pos.n, row_lines, line);
-        anticausal_block<kFull>(f, u, w, pos.wn);
+        anticausal_block<kFull>(fr, u, w, pos.wn);
       }
     });
     RF_UNROLL
@@ -756,21 +762,21 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
 }
 
 template <int NR, int NC, int C>
-void launch_frame(const Args& a, const Plan& p, const Modes<NR, NC, float>& f, bool fix_in_rows,
+void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool fix_in_rows,
                   cudaStream_t stream, cudaEvent_t* marks) {
   const dim3 block(32, 4);
   const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles);
   auto mark = [&](int i) {
     if (marks) CUDA_CHECK(cudaEventRecord(marks[i], stream));
   };
-  perimeters_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f);
+  perimeters_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
   mark(0);
   launch_scan<NR, NC>(a, false, p.columns, p.fix.rows_w, stream);
   mark(1);
   launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
   mark(2);
-  output_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f);
+  output_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
   mark(3);
 }
@@ -785,11 +791,11 @@ struct CudaFilter::Impl {
   std::function<void(const Args&, cudaStream_t, cudaEvent_t*)> launch;
 };
 
-CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height, int channels,
-                       FixPlace place)
+CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height,
+                       int channels, FixPlace place)
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
-  im.plan = make_plan(f, ext, width, height, channels);
+  im.plan = make_plan(filters, ext, width, height, channels);
   im.fix_in_rows = place == FixPlace::RowScan;
   const Plan& p = im.plan;
 
@@ -811,12 +817,12 @@ CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height,
   a.padded_width = p.padded_width;
   a.padded_height = p.padded_height;
   a.ext = p.ext;
-  a.causal_only = p.form.causal_only ? 1 : 0;
+  a.causal_only = p.causal_only() ? 1 : 0;
   a.fix_in_rows = im.fix_in_rows ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
   a.cp = zeroed(im.cp, p.column_carries());
   a.rp = zeroed(im.rp, p.row_carries());
-  if (!p.form.causal_only) {
+  if (!p.causal_only()) {
     a.ce = zeroed(im.ce, p.column_carries());
     a.re = zeroed(im.re, p.row_carries());
   }
@@ -826,16 +832,18 @@ CudaFilter::CudaFilter(const Recursive& f, Extension ext, int width, int height,
   }
   if (!im.fix_in_rows)
     a.q = zeroed(im.q, std::size_t(channels) * p.block_rows * p.block_cols *
-                           q_stride(p.fix.rows_w, p.form.order));
+                           q_stride(p.fix.rows_w, p.order()));
   if (p.clamp()) {
     a.xf = zeroed(im.xf, p.column_lines());
     a.xl = zeroed(im.xl, p.column_lines());
     a.zf = zeroed(im.zf, p.row_lines());
     a.zl = zeroed(im.zl, p.row_lines());
   }
-  const bool ok = with_modes(p.form.real_modes, p.form.complex_pairs, [&](auto tag) {
+  const bool ok = with_modes(p.column_form.real_modes, p.column_form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
-    const auto modes = modes_of<Tag::kReal, Tag::kPairs, float>(p.form);
+    const AxisModes<Tag::kReal, Tag::kPairs> modes{
+        modes_of<Tag::kReal, Tag::kPairs, float>(p.column_form),
+        modes_of<Tag::kReal, Tag::kPairs, float>(p.row_form)};
     constexpr int R = Tag::kOrder;
     allow_scan_shared<Tag::kReal, Tag::kPairs>(
         std::max(scan_bytes<R>(a, false, p.columns, p.fix.rows_w),

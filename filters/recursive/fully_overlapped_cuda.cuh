@@ -20,7 +20,7 @@ namespace rf::fully_overlapped {
 class CudaFilter final : public cuda::FrameFilter {
  public:
   // Plans for frames of this size with 1 or 4 channels; throws InvalidParameter as make_plan.
-  CudaFilter(const Recursive& f, Extension ext, int width, int height, int channels,
+  CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
              FixPlace place);
   ~CudaFilter() override;
   CudaFilter(const CudaFilter&) = delete;

@@ -149,32 +149,17 @@ void separable_pass(std::vector<double>& img, int width, int height, int channel
   }
 }
 
-}  // namespace
-
-std::vector<double> filter_image_padded(const Recursive& f, Extension ext, const Image& in) {
-  std::vector<double> img(in.pixels.begin(), in.pixels.end());
-  const int pad = padding_for(f, ext);
-  auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
-    padded_line(f, ext, x, n, 1, pad, scratch, out, 1);
-  };
-  // A line costs its padding as much as its samples.
-  auto cost = [&](int n) { return (n + 2.0 * pad) / n; };
-  separable_pass(img, in.width, in.height, in.channels, true, line, cost(in.height));
-  separable_pass(img, in.width, in.height, in.channels, false, line, cost(in.width));
-  return img;
-}
-
-std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext) {
+// One separable pass of the sampled Gaussian of `sigma`, normalised to unit sum and truncated at
+// >= 6 sigma, where its tail is below 1e-8 of the peak.
+void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension ext,
+              bool vertical) {
   if (!(sigma > 0.0)) throw InvalidParameter("FIR Gaussian: sigma must be > 0");
-  // The sampled Gaussian, normalised to unit sum and truncated at >= 6 sigma, where its tail is
-  // below 1e-8 of the peak. Ignore is not an extension of the input: it reads as Zero.
   const int radius = std::max(1, int(std::ceil(6.0 * sigma)));
   std::vector<double> kernel(2 * radius + 1);
   double sum = 0.0;
   for (int i = -radius; i <= radius; ++i)
     sum += kernel[i + radius] = std::exp(-0.5 * double(i) * i / (sigma * sigma));
   for (double& k : kernel) k /= sum;
-  if (ext == Extension::Ignore) ext = Extension::Zero;
   auto fir = [&](const double* x, int n, double* out, std::vector<double>& ext_line) {
     ext_line.resize(n + 2 * radius);
     for (int i = 0; i < n + 2 * radius; ++i) {
@@ -188,9 +173,37 @@ std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext) {
       out[i] = acc;
     }
   };
+  separable_pass(img, in.width, in.height, in.channels, vertical, fir, 2.0 * radius + 1);
+}
+
+}  // namespace
+
+std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext,
+                                        const Image& in) {
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
-  separable_pass(img, in.width, in.height, in.channels, true, fir, 2.0 * radius + 1);
-  separable_pass(img, in.width, in.height, in.channels, false, fir, 2.0 * radius + 1);
+  for (const bool vertical : {true, false}) {
+    const Recursive& f = vertical ? filters.y : filters.x;
+    const int pad = padding_for(f, ext);
+    auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
+      padded_line(f, ext, x, n, 1, pad, scratch, out, 1);
+    };
+    // A line costs its padding as much as its samples.
+    const int n = vertical ? in.height : in.width;
+    separable_pass(img, in.width, in.height, in.channels, vertical, line, (n + 2.0 * pad) / n);
+  }
+  return img;
+}
+
+std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext) {
+  return fir_gaussian(in, sigma, sigma, ext);
+}
+
+std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext) {
+  // Ignore is not an extension of the input: it reads as Zero.
+  if (ext == Extension::Ignore) ext = Extension::Zero;
+  std::vector<double> img(in.pixels.begin(), in.pixels.end());
+  for (const bool vertical : {true, false})
+    fir_pass(img, in, vertical ? sigma_y : sigma_x, ext, vertical);
   return img;
 }
 

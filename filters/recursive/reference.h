@@ -21,12 +21,15 @@ std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
 std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
                                        const std::vector<double>& x);
 
-// (b) on a host image of any channel count: columns, then rows, kept in double.
-std::vector<double> filter_image_padded(const Recursive& f, Extension ext, const Image& in);
+// (b) on a host image of any channel count: columns (filters.y), then rows (filters.x), kept in
+// double.
+std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext, const Image& in);
 
 // The sampled Gaussian of standard deviation sigma, normalised to unit sum and truncated at
 // ceil(6 sigma), applied to the columns then the rows of a host image with the extension (Ignore
 // reads as Zero), in double: the ground truth of the kinds that approximate a Gaussian.
 std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext);
+// The same with a sigma per axis: sigma_y down the columns, sigma_x along the rows.
+std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext);
 
 }  // namespace rf::ref

@@ -329,7 +329,7 @@ Kernels kernels(int order, int channels) {
 }  // namespace
 
 struct ImagePlan::Impl {
-  Coeffs coeffs;
+  Coeffs column_coeffs, row_coeffs;
   Kernels kernels{};
   int width = 0, height = 0, channels = 0;
   int threads = 1;
@@ -345,8 +345,26 @@ struct ImagePlan::Impl {
   mutable std::vector<double> scratch;
 };
 
-ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, int channels)
+namespace {
+
+Coeffs coeffs_of(const Recursive& f) {
+  Coeffs c;
+  c.order = f.order();
+  c.b0 = f.b0;
+  for (int k = 0; k < f.order(); ++k) c.a[k] = f.a[k];
+  c.causal_only = f.causal_only;
+  return c;
+}
+
+}  // namespace
+
+ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int height, int channels)
     : impl_(std::make_unique<Impl>()) {
+  const Recursive& f = filters.x;
+  if (filters.y.order() != f.order() || filters.y.causal_only != f.causal_only)
+    throw InvalidParameter("the CPU backend filters both axes with one order (got " +
+                           std::to_string(f.order()) + " along x, " +
+                           std::to_string(filters.y.order()) + " along y)");
   if (f.order() < 1 || f.order() > 5)
     throw InvalidParameter("order: the CPU backend filters orders 1..5, got " +
                            std::to_string(f.order()));
@@ -356,18 +374,18 @@ ImagePlan::ImagePlan(const Recursive& f, Extension ext, int width, int height, i
   if (channels < 1 || channels > 4)
     throw InvalidParameter("channels: " + std::to_string(channels) + " (1 to 4 are supported)");
   Impl& p = *impl_;
-  p.coeffs.order = f.order();
-  p.coeffs.b0 = f.b0;
-  for (int k = 0; k < f.order(); ++k) p.coeffs.a[k] = f.a[k];
-  p.coeffs.causal_only = f.causal_only;
+  p.column_coeffs = coeffs_of(filters.y);
+  p.row_coeffs = coeffs_of(filters.x);
   p.kernels = kernels(f.order(), channels);
   p.width = width;
   p.height = height;
   p.channels = channels;
   p.threads = std::max(1, omp_get_max_threads());
   p.parallel = std::size_t(width) * height * channels >= kParallelFloats;
-  p.columns = direct_form::line_maps(f, ext, height);
-  p.rows = width == height ? p.columns : direct_form::line_maps(f, ext, width);
+  p.columns = direct_form::line_maps(filters.y, ext, height);
+  p.rows = width == height && filters.x.a == filters.y.a && filters.x.b0 == filters.y.b0
+               ? p.columns
+               : direct_form::line_maps(filters.x, ext, width);
   // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
   const std::ptrdiff_t row_floats = std::ptrdiff_t(width) * channels;
   // Two chunks per thread, whole cache lines each, for balance; at least a page of floats per
@@ -407,7 +425,7 @@ void ImagePlan::run_columns(float* data) const {
     double* work = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.chunk;
     const int width = int(std::min<std::ptrdiff_t>(p.chunk, row - x0));
-    p.kernels.columns(data + x0, row, width, work, p.coeffs, p.columns);
+    p.kernels.columns(data + x0, row, width, work, p.column_coeffs, p.columns);
   }
 }
 
@@ -422,7 +440,8 @@ void ImagePlan::run_rows(float* data) const {
   for (int b = 0; b < bands; ++b) {
     double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const int y0 = b * band;
-    p.kernels.rows(data + y0 * row, row, std::min(band, p.height - y0), block, p.coeffs, p.rows);
+    p.kernels.rows(data + y0 * row, row, std::min(band, p.height - y0), block, p.row_coeffs,
+                   p.rows);
   }
 }
 

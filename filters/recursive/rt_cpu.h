@@ -19,7 +19,8 @@ namespace rf::cpu {
 // through its initial windows (direct_form::LineMaps), so the recursions never see padding.
 class ImagePlan {
  public:
-  ImagePlan(const Recursive& f, Extension ext, int width, int height, int channels);
+  // Columns run filters.y, rows filters.x (one order for both).
+  ImagePlan(const AxisDesigns& filters, Extension ext, int width, int height, int channels);
   ~ImagePlan();
   ImagePlan(ImagePlan&&) noexcept;
   ImagePlan& operator=(ImagePlan&&) noexcept;

@@ -59,16 +59,18 @@ __global__ void __launch_bounds__(256) pass_kernel(Io src, Io dst, int w, int h,
     write<C>(dst, x, y, convert<float>(acc));
 }
 
+// Columns with taps_y (radius_y), then rows with taps_x.
 template <int C, class T>
 void passes(const Io& src, const Io& tmp, const Io& dst, int w, int h, Extension ext,
-            const double* taps, int radius, cudaStream_t stream) {
+            const double* taps_y, int radius_y, const double* taps_x, int radius_x,
+            cudaStream_t stream) {
   const dim3 block(32, 8);
   const dim3 grid((w + 31) / 32, (h + 7) / 8);
   pass_kernel<C, T, false, true>
-      <<<grid, block, 0, stream>>>(src, tmp, w, h, false, ext, taps, radius);
+      <<<grid, block, 0, stream>>>(src, tmp, w, h, false, ext, taps_y, radius_y);
   CUDA_CHECK_LAUNCH();
   pass_kernel<C, T, true, false>
-      <<<grid, block, 0, stream>>>(tmp, dst, w, h, true, ext, taps, radius);
+      <<<grid, block, 0, stream>>>(tmp, dst, w, h, true, ext, taps_x, radius_x);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -96,28 +98,29 @@ class SeparableFir {
   // radius < 0: ceil(6 sigma). Throws InvalidParameter for a bad sigma or size.
   void plan(double sigma, Extension ext, int width, int height, PixelFormat format,
             int radius = -1) {
-    if (!(sigma > 0.0) || !std::isfinite(sigma))
-      throw InvalidParameter("sigma must be a finite number > 0");
+    plan(sigma, sigma, ext, width, height, format, radius);
+  }
+
+  // A sigma per axis: sigma_x along the rows, sigma_y along the columns; radius < 0: ceil(6
+  // sigma) of each axis.
+  void plan(double sigma_x, double sigma_y, Extension ext, int width, int height,
+            PixelFormat format, int radius = -1) {
+    for (double sigma : {sigma_x, sigma_y})
+      if (!(sigma > 0.0) || !std::isfinite(sigma))
+        throw InvalidParameter("sigma must be a finite number > 0");
     if (width <= 0 || height <= 0) throw InvalidParameter("image size must be positive");
     width_ = width;
     height_ = height;
     format_ = format;
     ext_ = ext == Extension::Ignore ? Extension::Zero : ext;
-    radius_ = radius < 0 ? int(std::ceil(6.0 * sigma)) : radius;
-    std::vector<double> taps(std::size_t(2 * radius_ + 1));
-    double sum = 0.0;
-    for (int k = -radius_; k <= radius_; ++k)
-      sum += taps[std::size_t(k + radius_)] = std::exp(-0.5 * k * k / (sigma * sigma));
-    for (double& t : taps) t /= sum;
-    taps_.allocate(taps.size() * sizeof(double));
-    CUDA_CHECK(
-        cudaMemcpy(taps_.ptr, taps.data(), taps.size() * sizeof(double), cudaMemcpyHostToDevice));
+    x_.plan(sigma_x, radius);
+    y_.plan(sigma_y, radius);
     const std::size_t sample = std::size_t(channel_count(format)) * sizeof(T);
     tmp_.allocate_pitched(sample * std::size_t(width), std::size_t(height));
     staging_.reset();
   }
 
-  int radius() const { return radius_; }
+  int radius() const { return x_.radius; }
 
   // Frames as for Engine::run (Host, Device or CudaSurface); no allocation for device frames.
   // Host frames go through a staging buffer, and the call waits for their result.
@@ -144,11 +147,12 @@ class SeparableFir {
     const Io src = io(in), dst = io(out);
     const int c = channel_count(format_);
     const Io tmp{c == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(tmp_.ptr), tmp_.pitch, 0};
-    const double* taps = static_cast<const double*>(taps_.ptr);
+    const double* tx = static_cast<const double*>(x_.taps.ptr);
+    const double* ty = static_cast<const double*>(y_.taps.ptr);
     if (c == 1)
-      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, taps, radius_, stream);
+      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, ty, y_.radius, tx, x_.radius, stream);
     else
-      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, taps, radius_, stream);
+      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, ty, y_.radius, tx, x_.radius, stream);
     if (out.space == MemorySpace::Host) {
       CUDA_CHECK(cudaMemcpy2DAsync(out.data, out.pitch ? out.pitch : row_bytes, staging_.ptr,
                                    staging_.pitch, row_bytes, std::size_t(height_),
@@ -158,10 +162,27 @@ class SeparableFir {
   }
 
  private:
-  int width_ = 0, height_ = 0, radius_ = 0;
+  // The taps of one axis on the device.
+  struct Taps {
+    int radius = 0;
+    DeviceBuffer taps;
+    void plan(double sigma, int r) {
+      radius = r < 0 ? int(std::ceil(6.0 * sigma)) : r;
+      std::vector<double> t(std::size_t(2 * radius + 1));
+      double sum = 0.0;
+      for (int k = -radius; k <= radius; ++k)
+        sum += t[std::size_t(k + radius)] = std::exp(-0.5 * k * k / (sigma * sigma));
+      for (double& v : t) v /= sum;
+      taps.allocate(t.size() * sizeof(double));
+      CUDA_CHECK(cudaMemcpy(taps.ptr, t.data(), t.size() * sizeof(double), cudaMemcpyHostToDevice));
+    }
+  };
+
+  int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::R32F;
   Extension ext_ = Extension::Zero;
-  DeviceBuffer taps_, tmp_, staging_;
+  Taps x_, y_;
+  DeviceBuffer tmp_, staging_;
 };
 
 }  // namespace rf::cuda

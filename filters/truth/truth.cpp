@@ -26,8 +26,9 @@ Image as_float(const std::vector<double>& v, const Image& like) {
 
 Image cpu_truth(const FilterSpec& spec, const Image& in) {
   if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
-  if (fir_truth(spec)) return as_float(ref::fir_gaussian(in, spec.sigma, spec.ext), in);
-  return as_float(ref::filter_image_padded(design(spec), spec.ext, in), in);
+  if (fir_truth(spec))
+    return as_float(ref::fir_gaussian(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext), in);
+  return as_float(ref::filter_image_padded(design_axes(spec), spec.ext, in), in);
 }
 
 }  // namespace
@@ -53,7 +54,7 @@ Image ground_truth(const FilterSpec& spec, const Image& in, Backend backend) {
                            std::to_string(in.channels) + ")");
   std::string why;
   if (!cuda_available(&why)) throw BackendUnavailable("ground truth on the GPU: " + why);
-  return cuda::fir_ground_truth(in, spec.sigma, spec.ext);
+  return cuda::fir_ground_truth(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext);
 }
 
 }  // namespace rf

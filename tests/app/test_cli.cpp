@@ -96,6 +96,42 @@ TEST_CASE("rfcli filter: writes the filtered image and says where") {
   CHECK(got.pixels == want.pixels);
 }
 
+TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along y") {
+  TempDir dir;
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  rf::Image in(53, 41, 1);
+  for (float& v : in.pixels) v = u(rng);
+  rf::io::write_image(dir / "in.pfm", in);
+  rf::FilterSpec spec;
+  spec.sigma = 1.5;
+  spec.sigma_y = 9.0;
+  const std::string input = "'" + (dir / "in.pfm") + "' ";
+  Run r = rfcli(dir, "filter " + input + "'" + (dir / "xy.pfm") + "' --sigma 1.5,9 --backend cpu");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("sigma 1.5,9") != std::string::npos);
+  const rf::Image want = rf::filter_image(spec, in, rf::Backend::Cpu);
+  CHECK(rf::io::read_image(dir / "xy.pfm").pixels == want.pixels);
+  // The axes are not interchangeable: y, x differs.
+  std::swap(spec.sigma, *spec.sigma_y);
+  CHECK(rf::filter_image(spec, in, rf::Backend::Cpu).pixels != want.pixels);
+  std::swap(spec.sigma, *spec.sigma_y);
+
+  r = rfcli(dir, "truth " + input + "'" + (dir / "truth.pfm") + "' --sigma 1.5,9");
+  REQUIRE(r.status == 0);
+  CHECK(rf::io::read_image(dir / "truth.pfm").pixels == rf::ground_truth(spec, in).pixels);
+
+  for (const char* bad : {"x", "4,", "1,2,3", ",4", "4;2"})
+    check_refused(dir, "filter " + input + "'" + (dir / "bad.pfm") + "' --sigma '" + bad + "'",
+                  "--sigma: '" + std::string(bad) + "' is not SIGMA or SX,SY");
+  check_refused(dir, "filter " + input + "'" + (dir / "bad.pfm") + "' --sigma 2,0",
+                "sigma along y must be > 0 (got 0)");
+  check_refused(dir,
+                "filter " + input + "'" + (dir / "bad.pfm") + "' --filter edge-aware --sigma 2,3",
+                "takes one sigma for both axes");
+  CHECK(!fs::exists(dir / "bad.pfm"));
+}
+
 TEST_CASE("rfcli truth: writes the double-precision ground truth") {
   TempDir dir;
   std::mt19937 rng(23);

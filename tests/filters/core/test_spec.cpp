@@ -399,3 +399,56 @@ TEST_CASE("describe: the parameters each kind reads") {
   s.kind = FilterKind::EdgeAware;
   CHECK(describe(s) == "edge-aware sigma 4 sigma_r 0.2 kappa 2, 2 iterations");
 }
+
+TEST_CASE("sigma per axis: parsed, described, designed per axis, refused where one sigma holds") {
+  FilterArgs a;
+  a.sigma = 2.0;
+  a.sigma_y = 9.0;
+  FilterSpec s = parse_spec(a);
+  REQUIRE(s.sigma_y.has_value());
+  CHECK(*s.sigma_y == 9.0);
+  CHECK(sigma_along(s, Axis::X) == 2.0);
+  CHECK(sigma_along(s, Axis::Y) == 9.0);
+  CHECK(line_spec(s, Axis::X).sigma == 2.0);
+  CHECK(line_spec(s, Axis::Y).sigma == 9.0);
+  CHECK(describe(s) == "gaussian order 3 sigma 2,9, mirror");
+  const AxisDesigns d = design_axes(s);
+  const Recursive x = design(line_spec(s, Axis::X)), y = design(line_spec(s, Axis::Y));
+  CHECK(d.x.a == x.a);
+  CHECK(d.y.a == y.a);
+  CHECK(d.x.a != d.y.a);
+  CHECK(to_args(s).sigma_y == a.sigma_y);
+  CHECK(parse_spec(to_args(s)) == s);
+
+  // One sigma typed twice is the spec of one sigma.
+  a.sigma_y = 2.0;
+  FilterArgs one;
+  one.sigma = 2.0;
+  CHECK(parse_spec(a) == parse_spec(one));
+  CHECK(!parse_spec(a).sigma_y);
+
+  // Each axis is held to its order's range, named.
+  a.sigma_y = 5000.0;
+  CHECK(message_of(a).find("sigma along y must be <= 2000") == 0);
+  a.sigma_y = -1.0;
+  CHECK(message_of(a).find("sigma along y must be > 0") == 0);
+  a.sigma_y = 3.0;
+  a.sigma = 0.0;
+  CHECK(message_of(a).find("sigma along x must be > 0") == 0);
+
+  // The edge-aware filter and Lee et al.'s partitions take one sigma for both axes.
+  FilterArgs e;
+  e.filter = "edge-aware";
+  e.sigma_y = 3.0;
+  CHECK(message_of(e).find("sigma: the ") == 0);
+  CHECK(message_of(e).find("takes one sigma for both axes") != std::string::npos);
+  FilterArgs lee;
+  lee.filter = "yvrg";
+  lee.algo = "one-way";
+  lee.sigma_y = 3.0;
+  CHECK(
+      message_of(lee) ==
+      "algorithm one-way takes one sigma for both axes; alg5, alg6, alg4 or rt take one per axis");
+  lee.sigma_y.reset();
+  CHECK_NOTHROW(parse_spec(lee));
+}
