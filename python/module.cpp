@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <rf/rf.h>
@@ -24,13 +26,23 @@
 namespace rfpy {
 namespace {
 
-rf::FilterArgs args_of(const std::string& kind, double sigma, std::optional<int> order,
+// sigma: one for both axes, or (sigma_y, sigma_x), one per array axis, rows first (scipy's order).
+using Sigma = std::variant<double, std::array<double, 2>>;
+constexpr const char* kSigmaPair =
+    "; a pair (sigma_y, sigma_x) gives one per array axis, rows first, as scipy.ndimage takes it";
+
+rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optional<int> order,
                        const std::optional<std::string>& ext, const std::string& algo,
                        double sigma_r, double kappa, int iterations, double pole,
                        const std::string& backend) {
   rf::FilterArgs a;
   a.filter = kind;
-  a.sigma = sigma;
+  if (const auto* pair = std::get_if<std::array<double, 2>>(&sigma)) {
+    a.sigma = (*pair)[1];
+    a.sigma_y = (*pair)[0];
+  } else {
+    a.sigma = std::get<double>(sigma);
+  }
   a.order = order;
   a.ext = ext;
   a.algo = algo;
@@ -251,7 +263,8 @@ array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anyth
     result is a new rfstudio.DeviceArray (or `out`); there the layout must be H x W float32,
     H x W x 4 float32 or H x W x 4 uint8.
 )") + doc_item("kind", h.filter) +
-           doc_item("sigma", h.sigma) + doc_item("order", h.order + "; None: the kind's default") +
+           doc_item("sigma", h.sigma.substr(0, h.sigma.find(';')) + kSigmaPair) +
+           doc_item("order", h.order + "; None: the kind's default") +
            doc_item("ext", h.ext + "; None: the kind's default") + doc_item("algo", h.algo) +
            doc_item("sigma_r", h.sigma_r) + doc_item("kappa", h.kappa) +
            doc_item("iterations", h.iterations) + doc_item("pole", h.pole) +
@@ -300,10 +313,10 @@ void bind_filter(py::module_& m) {
       [&](auto... kw) {
         m.def(
             "filter",
-            [](py::handle array, const std::string& kind, double sigma, std::optional<int> order,
-               const std::optional<std::string>& ext, const std::string& algo, double sigma_r,
-               double kappa, int iterations, double pole, const std::string& backend,
-               py::handle out) {
+            [](py::handle array, const std::string& kind, const Sigma& sigma,
+               std::optional<int> order, const std::optional<std::string>& ext,
+               const std::string& algo, double sigma_r, double kappa, int iterations, double pole,
+               const std::string& backend, py::handle out) {
               const rf::FilterArgs a =
                   args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations, pole, backend);
               return PyEngine(a, false).run(array, out);
@@ -337,9 +350,9 @@ void bind_truth(py::module_& m) {
       [&](auto... kw) {
         m.def(
             "truth",
-            [](py::handle array, const std::string& kind, double sigma, std::optional<int> order,
-               const std::optional<std::string>& ext, const std::string& algo, double sigma_r,
-               double kappa, int iterations, double pole) {
+            [](py::handle array, const std::string& kind, const Sigma& sigma,
+               std::optional<int> order, const std::optional<std::string>& ext,
+               const std::string& algo, double sigma_r, double kappa, int iterations, double pole) {
               return truth(array, args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations,
                                           pole, "auto"));
             },
@@ -354,7 +367,7 @@ void bind_engine(py::module_& m) {
   std::apply(
       [&](auto... kw) {
         py::class_<PyEngine>(m, "Engine", kEngineDoc)
-            .def(py::init([](const std::string& kind, double sigma, std::optional<int> order,
+            .def(py::init([](const std::string& kind, const Sigma& sigma, std::optional<int> order,
                              const std::optional<std::string>& ext, const std::string& algo,
                              double sigma_r, double kappa, int iterations, double pole,
                              const std::string& backend, bool timing) {

@@ -8,7 +8,9 @@
 namespace rf::gui {
 
 int band_width(const FilterSpec& spec, const DiffSettings& diff) {
-  return diff.auto_band ? default_band(spec.sigma) : std::max(1, diff.band);
+  // The border band holds the wider of the two axes' Gaussians.
+  return diff.auto_band ? default_band(std::max(spec.sigma, sigma_along(spec, Axis::Y)))
+                        : std::max(1, diff.band);
 }
 
 void GroundTruth::request(const FilterSpec& spec, const DiffSettings& diff, Processor& processor,

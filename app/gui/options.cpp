@@ -70,8 +70,16 @@ std::optional<int> apply_preset_options(int argc, char** argv, StudioOptions* o)
 void add_filter_options(CLI::App& app, GivenText& t) {
   const OptionHelp& help = option_help();
   app.add_option("--filter", t.kind, help.filter);
+  // A sigma of no blur at all cannot be shown, so it is refused here, not in the panel.
   app.add_option_function<std::string>(
-      "--sigma", [&t](const std::string& text) { set_sigmas(t.filter, text); }, help.sigma);
+         "--sigma",
+         [&t](const std::string& text) {
+           set_sigmas(t.filter, text);
+           if (!(t.filter.sigma > 0.0) || !(t.filter.sigma_y.value_or(1.0) > 0.0))
+             throw InvalidParameter("--sigma: must be positive (got " + text + ")");
+         },
+         help.sigma)
+      ->type_name("SIGMA|SX,SY");
   app.add_option("--order", t.order, help.order);
   app.add_option("--pole", t.filter.pole, help.pole);
   app.add_option("--ext", t.ext, help.ext);

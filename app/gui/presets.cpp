@@ -128,6 +128,7 @@ json to_json(const Preset& p) {
                  {key(Param::Ext), to_string(s.ext)}, {key(Param::SigmaR), s.sigma_r},
                  {key(Param::Kappa), s.kappa},        {key(Param::Iterations), s.iterations},
                  {"algo", to_string(s.algo)},         {"backend", to_string(s.backend)}};
+  if (s.sigma_y) j["filter"][key(Param::SigmaY)] = *s.sigma_y;
   j["view"] = {{"mode", to_string(p.view.mode)},
                {"split", p.view.split},
                {"diff_scale", p.view.diff_scale == DiffScale::Log ? "log" : "linear"},
@@ -166,7 +167,10 @@ Preset preset_from_json(const json& j, const Preset& base) {
     // when the kind changes, the same checks and messages.
     FilterArgs a = to_args(p.spec);
     if (f.contains("kind")) change_filter(a, convert<std::string>(f.at("kind"), "kind"));
+    // A sigma alone is one sigma for both axes, as rfcli's --sigma 4.
+    if (f.contains(key(Param::Sigma))) a.sigma_y.reset();
     read(f, key(Param::Sigma), &a.sigma);
+    read(f, key(Param::SigmaY), &a.sigma_y);
     read(f, key(Param::Order), &a.order);
     read(f, key(Param::Pole), &a.pole);
     read(f, key(Param::Ext), &a.ext);

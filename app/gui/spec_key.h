@@ -18,6 +18,7 @@ inline std::uint64_t hash_spec(const FilterSpec& s) {
   const std::hash<double> hd;
   h = hash_combine(h, std::uint64_t(s.kind));
   h = hash_combine(h, hd(s.sigma));
+  h = hash_combine(h, hd(s.sigma_y.value_or(-1.0)));
   h = hash_combine(h, std::uint64_t(s.order));
   h = hash_combine(h, hd(s.pole));
   h = hash_combine(h, std::uint64_t(s.ext));

@@ -210,6 +210,7 @@ void change_filter(FilterArgs& a, const std::string& name) {
   // An order is carried over only where the person chose it (a kind that takes an order).
   const bool chosen = from && info(*from).params.has(Param::Order);
   if (a.order && (!chosen || !k.offers_order(*a.order))) a.order.reset();
+  if (!k.params.has(Param::SigmaY)) a.sigma_y.reset();
   if (a.ext) {
     const auto ext = parse_extension(*a.ext);
     if (ext && !k.accepts(*ext)) a.ext.reset();

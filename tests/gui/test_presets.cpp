@@ -33,6 +33,8 @@ TEST_CASE("presets: a random state survives a JSON round trip") {
     const std::vector<Algorithm> algos = algorithms_for(Backend::Auto, k.kind);
     p.spec.algo = algos[rng() % algos.size()];
     p.spec.sigma = 0.5 + 199.5 * u(rng);
+    const bool lee = p.spec.algo == Algorithm::OneWay || p.spec.algo == Algorithm::TwoWay;
+    if (k.params.has(Param::SigmaY) && !lee && rng() % 2) p.spec.sigma_y = 0.5 + 99.5 * u(rng);
     p.spec.pole = -0.9 + 1.8 * u(rng);
     p.spec.sigma_r = 0.01 + u(rng);
     p.spec.kappa = 8 * u(rng);
@@ -244,4 +246,15 @@ TEST_CASE("options: the filter options of rfcli, sources and views") {
   CHECK(parse({"--filter", "box"}, &bad) == 2);
   CHECK(parse({"--image", "a.png", "--pattern", "steps"}, &bad) == 2);
   CHECK(parse({"--sigma", "-1"}, &bad) == 2);
+  CHECK(parse({"--sigma", "2,0"}, &bad) == 2);
+  CHECK(parse({"--sigma", "2,"}, &bad) == 2);
+
+  // A sigma per axis, x first; one value is one sigma for both.
+  StudioOptions xy;
+  REQUIRE_FALSE(parse({"--sigma", "2,7"}, &xy).has_value());
+  CHECK(xy.spec.sigma == 2.0);
+  CHECK(xy.spec.sigma_y == 7.0);
+  REQUIRE_FALSE(parse({"--sigma", "5"}, &xy).has_value());
+  CHECK(xy.spec.sigma == 5.0);
+  CHECK(!xy.spec.sigma_y);
 }

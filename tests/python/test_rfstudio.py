@@ -58,16 +58,16 @@ def pad_length(a):
     return int(np.ceil(np.log(1e-14) / np.log(np.abs(poles).max()))) + 1
 
 
-def recursive_reference(image, coeffs, ext):
+def recursive_reference(image, coeffs, ext, row_coeffs=None):
     """Columns (down, up) then rows (right, left) of the pair
     y_i = b0 x_i - sum a_k y_{i-k},  z_i = b0 y_i - sum a_k z_{i+k}, in double, each line
     extended by padding long enough for the response to vanish (numpy's np.pad is the
-    extension) and started from zero."""
-    b0, a = coeffs["b0"], np.asarray(coeffs["a"])
-    r, pad = len(a), pad_length(coeffs["a"])
+    extension) and started from zero. The rows take row_coeffs where given."""
     out = image.astype(np.float64)
 
-    def lines(x):  # x: lines along axis 0, everything else independent
+    def lines(x, coeffs):  # x: lines along axis 0, everything else independent
+        b0, a = coeffs["b0"], np.asarray(coeffs["a"])
+        r, pad = len(a), pad_length(coeffs["a"])
         n = x.shape[0]
         width = [(pad, pad)] + [(0, 0)] * (x.ndim - 1)
         ext_x = np.pad(x, width, mode=NUMPY_PAD[ext])
@@ -79,8 +79,8 @@ def recursive_reference(image, coeffs, ext):
             z[i] = b0 * y[r + i] - sum(a[k] * z[i + 1 + k] for k in range(r))
         return z[pad : pad + n]
 
-    out = lines(out)
-    out = np.moveaxis(lines(np.moveaxis(out, 1, 0)), 0, 1)
+    out = lines(out, coeffs)
+    out = np.moveaxis(lines(np.moveaxis(out, 1, 0), row_coeffs or coeffs), 0, 1)
     return out
 
 
@@ -263,6 +263,27 @@ class AgainstDoubleReferences(unittest.TestCase):
                     expected = recursive_reference(image, coeffs, ext)
                     scale = np.abs(expected).max()
                     self.assertLess(np.abs(got - expected).max(), 2e-6 * scale)
+
+    def test_sigma_per_axis_rows_first(self):
+        image = random_image((23, 31, 4), seed=11)
+        for kind, order in (("gaussian", 3), ("gaussian", 5), ("deriche", 2)):
+            column = rfstudio.coeffs(kind, sigma=6.0, order=order)
+            row = rfstudio.coeffs(kind, sigma=1.5, order=order)
+            for ext in EXTENSIONS:
+                for algo in ("auto", "alg5"):
+                    with self.subTest(kind=kind, order=order, ext=ext, algo=algo):
+                        got = rfstudio.filter(
+                            image, kind, sigma=(6.0, 1.5), order=order, ext=ext, algo=algo,
+                            backend="cpu")
+                        expected = recursive_reference(image, column, ext, row)
+                        self.assertLess(np.abs(got - expected).max(), 1e-5 * np.abs(expected).max())
+        # One sigma twice is one sigma; a list reads as a tuple.
+        one = rfstudio.filter(image, sigma=3.0, backend="cpu")
+        np.testing.assert_array_equal(rfstudio.filter(image, sigma=[3.0, 3.0], backend="cpu"), one)
+        with self.assertRaisesRegex(ValueError, "sigma along y must be > 0"):
+            rfstudio.filter(image, sigma=(0.0, 2.0))
+        with self.assertRaises(TypeError):
+            rfstudio.filter(image, sigma=(1.0, 2.0, 3.0))
 
     def test_summed_area_table_is_a_cumulative_sum(self):
         image = random_image((19, 27), seed=8)

@@ -70,6 +70,8 @@ FilterSpec with_order(FilterSpec spec, int order) {
   const Range r = sigma_range(spec.kind, order);
   if (!r.contains(spec.sigma))
     spec.sigma = std::clamp(spec.sigma, std::max(r.lo, kSliderMinSigma), r.hi);
+  if (spec.sigma_y && !r.contains(*spec.sigma_y))
+    spec.sigma_y = std::clamp(*spec.sigma_y, std::max(r.lo, kSliderMinSigma), r.hi);
   return spec;
 }
 

@@ -64,16 +64,34 @@ void kind_combo(FilterSpec& s) {
   ImGui::EndCombo();
 }
 
+// One sigma slider, or with the lock open (a kind that takes a sigma per axis) one along x and
+// one along y. The lock is the spec's own: closed, sigma_y is unset and y follows x.
+void sigma_sliders(FilterSpec& s) {
+  const SliderRange r = sigma_slider(s.kind, s.order);
+  const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
+  float sigma = float(s.sigma);
+  if (ImGui::SliderFloat(s.sigma_y ? "sigma x" : "sigma", &sigma, r.lo, r.hi, "%.2f px", flags))
+    s.sigma = sigma;
+  if (!info(s.kind).params.has(Param::SigmaY)) return;
+  ImGui::SameLine();
+  bool locked = !s.sigma_y;
+  if (ImGui::Checkbox("x = y", &locked)) {
+    if (locked)
+      s.sigma_y.reset();
+    else
+      s.sigma_y = s.sigma;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("one sigma for both axes; open the lock for one along x and one along y");
+  if (!s.sigma_y) return;
+  float sigma_y = float(*s.sigma_y);
+  if (ImGui::SliderFloat("sigma y", &sigma_y, r.lo, r.hi, "%.2f px", flags)) s.sigma_y = sigma_y;
+}
+
 // A slider for each parameter the kind takes, inside the ranges its design holds.
 void parameter_sliders(FilterSpec& s) {
   const ParamSet params = info(s.kind).params;
-  if (params.has(Param::Sigma)) {
-    const SliderRange r = sigma_slider(s.kind, s.order);
-    float sigma = float(s.sigma);
-    if (ImGui::SliderFloat("sigma", &sigma, r.lo, r.hi, "%.2f px",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-      s.sigma = sigma;
-  }
+  if (params.has(Param::Sigma)) sigma_sliders(s);
   order_control(s);
   if (params.has(Param::Pole)) {
     float pole = float(s.pole);
