@@ -73,19 +73,20 @@ void sigma_sliders(FilterSpec& s) {
   if (ImGui::SliderFloat(s.sigma_y ? "sigma x" : "sigma", &sigma, r.lo, r.hi, "%.2f px", flags))
     s.sigma = sigma;
   if (!info(s.kind).params.has(Param::SigmaY)) return;
-  ImGui::SameLine();
+  if (s.sigma_y) {
+    float sigma_y = float(*s.sigma_y);
+    if (ImGui::SliderFloat("sigma y", &sigma_y, r.lo, r.hi, "%.2f px", flags))
+      s.sigma_y = sigma_y;
+  }
   bool locked = !s.sigma_y;
-  if (ImGui::Checkbox("x = y", &locked)) {
+  if (ImGui::Checkbox("one sigma for x and y", &locked)) {
     if (locked)
       s.sigma_y.reset();
     else
       s.sigma_y = s.sigma;
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("one sigma for both axes; open the lock for one along x and one along y");
-  if (!s.sigma_y) return;
-  float sigma_y = float(*s.sigma_y);
-  if (ImGui::SliderFloat("sigma y", &sigma_y, r.lo, r.hi, "%.2f px", flags)) s.sigma_y = sigma_y;
+    ImGui::SetTooltip("unticked: a sigma along x (the width) and one along y (the height)");
 }
 
 // A slider for each parameter the kind takes, inside the ranges its design holds.
