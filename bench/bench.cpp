@@ -94,6 +94,7 @@ std::vector<FilterSpec> bench_cases(const BenchOptions& o, FilterKind kind, Back
           FilterSpec spec;
           spec.kind = kind;
           spec.sigma = sigma;
+          if (info(kind).params.has(Param::SigmaY)) spec.sigma_y = o.sigma_y;
           spec.order = order;
           spec.ext = ext;
           spec.algo = algo;
@@ -108,6 +109,7 @@ BenchResult case_row(const FilterSpec& spec, int width, int height, int channels
   r.algo = to_string(spec.algo);
   r.filter = to_string(spec.kind);
   r.sigma = uses_sigma(spec.kind) ? spec.sigma : 0.0;
+  r.sigma_y = spec.sigma_y.value_or(0.0);
   r.order = spec.order;
   r.ext = sweeps_extensions(spec.kind) ? to_string(spec.ext) : "-";
   r.width = width;

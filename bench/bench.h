@@ -3,6 +3,7 @@
 // filter's).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +20,9 @@ struct BenchResult {
   // The engine's algorithm ("rt", "alg4", "alg5", "alg6", "auto"; edge-aware "a", "c", "d",
   // "exact"), a baseline's kernel ("fused", "two-pass" for fir-tuned), "-" where there is none.
   std::string algo = "-";
-  std::string filter;  // "gaussian", "bspline3", ..., "sat", "copy"
-  double sigma = 0.0;  // 0 where the filter has none (SAT, B-splines, copy)
+  std::string filter;    // "gaussian", "bspline3", ..., "sat", "copy"
+  double sigma = 0.0;    // 0 where the filter has none (SAT, B-splines, copy); along x with sigma_y
+  double sigma_y = 0.0;  // the case's sigma along y where it has one of its own, else 0
   int order = 0;
   std::string ext;  // "mirror", ... ("-" where it does not apply)
   int width = 0;
@@ -48,7 +50,10 @@ struct BenchOptions {
   // A case whose timed runs would take longer than this (GPU milliseconds, estimated from one
   // run) gets fewer of them, never fewer than kBenchMinRuns; <= 0: always `iterations`.
   double case_ms = 500.0;
-  std::vector<double> sigmas;     // every case at every sigma; empty: {4}
+  std::vector<double> sigmas;  // every case at every sigma; empty: {4}
+  // Every case of a kind with a sigma per axis at this sigma along y (--sigmas then along x);
+  // the baselines keep one sigma.
+  std::optional<double> sigma_y;
   std::vector<Algorithm> algos;   // empty: every algorithm the CUDA backend offers (not Auto)
   std::vector<FilterKind> kinds;  // empty: Gaussian and Sat
   bool baselines = true;          // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor

@@ -3,8 +3,8 @@
 
     scripts/compare-bench.py OLD.json NEW.json [--by impl,algo,filter]
 
-Rows are matched on what they measure (impl, algo, filter, sigma, order, ext, size, channels,
-format); for each matched pair the ratio NEW / OLD of GiP/s (copy rows: GB/s) is taken. Prints the
+Rows are matched on what they measure (impl, algo, filter, sigma, sigma_y, order, ext, size,
+channels, format); for each matched pair the ratio NEW / OLD of GiP/s (copy rows: GB/s) is taken. Prints the
 median ratio with its 5th and 95th percentiles, overall and per group, and the rows either record
 lacks. Exit status 0 (it compares; it does not judge).
 """
@@ -13,7 +13,8 @@ import json
 import statistics
 import sys
 
-KEY = ("impl", "algo", "filter", "sigma", "order", "ext", "width", "height", "channels", "format")
+KEY = ("impl", "algo", "filter", "sigma", "sigma_y", "order", "ext", "width", "height", "channels",
+       "format")
 
 
 def rows(path):

@@ -67,8 +67,9 @@ void print_row(const BenchResult& r) {
   char size[32];
   std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
   std::printf("%-10s %-8s %-10s %6s %5d %-7s %11s %3d %-6s %10.3f %9.3f %5d", r.impl.c_str(),
-              r.algo.c_str(), r.filter.c_str(), sigma_text(r.sigma).c_str(), r.order, r.ext.c_str(),
-              size, r.channels, r.format.c_str(), r.ms, r.gips, r.runs);
+              r.algo.c_str(), r.filter.c_str(),
+              (sigma_text(r.sigma) + (r.sigma_y > 0.0 ? "," + sigma_text(r.sigma_y) : "")).c_str(),
+              r.order, r.ext.c_str(), size, r.channels, r.format.c_str(), r.ms, r.gips, r.runs);
   if (r.gbps > 0.0) std::printf("  %.1f GB/s", r.gbps);
   if (r.radius > 0) std::printf("  radius %d", r.radius);
   if (r.max_error >= 0.0) std::printf("  max err %.2e", r.max_error);
@@ -95,6 +96,7 @@ nlohmann::json row_json(const BenchResult& r) {
                         {"width", r.width},   {"height", r.height}, {"channels", r.channels},
                         {"format", r.format}, {"gips", r.gips},     {"ms", r.ms},
                         {"gbps", r.gbps},     {"runs", r.runs}};
+  if (r.sigma_y > 0.0) row["sigma_y"] = r.sigma_y;
   if (r.radius > 0) row["radius"] = r.radius;
   if (r.max_error >= 0.0) row["max_error"] = r.max_error;
   return row;
@@ -165,7 +167,7 @@ struct Args {
   std::vector<std::string> algos;
   std::optional<int> iterations, warmup;
   std::vector<double> sigmas;
-  std::optional<double> sigma;
+  std::optional<double> sigma, sigma_y;
   double case_ms = 500.0;
   std::string json;
   bool append = false;
@@ -216,6 +218,9 @@ void add_parameter_options(CLI::App& cmd, Args& a) {
                  "Gaussian sigmas, every case at each (default 4; edge-aware: 50)")
       ->delimiter(',');
   cmd.add_option("--sigma", a.sigma, "one sigma: the same as --sigmas with one value");
+  cmd.add_option("--sigma-y", a.sigma_y,
+                 "every Gaussian case at this sigma along y, --sigmas then along x (the "
+                 "baselines keep one sigma)");
   cmd.add_option("--sigma-r", a.edge.sigma_r255, "edge-aware: sigma_r on the 8-bit scale")
       ->capture_default_str();
   cmd.add_option("--kappa", a.edge.kappa, "edge-aware: warm-up distance of C and D")
@@ -400,6 +405,9 @@ Plan parse(const Args& a) {
         "filters)");
   const std::vector<double> sigmas = parse_sigmas(a);
   o.sigmas = sigmas.empty() ? std::vector<double>{4.0} : sigmas;
+  if (a.sigma_y && !(*a.sigma_y > 0.0 && std::isfinite(*a.sigma_y)))
+    throw UsageError("--sigma-y: must be a positive number");
+  o.sigma_y = a.sigma_y;
   p.edge_case = a.edge;
   if (!sigmas.empty()) p.edge_case.sigmas = sigmas;
   std::vector<FilterKind> kinds = o.kinds;
