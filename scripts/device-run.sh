@@ -72,10 +72,13 @@ if has bench; then
   sweep=("${bench[@]}" --sizes 4096 --no-hd --orders 1,3 --ext zero,clamp,repeat,mirror
     --channels 1 --sigmas "${BENCH_SIGMAS:-1,2,4,8,16,32,64,100}"
     --algos "${BENCH_SWEEP_ALGOS:-rt,alg4,alg5,alg6}")
+  # A sigma per axis beside the grid's one sigma: the same plans but for the column filter.
+  axes=("${bench[@]}" --sizes 1024,4096 --orders 1,3 --ext zero,mirror --channels 1,4
+    --sigmas 4 --sigma-y 16 --algos alg4,alg5,alg6 --no-baselines)
   edge=("${bench[@]}" --filters edge-aware --sizes 2048,4096,8192)
   : >"$out/bench.txt"
   start=$SECONDS
-  for part in grid rt sweep edge; do
+  for part in grid rt sweep axes edge; do
     eval "args=(\"\${${part}[@]}\")"  # the part's command line, by its array's name
     echo "\$ ${args[*]}" >>"$out/bench.txt"
     "${args[@]}" >>"$out/bench.txt" 2>&1 || status=1
