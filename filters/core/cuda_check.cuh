@@ -12,8 +12,10 @@ namespace rf::cuda {
 
 // `file` (a __FILE__) as a path in the source tree, "filters/core/device_buffer.cuh", rather
 // than in the build machine's checkout: the checkout is this header's own __FILE__ less its path
-// in the tree. A file from elsewhere keeps its path.
-inline const char* tree_path(const char* file) {
+// in the tree. A file from elsewhere keeps its path. Static, as throw_cuda_error: each
+// translation unit keeps its own __FILE__ (one compiled with relative paths, another with absolute
+// ones), which one inline definition shared by the linker would not.
+static inline const char* tree_path(const char* file) {
   constexpr std::string_view self = __FILE__, in_tree = "filters/core/cuda_check.cuh";
   if (self.size() < in_tree.size() || self.substr(self.size() - in_tree.size()) != in_tree)
     return file;
@@ -24,8 +26,8 @@ inline const char* tree_path(const char* file) {
 // The runtime also keeps a failed call's error as the "last error" (until read), where the next
 // launch check would find it and blame an innocent kernel; it is read here and so cleared. A
 // sticky error (a kernel fault) stays: every later call reports it.
-[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file,
-                                          int line) {
+[[noreturn]] static inline void throw_cuda_error(cudaError_t err, const char* call,
+                                                 const char* file, int line) {
   cudaGetLastError();
   throw DeviceError(std::string("CUDA error ") + cudaGetErrorName(err) + " (" +
                     cudaGetErrorString(err) + ") in " + call + " at " + tree_path(file) + ":" +

@@ -469,8 +469,9 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel(const PassArg
     // next pass: its block carries come from here instead of a second read of dst.
 #pragma unroll
   for (int j = 0; j < kBlock; ++j) v[j] = j < lines_here ? t[j][lane] : zero_vec<C>();
-  store_block_carries<R, C, P>(f, v, lines_here, a.rec.causal_only, a.carries.next_pbar,
-                               a.carries.next_ebar, blockIdx.x, a.shape.n, base + lane);
+  store_block_carries<R, C, P>(coeffs_of<R, S>(a.rec.next_b0, a.rec.next_a), v, lines_here,
+                               a.rec.causal_only, a.carries.next_pbar, a.carries.next_ebar,
+                               blockIdx.x, a.shape.n, base + lane);
 }
 
 // Pass step 3 for four channels: the lanes of a warp take 8 lines x 4 channels, one scalar line
@@ -532,8 +533,9 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassAr
 #pragma unroll
   for (int k = 0; k < kBlock; ++k)
     u[k] = Vec<1>{k < lines_here ? tile[k * kStride + i * C + ci] : 0.f};
-  store_block_carries<R, 1, P>(f, u, lines_here, a.rec.causal_only, a.carries.next_pbar,
-                               a.carries.next_ebar, blockIdx.x, a.shape.n * C, (base + i) * C + ci);
+  store_block_carries<R, 1, P>(coeffs_of<R, S>(a.rec.next_b0, a.rec.next_a), u, lines_here,
+                               a.rec.causal_only, a.carries.next_pbar, a.carries.next_ebar,
+                               blockIdx.x, a.shape.n * C, (base + i) * C + ci);
 }
 
 // Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
@@ -712,6 +714,8 @@ class DirectFormFilter final : public FrameFilter {
         !double_carries && gain <= window_gain ? 1 : 0;
     columns_.carries.next_pbar = row_args_.carries.pbar;
     columns_.carries.next_ebar = row_args_.carries.ebar;
+    columns_.rec.next_b0 = row_args_.rec.b0;
+    for (int k = 0; k < kMaxOrder; ++k) columns_.rec.next_a[k] = row_args_.rec.a[k];
   }
 
   bool reads(IoKind) const override { return true; }  // every kind, through io.cuh

@@ -47,6 +47,9 @@ struct PassShape {
 // The recursion, its extension, and the precision its carries and block steps run in.
 struct PassRecursion {
   double b0 = 1.0, a[kMaxOrder] = {};
+  // The next pass's coefficients: the column pass's output step filters its tile for the row
+  // pass's block carries (PassCarries::next_pbar), with the rows' filter.
+  double next_b0 = 1.0, next_a[kMaxOrder] = {};
   Extension ext = Extension::Ignore;
   int causal_only = 0;
   // Carries stored in double rather than float. A float carry's rounding reaches the output
