@@ -131,12 +131,16 @@ ArrayView from_cuda_array_interface(py::handle obj) {
 
 ArrayView from_numpy(const py::array& a) {
   ArrayView v;
+  // The dtype's fields through its Python attributes: pybind11's accessors read NumPy's C
+  // descriptor, whose layout NumPy 2 changed (pybind11 before 2.12 reads another field there).
   const py::dtype dt = a.dtype();
-  const char order = dt.byteorder();
+  const char order = dt.attr("byteorder").cast<std::string>().at(0);
+  const char kind = dt.attr("kind").cast<std::string>().at(0);
+  const int itemsize = dt.attr("itemsize").cast<int>();
   const bool native = order == '=' || order == '|' || (order == '<' && little_endian());
-  if (dt.kind() == 'f' && dt.itemsize() == 4 && native)
+  if (kind == 'f' && itemsize == 4 && native)
     v.dtype = Dtype::F32;
-  else if (dt.kind() == 'u' && dt.itemsize() == 1)
+  else if (kind == 'u' && itemsize == 1)
     v.dtype = Dtype::U8;
   else
     refuse("dtype " + dt.attr("name").cast<std::string>() +
