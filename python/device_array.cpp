@@ -10,6 +10,16 @@ py::dtype numpy_dtype(Dtype d) {
   return d == Dtype::F32 ? py::dtype::of<float>() : py::dtype::of<std::uint8_t>();
 }
 
+py::array new_numpy(Dtype d, const std::vector<py::ssize_t>& shape) {
+  std::vector<py::ssize_t> strides(shape.size());
+  py::ssize_t stride = py::ssize_t(item_size(d));
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return py::array(numpy_dtype(d), shape, strides);
+}
+
 DeviceArray::DeviceArray(int height, int width, int channels, bool channel_axis, Dtype dtype)
     : height_(height),
       width_(width),
@@ -45,7 +55,7 @@ DeviceArray DeviceArray::upload(py::handle host) {
 py::array DeviceArray::download() const {
   std::vector<py::ssize_t> dims = {height_, width_};
   if (channel_axis_) dims.push_back(channels_);
-  py::array out(numpy_dtype(dtype_), dims);
+  py::array out = new_numpy(dtype_, dims);
   const std::size_t row = std::size_t(width_) * channels_ * item_size(dtype_);
   void* dst = out.mutable_data();
   {

@@ -43,5 +43,8 @@ class DeviceArray {
 
 // The numpy dtype of `d`.
 py::dtype numpy_dtype(Dtype d);
+// A new C-contiguous numpy array. Its strides are given, not left to pybind11, which computes
+// them from the dtype's C descriptor, whose layout NumPy 2 changed (pybind11 before 2.12).
+py::array new_numpy(Dtype d, const std::vector<py::ssize_t>& shape);
 
 }  // namespace rfpy

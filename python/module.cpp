@@ -161,7 +161,7 @@ class PyEngine {
     if (out.is_none()) {
       std::vector<py::ssize_t> shape = {in.height, in.width};
       if (in.channel_axis) shape.push_back(in.channels);
-      result = py::array(numpy_dtype(in.dtype), shape);
+      result = new_numpy(in.dtype, shape);
       dst = view_of(result);
     } else {
       dst = check_out(out, in);
