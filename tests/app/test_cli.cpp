@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +23,7 @@
 #include "filters/core/filter_table.h"
 #include "filters/recursive/reference.h"
 #include "filters/truth/truth.h"
+#include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -111,6 +114,85 @@ TEST_CASE("rfcli truth: writes the double-precision ground truth") {
   spec.ext = rf::Extension::Repeat;
   const rf::Image want = rf::ground_truth(spec, rf::io::read_image(dir / "in.pfm"));
   CHECK(rf::io::read_image(dir / "truth.pfm").pixels == want.pixels);
+}
+
+namespace {
+
+// The bit depth in a PNG's IHDR chunk.
+int png_depth(const std::string& path) {
+  const std::string b = slurp(path);
+  REQUIRE(b.size() > 24);
+  return static_cast<unsigned char>(b[24]);
+}
+
+// An image of random 16-bit levels.
+rf::Image random_16bit(int w, int h, int c, unsigned seed) {
+  std::mt19937 rng(seed);
+  rf::Image img(w, h, c);
+  for (float& v : img.pixels) v = rf::io::from_unorm16(std::uint16_t(rng() & 0xFFFF));
+  return img;
+}
+
+}  // namespace
+
+TEST_CASE("rfcli filter --bits: the input's depth by default, else the asked one") {
+  TempDir dir;
+  const std::string spec = " --sigma 2 --backend cpu";
+  rf::FilterSpec fs;
+  fs.sigma = 2.0;
+  const rf::Image in16 = random_16bit(40, 30, 3, 4);
+  rf::io::write_image(dir / "in16.png", in16, 16);
+  // 16 bits in, 16 out, each sample the nearest 1/65535 step of the float result.
+  REQUIRE(rfcli(dir, "filter '" + (dir / "in16.png") + "' '" + (dir / "out16.png") + "'" + spec)
+              .status == 0);
+  CHECK(png_depth(dir / "out16.png") == 16);
+  const rf::Image want = rf::filter_image(fs, in16, rf::Backend::Cpu);
+  const rf::Image got = rf::io::read_image(dir / "out16.png");
+  REQUIRE(got.pixels.size() == want.pixels.size());
+  for (std::size_t i = 0; i < want.pixels.size(); ++i)
+    CHECK(got.pixels[i] == rf::io::from_unorm16(rf::io::to_unorm16(want.pixels[i])));
+  // 16 bits in, float TIFF out: the filter's floats exactly.
+  const Run tif = rfcli(
+      dir, "filter '" + (dir / "in16.png") + "' '" + (dir / "out.tif") + "' --bits 32" + spec);
+  REQUIRE(tif.status == 0);
+  CHECK(tif.out.find("out.tif, 32-bit float") != std::string::npos);
+  int bits = 0;
+  CHECK(rf::io::read_image(dir / "out.tif", &bits).pixels == want.pixels);
+  CHECK(bits == 32);
+  // Float in, PNG out: 16 bits, the deepest PNG stores. 8 bits in: 8 out, unless asked.
+  REQUIRE(
+      rfcli(dir, "filter '" + (dir / "out.tif") + "' '" + (dir / "f.png") + "'" + spec).status ==
+      0);
+  CHECK(png_depth(dir / "f.png") == 16);
+  const std::string img = "'" + astronaut() + "'";
+  REQUIRE(rfcli(dir, "filter " + img + " '" + (dir / "a.png") + "'" + spec).status == 0);
+  CHECK(png_depth(dir / "a.png") == 8);
+  REQUIRE(rfcli(dir, "filter " + img + " '" + (dir / "a16.png") + "' --bits 16" + spec).status ==
+          0);
+  CHECK(png_depth(dir / "a16.png") == 16);
+  // truth takes --bits too.
+  REQUIRE(
+      rfcli(dir, "truth '" + (dir / "in16.png") + "' '" + (dir / "t.png") + "' --sigma 2").status ==
+      0);
+  CHECK(png_depth(dir / "t.png") == 16);
+  REQUIRE(
+      rfcli(dir, "truth '" + (dir / "in16.png") + "' '" + (dir / "t8.png") + "' --bits 8 --sigma 2")
+          .status == 0);
+  CHECK(png_depth(dir / "t8.png") == 8);
+}
+
+TEST_CASE("rfcli --bits: a depth the output format does not store is one line, exit 2") {
+  TempDir dir;
+  const std::string img = "'" + astronaut() + "'";
+  check_refused(dir, "filter " + img + " '" + (dir / "o.jpg") + "' --bits 16",
+                "--bits 16: " + (dir / "o.jpg") + " is written with 8 bits");
+  check_refused(dir, "filter " + img + " '" + (dir / "o.png") + "' --bits 32",
+                "is written with 8 or 16 bits");
+  check_refused(dir, "filter " + img + " '" + (dir / "o.png") + "' --bits 12", "--bits");
+  check_refused(dir, "filter " + img + " '" + (dir / "o.png") + "' --bits sixteen", "--bits");
+  check_refused(dir, "truth " + img + " '" + (dir / "o.pfm") + "' --bits 8",
+                "--bits 8: " + (dir / "o.pfm") + " is written with 32 bits");
+  CHECK(dir.files() == 2);  // stdout.txt and stderr.txt: nothing was written
 }
 
 TEST_CASE("rfcli coeffs --json prints the public convention") {
