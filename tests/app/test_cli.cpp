@@ -195,6 +195,79 @@ TEST_CASE("rfcli --bits: a depth the output format does not store is one line, e
   CHECK(dir.files() == 2);  // stdout.txt and stderr.txt: nothing was written
 }
 
+namespace {
+
+// A folder of three good images of different formats and depths, one bad file among them, and
+// files the batch must leave alone.
+void make_batch_input(const TempDir& dir, const std::string& in) {
+  fs::create_directories(in + "/sub");
+  rf::io::write_image(in + "/a.png", rf::test::random_image_8bit(40, 30, 3, 1));
+  rf::io::write_image(in + "/b.tif", random_16bit(40, 30, 1, 2), 16);
+  rf::io::write_image(in + "/c.pfm", rf::test::random_image(33, 20, 3, 3));
+  std::ofstream(in + "/bad.png") << "not an image";
+  std::ofstream(in + "/notes.txt") << "not an image either, and not taken for one";
+  rf::io::write_image(in + "/.hidden.png", rf::test::random_image_8bit(4, 4, 1, 4));
+  rf::io::write_image(in + "/sub/d.png", rf::test::random_image_8bit(4, 4, 1, 5));
+  (void)dir;
+}
+
+}  // namespace
+
+TEST_CASE("rfcli filter IN_FOLDER OUT_FOLDER: every image, one failure reported, exit 2") {
+  TempDir dir;
+  const std::string in = dir / "in", out = dir / "out";
+  make_batch_input(dir, in);
+  const Run r = rfcli(dir, "filter '" + in + "' '" + out + "' --sigma 3 --backend cpu");
+  CAPTURE(r.err);
+  CHECK(r.status == 2);
+  // Progress and the failure on stderr, one line each, in name order; the summary last.
+  CHECK(r.err.find("[1/4] a.png\n[2/4] b.tif\n[3/4] bad.png\nrfcli: " + in + "/bad.png: ") !=
+        std::string::npos);
+  CHECK(r.err.find("[4/4] c.pfm\nrfcli: 1 of 4 images failed") != std::string::npos);
+  CHECK(lines(r.err) == 6);
+  rf::FilterSpec spec;
+  spec.sigma = 3.0;
+  for (const char* name : {"a.png", "b.tif", "c.pfm"}) {
+    CAPTURE(name);
+    int in_bits = 0, out_bits = 0;
+    const rf::Image src = rf::io::read_image(in + "/" + name, &in_bits);
+    const rf::Image got = rf::io::read_image(out + "/" + name, &out_bits);
+    CHECK(out_bits == in_bits);  // same name, same format, same depth
+    const rf::Image want = rf::filter_image(spec, src, rf::Backend::Cpu);
+    REQUIRE(got.pixels.size() == want.pixels.size());
+    const float step = in_bits == 8 ? 0.5f / 255.0f : in_bits == 16 ? 0.5f / 65535.0f : 0.0f;
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < want.pixels.size(); ++i)
+      worst = std::max(worst, std::abs(got.pixels[i] - want.pixels[i]));
+    CHECK(worst <= step * 1.0001f);
+  }
+  int outputs = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(out)) ++outputs;
+  CHECK(outputs == 3);
+  CHECK(r.out.find(out + "/c.pfm, 32-bit float") != std::string::npos);
+
+  // Without the bad file: exit 0, a summary on stdout, nothing but progress on stderr.
+  fs::remove(in + "/bad.png");
+  const Run ok = rfcli(dir, "filter '" + in + "' '" + out + "' --sigma 3 --backend cpu");
+  CHECK(ok.status == 0);
+  CHECK(ok.err == "[1/3] a.png\n[2/3] b.tif\n[3/3] c.pfm\n");
+  CHECK(ok.out.find("3 images -> " + out) != std::string::npos);
+}
+
+TEST_CASE("rfcli filter on a folder: bad folders and --bits refused before anything is written") {
+  TempDir dir;
+  const std::string in = dir / "in";
+  make_batch_input(dir, in);
+  check_refused(dir, "filter '" + in + "' '" + (dir / "out") + "' --bits 16",
+                "--bits 16: c.pfm is written with 32 bits");
+  CHECK(!fs::exists(dir / "out"));
+  check_refused(dir, "filter '" + in + "' '" + in + "'", "is the input folder");
+  check_refused(dir, "filter '" + in + "' '" + (in + "/a.png") + "'", "not a folder");
+  fs::create_directories(dir / "empty");
+  check_refused(dir, "filter '" + (dir / "empty") + "' '" + (dir / "out") + "'",
+                "no images in this folder");
+}
+
 TEST_CASE("rfcli coeffs --json prints the public convention") {
   TempDir dir;
   const Run r = rfcli(dir, "coeffs --filter bspline3 --json");
