@@ -1,5 +1,6 @@
 // libFuzzer target: rf::io::decode_image, the decoder behind every image read by rfcli and the
-// studio's file sources (PNG, JPEG, BMP, TGA, HDR through stb_image; PFM parsed here).
+// studio's file sources (PNG, JPEG, BMP, TGA, HDR through stb_image; TIFF through libtiff; PFM
+// parsed here).
 // A clean refusal is an IoError; anything else (a crash, a sanitizer report, another exception,
 // an image that breaks its own invariants) is a finding.
 #include <cstddef>

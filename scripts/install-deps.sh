@@ -9,7 +9,8 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libimgui-dev libglfw3-dev python3-glad libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev
-  libturbojpeg0-dev libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  libturbojpeg0-dev libpng-dev libtiff-dev
+  libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth ffmpeg python3
   pybind11-dev python3-dev python3-numpy
   python3-pip python3-setuptools python3-wheel python3-venv

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "filters/core/engine.h"
 #include "filters/core/spec.h"
@@ -22,6 +23,16 @@ struct UsageError : std::runtime_error {
 // The options every filtering subcommand shares, into rf::FilterArgs; rf::parse_spec turns them
 // into a FilterSpec with the messages the Python module raises too.
 void add_filter_options(CLI::App& cmd, FilterArgs& args, bool with_backend);
+
+// --bits of filter and truth: the output's sample depth (8, 16, or 32 for float). Unset, the output
+// keeps the input's depth where its format stores it (see output_bits()).
+void add_bits_option(CLI::App& cmd, std::optional<int>& bits);
+
+// The depth to write `out` at: `bits` when given (UsageError, one line, when the format of `out`
+// does not store it), else `input_bits` if the format stores it, else the deepest it stores below
+// that, else its shallowest. So 16-bit PNG or TIFF in, 16 bits out; float in, float TIFF or
+// 16-bit PNG out; anything to JPEG, BMP or TGA 8 bits; PFM and HDR always float.
+int output_bits(const std::string& out, std::optional<int> bits, int input_bits);
 
 // Filters a host image of any channel count 1..4 with `engine`; `filter_ms` gets the filter's
 // time as the engine measures it. Pass the image with std::move and it is filtered in place.

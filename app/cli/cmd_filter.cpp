@@ -1,38 +1,152 @@
-// rfcli filter IN OUT <filter options>: filter an image with the chosen backend.
+// rfcli filter IN OUT <filter options>: filter an image with the chosen backend, or every image of
+// a folder into another folder.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
+#include "filters/core/errors.h"
 
 namespace rf::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Args {
+  std::string in, out;
+  std::optional<int> bits;
+  FilterArgs filter;
+};
+
+// Reads `in`, filters it with `engine` and writes `out`; returns the line rfcli prints for it.
+// The engine plans only when the size or channel count changes, so a folder of same-sized images
+// is filtered with one plan.
+std::string filter_file(Engine& engine, const FilterSpec& spec, const std::string& in,
+                        const std::string& out, std::optional<int> bits) {
+  int in_bits = 8;
+  Image img = io::read_image(in, &in_bits);
+  const int width = img.width, height = img.height, channels = img.channels;
+  const int out_bits = output_bits(out, bits, in_bits);
+  double ms = 0.0;
+  // In place: the peak memory is the float image once, plus the output file's encoding.
+  img = run_engine(engine, spec, std::move(img), &ms);
+  io::write_image(out, img, out_bits);
+  char line[64];
+  std::snprintf(line, sizeof line, " in %.2f ms -> ", ms);
+  return in + ": " + std::to_string(width) + "x" + std::to_string(height) + ", " +
+         std::to_string(channels) + " channel" + (channels == 1 ? "" : "s") + ", " +
+         describe(spec) + " on " + engine.description() + line + out + ", " +
+         std::to_string(out_bits) + (out_bits == 32 ? "-bit float" : "-bit");
+}
+
+// The images of a folder, by name: regular files with an extension read_image() reads; hidden
+// files, subfolders and other files are left alone.
+std::vector<std::string> list_images(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name[0] != '.' && e.is_regular_file() && io::has_image_extension(name))
+      names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  if (names.empty())
+    throw UsageError(dir + ": no images in this folder (" + io::kImageExtensions + ")");
+  return names;
+}
+
+// The output folder, created if missing; never the input folder, whose images it would replace.
+void prepare_output_folder(const std::string& in, const std::string& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw UsageError(out + ": not a folder (IN is a folder, so OUT must be one too)");
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError(out + ": cannot create the folder (" + ec.message() + ")");
+  if (fs::equivalent(in, out, ec))
+    throw UsageError(out + ": is the input folder; the outputs would replace the inputs");
+}
+
+// One line on stderr for a file that failed, naming it; the batch goes on.
+void report_failure(const std::string& in, const std::string& out, const std::string& what) {
+  const bool named = what.rfind(in + ":", 0) == 0 || what.rfind(out + ":", 0) == 0;
+  std::string line = named ? what : in + ": " + what;
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::fprintf(stderr, "rfcli: %s\n", line.c_str());
+}
+
+void filter_folder(const Args& a, const FilterSpec& spec) {
+  const std::vector<std::string> names = list_images(a.in);
+  // A --bits the output format cannot store is refused before anything is written.
+  for (const std::string& name : names) output_bits(name, a.bits, 32);
+  prepare_output_folder(a.in, a.out);
+  std::string note;
+  auto engine = make_engine(spec.backend, &note);
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string in = (fs::path(a.in) / names[i]).string();
+    const std::string out = (fs::path(a.out) / names[i]).string();
+    std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, names.size(), names[i].c_str());
+    try {
+      std::printf("%s\n", filter_file(*engine, spec, in, out, a.bits).c_str());
+    } catch (const DeviceError&) {
+      throw;  // the device, not the file: the files after it would fail the same way
+    } catch (const std::bad_alloc&) {
+      report_failure(in, out, "out of memory");
+      ++failed;
+    } catch (const std::exception& e) {
+      report_failure(in, out, e.what());
+      ++failed;
+    }
+  }
+  if (!note.empty()) std::printf("note: %s\n", note.c_str());
+  if (failed)
+    throw UsageError(std::to_string(failed) + " of " + std::to_string(names.size()) +
+                     " images failed; the others are in " + a.out);
+  std::printf("%zu images -> %s\n", names.size(), a.out.c_str());
+}
+
+void filter_one(const Args& a, const FilterSpec& spec) {
+  std::string note;
+  auto engine = make_engine(spec.backend, &note);
+  std::printf("%s\n", filter_file(*engine, spec, a.in, a.out, a.bits).c_str());
+  // Said after the work, so that an error stays the only line on stderr.
+  if (!note.empty()) std::printf("note: %s\n", note.c_str());
+}
+
+}  // namespace
 
 void add_filter_command(CLI::App& app) {
-  struct Args {
-    std::string in, out;
-    FilterArgs filter;
-  };
   auto args = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("filter", "Filter an image (PNG, JPEG, BMP, TGA, HDR, PFM)");
-  cmd->add_option("IN", args->in, "input image")->required();
-  cmd->add_option("OUT", args->out, "output image; the format follows the extension")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "filter",
+      "Filter an image (PNG, JPEG, BMP, TGA, HDR, TIFF, PFM), or every image of a folder");
+  cmd->add_option(
+         "IN", args->in,
+         "input image (of a TIFF, the one page: stacks are refused), or a folder of images")
+      ->required();
+  cmd->add_option("OUT", args->out,
+                  "output image, its format following the extension; for a folder IN, the output "
+                  "folder (created if missing): each image is written under its own name, in its "
+                  "own format, a progress line on stderr; a file that fails is one line there, "
+                  "the others go on, and the exit status is 2")
+      ->required();
+  add_bits_option(*cmd, args->bits);
   add_filter_options(*cmd, args->filter, true);
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
+    std::error_code ec;
+    const bool folder = fs::is_directory(args->in, ec);
+    if (!folder) output_bits(args->out, args->bits, 32);  // a bad --bits before any work
     if (check_only()) return;
-    Image img = io::read_image(args->in);
-    const int width = img.width, height = img.height, channels = img.channels;
-    std::string note;
-    auto engine = make_engine(spec.backend, &note);
-    double ms = 0.0;
-    // In place: the peak memory is the float image once, plus the output file's encoding.
-    img = run_engine(*engine, spec, std::move(img), &ms);
-    io::write_image(args->out, img);
-    std::printf("%s: %dx%d, %d channel%s, %s on %s in %.2f ms -> %s\n", args->in.c_str(), width,
-                height, channels, channels == 1 ? "" : "s", describe(spec).c_str(),
-                engine->description().c_str(), ms, args->out.c_str());
-    // Said after the work, so that an error stays the only line on stderr.
-    if (!note.empty()) std::printf("note: %s\n", note.c_str());
+    if (folder)
+      filter_folder(*args, spec);
+    else
+      filter_one(*args, spec);
   });
 }
 

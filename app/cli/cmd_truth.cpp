@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
@@ -13,6 +14,7 @@ namespace rf::cli {
 void add_truth_command(CLI::App& app) {
   struct Args {
     std::string in, out;
+    std::optional<int> bits;
     FilterArgs filter;
   };
   auto args = std::make_shared<Args>();
@@ -21,17 +23,21 @@ void add_truth_command(CLI::App& app) {
       "Ground truth in double: FIR Gaussian (>= 6 sigma) for the Gaussian kinds, sequential "
       "recursion over a long padding otherwise");
   cmd->add_option("IN", args->in, "input image")->required();
-  cmd->add_option("OUT", args->out, "output image (use .pfm to keep full precision)")->required();
+  cmd->add_option("OUT", args->out, "output image (.pfm or .tif --bits 32 keep full precision)")
+      ->required();
+  add_bits_option(*cmd, args->bits);
   add_filter_options(*cmd, args->filter, false);
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
+    output_bits(args->out, args->bits, 32);  // a bad --bits before any work
     if (check_only()) return;
-    const Image in = io::read_image(args->in);
+    int in_bits = 8;
+    const Image in = io::read_image(args->in, &in_bits);
     const auto t0 = std::chrono::steady_clock::now();
     const Image out = ground_truth(spec, in);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    io::write_image(args->out, out);
+    io::write_image(args->out, out, output_bits(args->out, args->bits, in_bits));
     std::printf("%s: ground truth of %s in %.0f ms -> %s\n", args->in.c_str(),
                 describe(spec).c_str(), ms, args->out.c_str());
   });

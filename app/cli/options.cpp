@@ -1,8 +1,10 @@
 #include "app/cli/cli.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
+#include "app/io/image_io.h"
 #include "filters/core/filter_table.h"
 
 namespace rf::cli {
@@ -31,6 +33,30 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
   cmd.add_option("--iterations", a.iterations, help.iterations)->capture_default_str();
   cmd.add_option("--algo", a.algo, help.algo)->capture_default_str();
   if (with_backend) cmd.add_option("--backend", a.backend, help.backend)->capture_default_str();
+}
+
+static const char* const kBitsHelp =
+    "sample depth of the output: 8 or 16 (PNG, TIFF), 32 = float32 (TIFF; PFM and HDR are always "
+    "float; JPEG, BMP, TGA 8). Default: the input's depth where the output format stores it, else "
+    "the nearest below (float in -> 16-bit PNG), else the format's smallest";
+
+void add_bits_option(CLI::App& cmd, std::optional<int>& bits) {
+  cmd.add_option("--bits", bits, kBitsHelp)->check(CLI::IsMember({8, 16, 32}));
+}
+
+int output_bits(const std::string& out, std::optional<int> bits, int input_bits) {
+  const std::vector<int> depths = io::output_depths(out);
+  if (!bits) {
+    int pick = depths.front();
+    for (int d : depths)
+      if (d <= input_bits) pick = d;
+    return pick;
+  }
+  if (std::find(depths.begin(), depths.end(), *bits) != depths.end()) return *bits;
+  std::string list;
+  for (int d : depths) list += (list.empty() ? "" : " or ") + std::to_string(d);
+  throw UsageError("--bits " + std::to_string(*bits) + ": " + out + " is written with " + list +
+                   " bits (16: .png, .tif; 32: .tif, .pfm, .hdr)");
 }
 
 Image run_engine(Engine& engine, const FilterSpec& spec, Image in, double* filter_ms) {

@@ -15,6 +15,8 @@
 
 #include "app/io/atomic_file.h"
 #include "app/io/jpeg.h"
+#include "app/io/png16.h"
+#include "app/io/tiff.h"
 #include "filters/core/errors.h"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -134,8 +136,8 @@ float pfm_sample(const std::uint8_t* p, bool little_endian) {
 }
 
 // Refuses NaN and infinite samples, naming how many and the first in reading order from the top
-// of the image.
-void check_finite(const std::string& path, const Image& img) {
+// of the image; `format` names the file's format.
+void check_finite(const std::string& path, const Image& img, const char* format) {
   std::size_t bad = 0, first_bad = 0;
   for (std::size_t at = img.pixels.size(); at-- > 0;)
     if (!std::isfinite(img.pixels[at])) {
@@ -148,7 +150,7 @@ void check_finite(const std::string& path, const Image& img) {
                     c = first_bad % img.channels;
   fail(path, std::to_string(bad) + " NaN or infinite samples (the first at x=" + std::to_string(x) +
                  " y=" + std::to_string(y) + " channel " + std::to_string(c) +
-                 "); refusing non-finite PFM data");
+                 "); refusing non-finite " + format + " data");
 }
 
 Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
@@ -167,7 +169,7 @@ Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
     for (std::size_t i = 0; i < row; ++i)
       img.pixels[y * row + i] = pfm_sample(&b[h.raster + (fy * row + i) * 4], h.little_endian);
   }
-  check_finite(path, img);
+  check_finite(path, img, "PFM");
   return img;
 }
 
@@ -384,7 +386,7 @@ void check_stb_header(const std::string& path, const std::vector<std::uint8_t>& 
     fail(path, "truncated or corrupt HDR (a run-length scanline that never ends)");
   if (!stbi_info_from_memory(data, len, &w, &h, &comp))
     fail(path, "unsupported or corrupt image (" + stb_reason() +
-                   "); readable formats: PNG, JPEG, BMP, TGA, HDR, PFM");
+                   "); readable formats: PNG, JPEG, BMP, TGA, HDR, TIFF, PFM");
   check_size(path, w, h);
   if (comp < 1 || comp > 4) fail(path, "unsupported channel count " + std::to_string(comp));
   if (double(w) * double(h) > max_pixels_per_byte(b) * double(b.size()))
@@ -410,7 +412,7 @@ std::vector<std::uint8_t> decode_jpeg(const std::string& path, const std::vector
   return px;
 }
 
-Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
+Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b, int* bits) {
   int w = 0, h = 0, comp = 0;
   check_stb_header(path, b, w, h, comp);
   const auto* data = b.data();
@@ -425,6 +427,10 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
     for (std::size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = to_float(px[i]);
     return img;
   };
+  if (bits)
+    *bits = stbi_is_hdr_from_memory(data, len)                     ? 32
+            : !is_jpeg(b) && stbi_is_16_bit_from_memory(data, len) ? 16
+                                                                   : 8;
   if (stbi_is_hdr_from_memory(data, len)) {
     std::unique_ptr<float, void (*)(void*)> px(
         stbi_loadf_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
@@ -439,7 +445,7 @@ Image read_stb(const std::string& path, const std::vector<std::uint8_t>& b) {
   if (stbi_is_16_bit_from_memory(data, len)) {
     std::unique_ptr<stbi_us, void (*)(void*)> px(
         stbi_load_16_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
-    return convert(px.get(), [](stbi_us v) { return v / 65535.0f; });
+    return convert(px.get(), [](stbi_us v) { return from_unorm16(v); });
   }
   std::unique_ptr<stbi_uc, void (*)(void*)> px(
       stbi_load_from_memory(data, len, &rw, &rh, &rc, comp), stbi_image_free);
@@ -452,36 +458,102 @@ std::vector<std::uint8_t> quantise(const Image& img) {
   return q;
 }
 
+// The output formats by extension, with the depths each stores.
+struct OutputFormat {
+  const char* ext;
+  std::vector<int> depths;
+};
+
+const OutputFormat* output_format(const std::string& ext) {
+  static const OutputFormat kFormats[] = {
+      {".png", {8, 16}}, {".tif", {8, 16, 32}}, {".tiff", {8, 16, 32}},
+      {".jpg", {8}},     {".jpeg", {8}},        {".bmp", {8}},
+      {".tga", {8}},     {".hdr", {32}},        {".pfm", {32}}};
+  for (const OutputFormat& f : kFormats)
+    if (ext == f.ext) return &f;
+  return nullptr;
+}
+
+std::string depth_list(const std::vector<int>& depths) {
+  std::string s;
+  for (std::size_t i = 0; i < depths.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == depths.size() ? " or " : ", ") + std::to_string(depths[i]);
+  return s;
+}
+
 }  // namespace
 
-Image read_image(const std::string& path) {
-  return decode_image(read_file(path), path);
+std::uint16_t to_unorm16(float v) {
+  float s = v * 65535.0f;
+  s = s > 0.0f ? s : 0.0f;  // NaN lands here too
+  s = s < 65535.0f ? s : 65535.0f;
+  return std::uint16_t(std::lrintf(s));  // ties to even in the default rounding mode
 }
 
-Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+Image read_image(const std::string& path, int* bits) {
+  return decode_image(read_file(path), path, bits);
+}
+
+Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& name, int* bits) {
   if (bytes.empty()) fail(name, "empty file");
-  return is_pfm(bytes) ? read_pfm(name, bytes) : read_stb(name, bytes);
+  if (is_pfm(bytes)) {
+    if (bits) *bits = 32;
+    return read_pfm(name, bytes);
+  }
+  if (is_tiff(bytes)) {
+    int stored = 8;
+    Image img = decode_tiff(bytes, name, &stored);
+    if (stored == 32) check_finite(name, img, "float TIFF");
+    if (bits) *bits = stored;
+    return img;
+  }
+  return read_stb(name, bytes, bits);
 }
 
-void write_image(const std::string& path, const Image& img) {
+bool has_image_extension(const std::string& path) {
+  static const char* const kExtensions[] = {".png", ".jpg", ".jpeg", ".bmp", ".tga",
+                                            ".hdr", ".tif", ".tiff", ".pfm"};
+  const std::string ext = lower_extension(path);
+  return std::any_of(std::begin(kExtensions), std::end(kExtensions),
+                     [&](const char* e) { return ext == e; });
+}
+
+std::vector<int> output_depths(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  const OutputFormat* f = output_format(ext);
+  if (!f)
+    fail(path, "unsupported output format '" + ext +
+                   "' (use .png, .tif, .jpg, .bmp, .tga, .hdr or .pfm)");
+  return f->depths;
+}
+
+void write_image(const std::string& path, const Image& img, int bits) {
   if (img.width < 1 || img.height < 1 || img.channels < 1 || img.channels > 4 ||
       img.pixels.size() != std::size_t(img.width) * img.height * img.channels)
     fail(path, "nothing to write: the image is empty or malformed");
+  const std::vector<int> depths = output_depths(path);
   const std::string ext = lower_extension(path);
-  const bool eight_bit =
-      ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".tga";
-  if (!eight_bit && ext != ".hdr" && ext != ".pfm")
+  if (bits == 0) bits = depths.front();
+  if (std::find(depths.begin(), depths.end(), bits) == depths.end())
     fail(path,
-         "unsupported output format '" + ext + "' (use .png, .jpg, .bmp, .tga, .hdr or .pfm)");
+         std::to_string(bits) + "-bit output: " + ext + " stores " + depth_list(depths) + " bits");
   if (ext == ".pfm" && img.channels == 2) fail(path, "PFM stores 1 or 3 channels, not 2");
+  const bool tiff = ext == ".tif" || ext == ".tiff";
+  const bool eight_bit = bits == 8 && !tiff;
   const std::vector<std::uint8_t> q = eight_bit ? quantise(img) : std::vector<std::uint8_t>();
 
+  if (tiff) {
+    write_atomically(path, [&](const std::string& temp) { write_tiff(temp, path, img, bits); });
+    return;
+  }
   write_atomically(path, [&](const std::string& temp) {
     errno = 0;
     File f(std::fopen(temp.c_str(), "wb"));
     if (!f) fail(path, std::string("cannot write (") + std::strerror(errno) + ")");
     if (ext == ".pfm") {
       write_pfm(f.get(), path, img);
+    } else if (bits == 16) {
+      write_png16(f.get(), path, img);
     } else {
       // stb_image_write ignores fwrite's result when it writes to a file by name, so a full disk
       // would pass unnoticed; through a callback every short write is seen.

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "app/io/image_io.h"
 #include "app/sources/source.h"
 #include "app/sources/source_detail.h"
 #include "filters/core/errors.h"
@@ -39,7 +40,7 @@ class FolderSource final : public Source {
   FolderSource(const std::string& dir, double fps, bool loop)
       : dir_(dir), loop_(loop), pacer_(fps, 1, mutex_, wake_), files_(list_images(dir)) {
     if (files_.empty())
-      throw IoError(dir + ": no images in this folder (png, jpg, bmp, tga, hdr, pfm)");
+      throw IoError(dir + ": no images in this folder (" + io::kImageExtensions + ")");
     // The first readable image is decoded here, so the folder either opens with a picture or
     // fails with a reason.
     std::string first_error;

@@ -67,7 +67,8 @@ std::string base_name(const std::string& path) {
 }
 
 bool is_image_extension(const std::string& ext) {
-  static const char* const kImages[] = {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".hdr", ".pfm"};
+  static const char* const kImages[] = {".png", ".jpg", ".jpeg", ".bmp", ".tga",
+                                        ".hdr", ".tif", ".tiff", ".pfm"};
   return std::any_of(std::begin(kImages), std::end(kImages),
                      [&](const char* e) { return ext == e; });
 }
@@ -125,29 +126,12 @@ Frame image_to_frame(const Image& img, PixelFormat format) {
   return f;
 }
 
-namespace {
-
-// True for a PNG of 16 bits per sample: its IHDR chunk, which must come first, holds the bit
-// depth at byte 24 of the file.
-bool is_png16(const std::string& path) {
-  unsigned char head[25] = {};
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  const std::size_t got = std::fread(head, 1, sizeof head, f);
-  std::fclose(f);
-  static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  return got == sizeof head && std::memcmp(head, kSignature, 8) == 0 &&
-         std::memcmp(head + 12, "IHDR", 4) == 0 && head[24] == 16;
-}
-
-}  // namespace
-
 Frame read_frame(const std::string& path) {
-  const std::string ext = lower_extension(path);
-  // Float formats stay float, and so do 16-bit PNGs: quantising them to 8 bits would throw away
-  // the precision that makes filter errors measurable.
-  const bool is_float = ext == ".pfm" || ext == ".hdr" || (ext == ".png" && is_png16(path));
-  return image_to_frame(io::read_image(path), is_float ? PixelFormat::RGBA32F : PixelFormat::RGBA8);
+  // Float files stay float, and so do 16-bit PNGs and TIFFs: quantising them to 8 bits would throw
+  // away the precision that makes filter errors measurable.
+  int bits = 8;
+  const Image img = io::read_image(path, &bits);
+  return image_to_frame(img, bits > 8 ? PixelFormat::RGBA32F : PixelFormat::RGBA8);
 }
 
 FrameClock::FrameClock(double fps) : fps_(fps), start_(clock::now()) {

@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +23,7 @@
 #include "filters/core/filter_table.h"
 #include "filters/recursive/reference.h"
 #include "filters/truth/truth.h"
+#include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -147,6 +150,158 @@ TEST_CASE("rfcli truth: writes the double-precision ground truth") {
   spec.ext = rf::Extension::Repeat;
   const rf::Image want = rf::ground_truth(spec, rf::io::read_image(dir / "in.pfm"));
   CHECK(rf::io::read_image(dir / "truth.pfm").pixels == want.pixels);
+}
+
+namespace {
+
+// The bit depth in a PNG's IHDR chunk.
+int png_depth(const std::string& path) {
+  const std::string b = slurp(path);
+  REQUIRE(b.size() > 24);
+  return static_cast<unsigned char>(b[24]);
+}
+
+// An image of random 16-bit levels.
+rf::Image random_16bit(int w, int h, int c, unsigned seed) {
+  std::mt19937 rng(seed);
+  rf::Image img(w, h, c);
+  for (float& v : img.pixels) v = rf::io::from_unorm16(std::uint16_t(rng() & 0xFFFF));
+  return img;
+}
+
+}  // namespace
+
+TEST_CASE("rfcli filter --bits: the input's depth by default, else the asked one") {
+  TempDir dir;
+  const std::string spec = " --sigma 2 --backend cpu";
+  rf::FilterSpec fs;
+  fs.sigma = 2.0;
+  const rf::Image in16 = random_16bit(40, 30, 3, 4);
+  rf::io::write_image(dir / "in16.png", in16, 16);
+  // 16 bits in, 16 out, each sample the nearest 1/65535 step of the float result.
+  REQUIRE(rfcli(dir, "filter '" + (dir / "in16.png") + "' '" + (dir / "out16.png") + "'" + spec)
+              .status == 0);
+  CHECK(png_depth(dir / "out16.png") == 16);
+  const rf::Image want = rf::filter_image(fs, in16, rf::Backend::Cpu);
+  const rf::Image got = rf::io::read_image(dir / "out16.png");
+  REQUIRE(got.pixels.size() == want.pixels.size());
+  for (std::size_t i = 0; i < want.pixels.size(); ++i)
+    CHECK(got.pixels[i] == rf::io::from_unorm16(rf::io::to_unorm16(want.pixels[i])));
+  // 16 bits in, float TIFF out: the filter's floats exactly.
+  const Run tif = rfcli(
+      dir, "filter '" + (dir / "in16.png") + "' '" + (dir / "out.tif") + "' --bits 32" + spec);
+  REQUIRE(tif.status == 0);
+  CHECK(tif.out.find("out.tif, 32-bit float") != std::string::npos);
+  int bits = 0;
+  CHECK(rf::io::read_image(dir / "out.tif", &bits).pixels == want.pixels);
+  CHECK(bits == 32);
+  // Float in, PNG out: 16 bits, the deepest PNG stores. 8 bits in: 8 out, unless asked.
+  REQUIRE(
+      rfcli(dir, "filter '" + (dir / "out.tif") + "' '" + (dir / "f.png") + "'" + spec).status ==
+      0);
+  CHECK(png_depth(dir / "f.png") == 16);
+  const std::string img = "'" + astronaut() + "'";
+  REQUIRE(rfcli(dir, "filter " + img + " '" + (dir / "a.png") + "'" + spec).status == 0);
+  CHECK(png_depth(dir / "a.png") == 8);
+  REQUIRE(rfcli(dir, "filter " + img + " '" + (dir / "a16.png") + "' --bits 16" + spec).status ==
+          0);
+  CHECK(png_depth(dir / "a16.png") == 16);
+  // truth takes --bits too.
+  REQUIRE(
+      rfcli(dir, "truth '" + (dir / "in16.png") + "' '" + (dir / "t.png") + "' --sigma 2").status ==
+      0);
+  CHECK(png_depth(dir / "t.png") == 16);
+  REQUIRE(
+      rfcli(dir, "truth '" + (dir / "in16.png") + "' '" + (dir / "t8.png") + "' --bits 8 --sigma 2")
+          .status == 0);
+  CHECK(png_depth(dir / "t8.png") == 8);
+}
+
+TEST_CASE("rfcli --bits: a depth the output format does not store is one line, exit 2") {
+  TempDir dir;
+  const std::string img = "'" + astronaut() + "'";
+  check_refused(dir, "filter " + img + " '" + (dir / "o.jpg") + "' --bits 16",
+                "--bits 16: " + (dir / "o.jpg") + " is written with 8 bits");
+  check_refused(dir, "filter " + img + " '" + (dir / "o.png") + "' --bits 32",
+                "is written with 8 or 16 bits");
+  check_refused(dir, "filter " + img + " '" + (dir / "o.png") + "' --bits 12", "--bits");
+  check_refused(dir, "filter " + img + " '" + (dir / "o.png") + "' --bits sixteen", "--bits");
+  check_refused(dir, "truth " + img + " '" + (dir / "o.pfm") + "' --bits 8",
+                "--bits 8: " + (dir / "o.pfm") + " is written with 32 bits");
+  CHECK(dir.files() == 2);  // stdout.txt and stderr.txt: nothing was written
+}
+
+namespace {
+
+// A folder of three good images of different formats and depths, one bad file among them, and
+// files the batch must leave alone.
+void make_batch_input(const TempDir& dir, const std::string& in) {
+  fs::create_directories(in + "/sub");
+  rf::io::write_image(in + "/a.png", rf::test::random_image_8bit(40, 30, 3, 1));
+  rf::io::write_image(in + "/b.tif", random_16bit(40, 30, 1, 2), 16);
+  rf::io::write_image(in + "/c.pfm", rf::test::random_image(33, 20, 3, 3));
+  std::ofstream(in + "/bad.png") << "not an image";
+  std::ofstream(in + "/notes.txt") << "not an image either, and not taken for one";
+  rf::io::write_image(in + "/.hidden.png", rf::test::random_image_8bit(4, 4, 1, 4));
+  rf::io::write_image(in + "/sub/d.png", rf::test::random_image_8bit(4, 4, 1, 5));
+  (void)dir;
+}
+
+}  // namespace
+
+TEST_CASE("rfcli filter IN_FOLDER OUT_FOLDER: every image, one failure reported, exit 2") {
+  TempDir dir;
+  const std::string in = dir / "in", out = dir / "out";
+  make_batch_input(dir, in);
+  const Run r = rfcli(dir, "filter '" + in + "' '" + out + "' --sigma 3 --backend cpu");
+  CAPTURE(r.err);
+  CHECK(r.status == 2);
+  // Progress and the failure on stderr, one line each, in name order; the summary last.
+  CHECK(r.err.find("[1/4] a.png\n[2/4] b.tif\n[3/4] bad.png\nrfcli: " + in + "/bad.png: ") !=
+        std::string::npos);
+  CHECK(r.err.find("[4/4] c.pfm\nrfcli: 1 of 4 images failed") != std::string::npos);
+  CHECK(lines(r.err) == 6);
+  rf::FilterSpec spec;
+  spec.sigma = 3.0;
+  for (const char* name : {"a.png", "b.tif", "c.pfm"}) {
+    CAPTURE(name);
+    int in_bits = 0, out_bits = 0;
+    const rf::Image src = rf::io::read_image(in + "/" + name, &in_bits);
+    const rf::Image got = rf::io::read_image(out + "/" + name, &out_bits);
+    CHECK(out_bits == in_bits);  // same name, same format, same depth
+    const rf::Image want = rf::filter_image(spec, src, rf::Backend::Cpu);
+    REQUIRE(got.pixels.size() == want.pixels.size());
+    const float step = in_bits == 8 ? 0.5f / 255.0f : in_bits == 16 ? 0.5f / 65535.0f : 0.0f;
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < want.pixels.size(); ++i)
+      worst = std::max(worst, std::abs(got.pixels[i] - want.pixels[i]));
+    CHECK(worst <= step * 1.0001f);
+  }
+  int outputs = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(out)) ++outputs;
+  CHECK(outputs == 3);
+  CHECK(r.out.find(out + "/c.pfm, 32-bit float") != std::string::npos);
+
+  // Without the bad file: exit 0, a summary on stdout, nothing but progress on stderr.
+  fs::remove(in + "/bad.png");
+  const Run ok = rfcli(dir, "filter '" + in + "' '" + out + "' --sigma 3 --backend cpu");
+  CHECK(ok.status == 0);
+  CHECK(ok.err == "[1/3] a.png\n[2/3] b.tif\n[3/3] c.pfm\n");
+  CHECK(ok.out.find("3 images -> " + out) != std::string::npos);
+}
+
+TEST_CASE("rfcli filter on a folder: bad folders and --bits refused before anything is written") {
+  TempDir dir;
+  const std::string in = dir / "in";
+  make_batch_input(dir, in);
+  check_refused(dir, "filter '" + in + "' '" + (dir / "out") + "' --bits 16",
+                "--bits 16: c.pfm is written with 32 bits");
+  CHECK(!fs::exists(dir / "out"));
+  check_refused(dir, "filter '" + in + "' '" + in + "'", "is the input folder");
+  check_refused(dir, "filter '" + in + "' '" + (in + "/a.png") + "'", "not a folder");
+  fs::create_directories(dir / "empty");
+  check_refused(dir, "filter '" + (dir / "empty") + "' '" + (dir / "out") + "'",
+                "no images in this folder");
 }
 
 TEST_CASE("rfcli coeffs --json prints the public convention") {

@@ -71,7 +71,7 @@ TEST_CASE("fuzz regressions: image reader") {
           {"jpeg-scan-bad-huffman-code.jpg", "corrupt JPEG ("},
           // A PNM (P6) header whose width overflows an int inside stb_image's parser (UBSan).
           // PNM is not one of the formats the reader takes: stb_image is built without it.
-          {"pnm-size-overflows-int.ppm", "readable formats: PNG, JPEG, BMP, TGA, HDR, PFM"},
+          {"pnm-size-overflows-int.ppm", "readable formats: PNG, JPEG, BMP, TGA, HDR, TIFF, PFM"},
           // 29 bytes of run-length TGA that claim 17737x17486: stb_image decodes past the end
           // of the data as zeros, 310 million pixels of them (a 10 s timeout in the fuzzer).
           {"tga-rle-claims-17737x17486.tga",

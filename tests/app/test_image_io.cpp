@@ -136,6 +136,79 @@ TEST_CASE("image io: 8-bit output clamps and rounds") {
   CHECK(back.pixels[3] == 0.0f);
 }
 
+// The bit depth in a PNG's IHDR chunk, which must come first.
+int png_depth(const std::string& path) {
+  const std::string b = read_bytes(path);
+  REQUIRE(b.size() > 24);
+  REQUIRE(b.compare(12, 4, "IHDR") == 0);
+  return static_cast<unsigned char>(b[24]);
+}
+
+TEST_CASE("image io: 16-bit PNG round trips exactly on the 1/65535 grid") {
+  TempDir dir;
+  for (int c : {1, 2, 3, 4}) {
+    CAPTURE(c);
+    Image img(23, 11, c);
+    const std::vector<std::uint8_t> r = rf::test::random_bytes(img.pixels.size() * 2, 9 + c);
+    for (std::size_t i = 0; i < img.pixels.size(); ++i)
+      img.pixels[i] = io::from_unorm16(std::uint16_t(r[2 * i] | r[2 * i + 1] << 8));
+    img.pixels[0] = 0.0f;
+    img.pixels[1] = 1.0f;
+    const std::string path = dir / ("p" + std::to_string(c) + ".png");
+    io::write_image(path, img, 16);
+    CHECK(png_depth(path) == 16);
+    int bits = 0;
+    const Image back = io::read_image(path, &bits);
+    CHECK(bits == 16);
+    REQUIRE(back.channels == c);
+    CHECK(back.pixels == img.pixels);
+  }
+}
+
+TEST_CASE("image io: 16-bit output clamps and rounds to the nearest 1/65535") {
+  TempDir dir;
+  Image img(6, 1, 1);
+  img.pixels = {-0.5f, 1.5f, 0.5f, std::nanf(""), 0.25f, 0.49f / 65535.0f};
+  io::write_image(dir / "clamp.png", img, 16);
+  const Image back = io::read_image(dir / "clamp.png");
+  CHECK(back.pixels[0] == 0.0f);
+  CHECK(back.pixels[1] == 1.0f);
+  CHECK(back.pixels[2] == 32768.0f / 65535.0f);  // 32767.5 rounds to even
+  CHECK(back.pixels[3] == 0.0f);
+  CHECK(back.pixels[4] == 16384.0f / 65535.0f);  // 16383.75
+  CHECK(back.pixels[5] == 0.0f);
+  for (float v : {0.3f, 0.123456f, 0.999f})
+    CHECK(std::abs(io::from_unorm16(io::to_unorm16(v)) - v) <= 0.5f / 65535.0f);
+}
+
+TEST_CASE("image io: depths by format; PNG stays 8 bits unless 16 are asked for") {
+  TempDir dir;
+  CHECK(io::output_depths("a.png") == std::vector<int>{8, 16});
+  CHECK(io::output_depths("a.TIF") == std::vector<int>{8, 16, 32});
+  CHECK(io::output_depths("a.tiff") == std::vector<int>{8, 16, 32});
+  CHECK(io::output_depths("a.jpeg") == std::vector<int>{8});
+  CHECK(io::output_depths("a.pfm") == std::vector<int>{32});
+  CHECK(io::output_depths("a.hdr") == std::vector<int>{32});
+  CHECK_THROWS_WITH_AS(io::output_depths("a.webp"), doctest::Contains("unsupported output format"),
+                       IoError);
+  const Image img = rf::test::random_image_8bit(5, 3, 3, 2);
+  io::write_image(dir / "eight.png", img);
+  CHECK(png_depth(dir / "eight.png") == 8);
+  int bits = 0;
+  CHECK(io::read_image(dir / "eight.png", &bits).pixels == img.pixels);
+  CHECK(bits == 8);
+  CHECK_THROWS_WITH_AS(io::write_image(dir / "x.jpg", img, 16),
+                       doctest::Contains("x.jpg: 16-bit output: .jpg stores 8 bits"), IoError);
+  CHECK_THROWS_WITH_AS(io::write_image(dir / "x.png", img, 32),
+                       doctest::Contains("32-bit output: .png stores 8 or 16 bits"), IoError);
+  CHECK_THROWS_WITH_AS(io::write_image(dir / "x.pfm", img, 8),
+                       doctest::Contains(".pfm stores 32 bits"), IoError);
+  CHECK(dir.files() == 1);
+  io::write_image(dir / "x.pfm", img, 32);
+  CHECK(io::read_image(dir / "x.pfm", &bits).pixels == img.pixels);
+  CHECK(bits == 32);
+}
+
 TEST_CASE("image io: JPEG and HDR write and read back closely") {
   TempDir dir;
   Image img(32, 24, 3);

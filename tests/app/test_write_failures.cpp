@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "app/io/atomic_file.h"
 #include "app/io/image_io.h"
@@ -58,8 +59,12 @@ TEST_CASE("write_image: a write that fails half-way leaves the old file and no p
   TempDir dir;
   const Image big =
       rf::test::random_image(97, 83, 3, 7);  // 97 KB as PFM, about 24 KB as PNG of noise
-  for (const char* name : {"out.pfm", "out.png", "out.bmp", "out.tga", "out.hdr", "out.jpg"}) {
+  const std::pair<const char*, int> outputs[] = {
+      {"out.pfm", 0}, {"out.png", 0},  {"out.bmp", 0}, {"out.tga", 0},  {"out.hdr", 0},
+      {"out.jpg", 0}, {"out.png", 16}, {"out.tif", 8}, {"out.tif", 16}, {"out.tif", 32}};
+  for (const auto& [name, bits] : outputs) {
     CAPTURE(name);
+    CAPTURE(bits);
     const std::string path = dir / name;
     {
       std::ofstream f(path);
@@ -69,7 +74,7 @@ TEST_CASE("write_image: a write that fails half-way leaves the old file and no p
     {
       FileSizeLimit limit(4096);
       try {
-        io::write_image(path, big);
+        io::write_image(path, big, bits);
       } catch (const IoError& e) {
         error = e.what();
       }
