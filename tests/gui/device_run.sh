@@ -4,8 +4,11 @@
 # to $OUT.
 # The GPU machine lacks some of rfstudio's shared libraries; copy them next to the binary first:
 #   mkdir -p build-gui-cuda/bin/devlibs && for l in libstb.so.0 libglfw.so.3 libturbojpeg.so.0 \
-#     libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0 libgomp.so.1; do
+#     libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0 libgomp.so.1 \
+#     libpng16.so.16 libtiff.so.6 libwebp.so.7 libzstd.so.1 liblzma.so.5 libLerc.so.4 \
+#     libjbig.so.0 libjpeg.so.62 libdeflate.so.0; do
 #     cp -L /lib/x86_64-linux-gnu/$l build-gui-cuda/bin/devlibs/; done
+# (rfcli and the CUDA tests need the same, less the X and GLFW ones; `ldd` lists what is missing.)
 # Run from the checkout's root with `.gl` and `build-gui-cuda/bin` carried:
 #   source .gl/setup.sh; export LD_LIBRARY_PATH=$PWD/build-gui-cuda/bin/devlibs;
 #   tests/gui/device_run.sh
