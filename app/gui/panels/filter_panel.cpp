@@ -75,8 +75,7 @@ void sigma_sliders(FilterSpec& s) {
   if (!info(s.kind).params.has(Param::SigmaY)) return;
   if (s.sigma_y) {
     float sigma_y = float(*s.sigma_y);
-    if (ImGui::SliderFloat("sigma y", &sigma_y, r.lo, r.hi, "%.2f px", flags))
-      s.sigma_y = sigma_y;
+    if (ImGui::SliderFloat("sigma y", &sigma_y, r.lo, r.hi, "%.2f px", flags)) s.sigma_y = sigma_y;
   }
   bool locked = !s.sigma_y;
   if (ImGui::Checkbox("one sigma for x and y", &locked)) {
