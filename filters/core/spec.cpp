@@ -162,27 +162,25 @@ FilterSpec parse_spec_unvalidated(const FilterArgs& a) {
 
 void set_sigmas(FilterArgs& args, const std::string& text) {
   std::vector<double> values;
-  std::size_t start = 0;
-  while (values.size() <= 2) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+  for (std::size_t start = 0; start <= text.size() && values.size() < 3;) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size() || std::isspace(unsigned(item[0]))) break;
-    values.push_back(v);
-    if (comma == std::string::npos) {
-      if (values.size() > 2) break;
-      args.sigma = values[0];
-      if (values.size() == 2)
-        args.sigma_y = values[1];
-      else
-        args.sigma_y.reset();
-      return;
-    }
+    if (item.empty() || std::isspace(unsigned(item[0])) || end != item.c_str() + item.size())
+      values.assign(3, 0.0);  // not a number: refused below
+    else
+      values.push_back(v);
     start = comma + 1;
   }
-  throw InvalidParameter("--sigma: '" + text +
-                         "' is not SIGMA or SX,SY (one sigma, or one along x and one along y)");
+  if (values.empty() || values.size() > 2)
+    throw InvalidParameter("--sigma: '" + text +
+                           "' is not SIGMA or SX,SY (one sigma, or one along x and one along y)");
+  args.sigma = values[0];
+  if (values.size() == 2)
+    args.sigma_y = values[1];
+  else
+    args.sigma_y.reset();
 }
 
 FilterArgs to_args(const FilterSpec& s) {
