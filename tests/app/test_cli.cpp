@@ -23,6 +23,7 @@
 #include "filters/core/filter_table.h"
 #include "filters/recursive/reference.h"
 #include "filters/truth/truth.h"
+#include "tests/app/file_bytes.h"
 #include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
@@ -32,17 +33,15 @@ namespace {
 
 const std::string kRfcli = std::string(RF_BINARY_DIR) + "/bin/rfcli";
 
+using rf::test_util::read_bytes;
+using rf::test_util::read_error;
 using rf::test_util::TempDir;
+using rf::test_util::write_bytes;
 
 struct Run {
   int status = -1;
   std::string out, err;
 };
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
 
 // Runs rfcli with `args` (already shell-quoted where needed), capturing stdout and stderr.
 Run rfcli(const TempDir& dir, const std::string& args) {
@@ -52,8 +51,8 @@ Run rfcli(const TempDir& dir, const std::string& args) {
   const int raw = std::system(cmd.c_str());
   Run r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
+  r.out = read_bytes(out);
+  r.err = read_bytes(err);
   return r;
 }
 
@@ -101,10 +100,7 @@ TEST_CASE("rfcli filter: writes the filtered image and says where") {
 
 TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along y") {
   TempDir dir;
-  std::mt19937 rng(29);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  rf::Image in(53, 41, 1);
-  for (float& v : in.pixels) v = u(rng);
+  const rf::Image in = rf::test::random_image(53, 41, 1, 29);
   rf::io::write_image(dir / "in.pfm", in);
   rf::FilterSpec spec;
   spec.sigma = 1.5;
@@ -137,11 +133,7 @@ TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along 
 
 TEST_CASE("rfcli truth: writes the double-precision ground truth") {
   TempDir dir;
-  std::mt19937 rng(23);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  rf::Image in(45, 31, 3);
-  for (float& v : in.pixels) v = u(rng);
-  rf::io::write_image(dir / "in.pfm", in);
+  rf::io::write_image(dir / "in.pfm", rf::test::random_image(45, 31, 3, 23));
   const Run r = rfcli(dir, "truth '" + (dir / "in.pfm") + "' '" + (dir / "truth.pfm") +
                                "' --filter bspline5 --ext repeat");
   REQUIRE(r.status == 0);
@@ -156,7 +148,7 @@ namespace {
 
 // The bit depth in a PNG's IHDR chunk.
 int png_depth(const std::string& path) {
-  const std::string b = slurp(path);
+  const std::string b = read_bytes(path);
   REQUIRE(b.size() > 24);
   return static_cast<unsigned char>(b[24]);
 }
@@ -475,7 +467,7 @@ TEST_CASE("rfcli bench: a small CPU run writes the JSON of the protocol") {
                       "--iterations 3 --warmup 1 --backend cpu --json '" +
                           json + "'");
   REQUIRE(r.status == 0);
-  const auto j = nlohmann::json::parse(slurp(json));
+  const auto j = nlohmann::json::parse(read_bytes(json));
   CHECK(j["device"].get<std::string>().find("CPU") != std::string::npos);
   CHECK(j["date"].get<std::string>().size() == 10);
   CHECK(j["copy_floor_gbps"].get<double>() > 0.0);
@@ -504,7 +496,7 @@ TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to t
   const Run more = rfcli(dir, common + " --sigma 8 --filters gaussian,bspline3 --append");
   REQUIRE(more.status == 0);
   CHECK(more.out.find("(appended)") != std::string::npos);
-  const auto j = nlohmann::json::parse(slurp(json));
+  const auto j = nlohmann::json::parse(read_bytes(json));
   std::vector<double> sigmas;
   for (const auto& row : j["results"]) {
     CHECK(row.contains("algo"));
@@ -521,7 +513,7 @@ TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to t
   check_refused(
       dir, "bench --sizes 8 --no-hd --backend cpu --json '" + (dir / "other.json") + "' --append",
       "not a benchmark record");
-  CHECK(slurp(dir / "other.json") == "{\"x\": 1}");
+  CHECK(read_bytes(dir / "other.json") == "{\"x\": 1}");
   check_refused(dir, "bench --sigma 2 --sigmas 1,2 --backend cpu", "--sigma");
   check_refused(dir, "bench --sigmas 1,0 --backend cpu", "--sigmas");
   check_refused(dir, "bench --algos alg9 --backend cpu", "--algos");
@@ -563,7 +555,7 @@ TEST_CASE("rfcli bench: the edge-aware filter times A, C, D and exact side by si
                           astronaut() + "' --json '" + json + "'");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("sigma 50, sigma_r 50/255, kappa 2, 2 iterations") != std::string::npos);
-  const auto j = nlohmann::json::parse(slurp(json));
+  const auto j = nlohmann::json::parse(read_bytes(json));
   std::vector<std::string> algos;
   for (const auto& row : j["results"]) {
     CHECK(row["impl"] == "cpu");

@@ -15,6 +15,7 @@
 
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/app/file_bytes.h"
 #include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
@@ -23,32 +24,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using rf::test_util::read_bytes;
+using rf::test_util::read_error;
 using rf::test_util::TempDir;
-
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-std::string read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
+using rf::test_util::write_bytes;
 
 std::string le_floats(const std::vector<float>& v) {
   std::string s(v.size() * 4, '\0');
   std::memcpy(s.data(), v.data(), s.size());  // the test machine is little-endian
   return s;
-}
-
-// The message of the IoError thrown by read_image(path), or "" if none was thrown.
-std::string read_error(const std::string& path) {
-  try {
-    io::read_image(path);
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) {

@@ -18,6 +18,7 @@
 
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/app/file_bytes.h"
 #include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
@@ -26,27 +27,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using rf::test_util::read_bytes;
+using rf::test_util::read_error;
 using rf::test_util::TempDir;
-
-std::string read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-// The message of the IoError thrown by read_image(path), or "" if none was thrown.
-std::string read_error(const std::string& path) {
-  try {
-    io::read_image(path);
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  return "";
-}
+using rf::test_util::write_bytes;
 
 // What stderr received while this lives (libtiff must never write there).
 class StderrCapture {

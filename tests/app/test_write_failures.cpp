@@ -18,6 +18,7 @@
 #include "app/io/atomic_file.h"
 #include "app/io/image_io.h"
 #include "filters/core/errors.h"
+#include "tests/app/file_bytes.h"
 #include "tests/random_data.h"
 #include "tests/temp_dir.h"
 
@@ -26,12 +27,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using rf::test_util::read_bytes;
+using rf::test_util::read_error;
 using rf::test_util::TempDir;
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
+using rf::test_util::write_bytes;
 
 // Files may grow to `bytes` while this lives; beyond, write() fails with EFBIG (SIGXFSZ ignored).
 class FileSizeLimit {
@@ -81,7 +80,7 @@ TEST_CASE("write_image: a write that fails half-way leaves the old file and no p
     }
     CHECK(error.rfind(path + ": ", 0) == 0);
     CHECK(error.find(".partial") == std::string::npos);  // the message names the destination
-    CHECK(slurp(path) == "the previous result");
+    CHECK(read_bytes(path) == "the previous result");
     CHECK(dir.files() == 1);
     fs::remove(path);
   }
@@ -139,10 +138,10 @@ TEST_CASE("rfcli filter: a failed write leaves an existing output untouched, one
   const int raw = std::system(("sh -c \"" + cmd + "\"").c_str());
   REQUIRE(WIFEXITED(raw));
   CHECK(WEXITSTATUS(raw) == 2);
-  const std::string err = slurp(dir / "stderr.txt");
+  const std::string err = read_bytes(dir / "stderr.txt");
   CAPTURE(err);
   CHECK(err.rfind("rfcli: out.pfm: write error", 0) == 0);
   CHECK(err.find('\n') == err.size() - 1);
-  CHECK(slurp(dir / "out.pfm") == "the previous result");
+  CHECK(read_bytes(dir / "out.pfm") == "the previous result");
   CHECK(dir.files() == 4);  // in.pfm, out.pfm, stdout.txt, stderr.txt
 }
