@@ -13,10 +13,12 @@ enum class Extension {
   Clamp,   // constant padding with the edge value: GL_CLAMP_TO_EDGE
   Repeat,  // periodic: GL_REPEAT
   Mirror,  // even-periodic, half-sample symmetric cba|abc|cba: GL_MIRRORED_REPEAT, BORDER_REFLECT
+  Reflect101,  // whole-sample symmetric dcb|abcd|cba, period 2n - 2: BORDER_REFLECT_101
 };
 
-inline constexpr Extension kAllExtensions[] = {Extension::Ignore, Extension::Zero, Extension::Clamp,
-                                               Extension::Repeat, Extension::Mirror};
+inline constexpr Extension kAllExtensions[] = {Extension::Ignore, Extension::Zero,
+                                               Extension::Clamp,  Extension::Repeat,
+                                               Extension::Mirror, Extension::Reflect101};
 
 // Index into [0, n) of sample i of the extended line, or -1 where the extension is zero
 // (Zero and Ignore outside the line). Valid for any integer i and n >= 1.
@@ -34,6 +36,13 @@ RF_HD constexpr int extend_index(int i, int n, Extension ext) {
       int m = i % period;
       if (m < 0) m += period;
       return m < n ? m : period - 1 - m;
+    }
+    case Extension::Reflect101: {
+      if (n == 1) return 0;  // one sample reflects onto itself: the constant line
+      const int period = 2 * n - 2;
+      int m = i % period;
+      if (m < 0) m += period;
+      return m < n ? m : period - m;
     }
     default:
       return -1;

@@ -114,7 +114,14 @@ std::string ext_help() {
     out += std::string("; ") + k.name + " takes " + or_list(names) + ", default " +
            to_string(k.default_ext);
   }
-  return out + ")";
+  out += "). A line a b c (d) continues as";
+  for (const ExtensionInfo& e : extension_table()) {
+    std::string also;
+    for (const char* alias : e.aliases) also += std::string(also.empty() ? " = " : ", ") + alias;
+    out += std::string(e.ext == extension_table().front().ext ? " " : "; ") + e.name + also + ": " +
+           e.picture;
+  }
+  return out;
 }
 
 std::string order_help() {
@@ -303,22 +310,29 @@ const std::vector<ExtensionInfo>& extension_table() {
        "black outside the image"},
       {Extension::Clamp,
        "clamp",
-       {},
+       {"nearest"},
        "a a a | a b c | c c c",
        "GL_CLAMP_TO_EDGE",
        "the edge pixel repeated"},
       {Extension::Repeat,
        "repeat",
-       {},
+       {"wrap"},
        "a b c | a b c | a b c",
        "GL_REPEAT",
        "the image tiled periodically"},
       {Extension::Mirror,
        "mirror",
-       {},
+       {"reflect"},
        "c b a | a b c | c b a",
        "GL_MIRRORED_REPEAT",
-       "half-sample symmetric, even-periodic (OpenCV's BORDER_REFLECT)"},
+       "half-sample symmetric, even-periodic (OpenCV's BORDER_REFLECT, scipy's 'reflect')"},
+      {Extension::Reflect101,
+       "reflect101",
+       {"reflect-101", "reflect_101"},
+       "d c b | a b c d | c b a",
+       "",
+       "whole-sample symmetric: the edge pixel is not repeated (OpenCV's BORDER_REFLECT_101, "
+       "scipy's 'mirror')"},
   };
   return table;
 }

@@ -230,6 +230,8 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
   maps.n = n;
   maps.causal_from_x.rows = maps.anticausal_from_x.rows = maps.anticausal_from_y.rows = r;
   if (ext == Extension::Ignore || (ext == Extension::Zero && m.causal_only)) return maps;
+  // A line of one sample reflects onto itself: the constant line, which clamp seeds.
+  if (ext == Extension::Reflect101 && n == 1) ext = Extension::Clamp;
   const Poles a = modal::poles(m);
   if (!decays(a))
     throw InvalidParameter(std::string("extension '") + to_string(ext) +
@@ -263,6 +265,8 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
   //   clamp  u = S x_0, S_k = c_k / (1 - p_k)                                     eq. (35)
   //   repeat u = Q_n ubar, ubar_k = sum_j c_k p_k^(n-1-j) x_j                     eq. (49)
   //   mirror u = Q_2n (D_n ubar + hbar), hbar_k = sum_j c_k p_k^j x_j             eq. (52)
+  //   reflect101 u = Q' (sum_{j>=1} c_k p_k^(j-1) x_j + sum_{j<=n-2} c_k p_k^(2n-3-j) x_j),
+  //          Q' = 1 / (1 - p^(2n-2)): modal.h's closed form, written per sample
   std::vector<Cx> wc(count), u_end(count), wy(count);
   DenseColumns causal(r, n), from_x(r, n), from_y(r, n);
   for (int j = 0; j < n; ++j) {
@@ -278,6 +282,13 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
         case Extension::Mirror:
           wc[k] = c * (up(k, j) + pn * down(k, j)) * Q2n[k];
           break;
+        case Extension::Reflect101: {
+          const Cx before = j >= 1 ? up(k, j - 1) : Cx(0.0L);
+          const Cx after = j <= n - 2 ? up(k, n - 1) * up(k, n - 2 - j) : Cx(0.0L);
+          const Cx p2 = up(k, n - 1) * up(k, n - 1);
+          wc[k] = c * (before + after) / (1.0L - p2);
+          break;
+        }
         default:
           wc[k] = 0.0L;
       }
@@ -291,11 +302,17 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
       continue;
     }
     // The complete causal end state u_end = D_n u + ubar, then the anticausal seed from it:
-    // zero G u_end, clamp G u_end + clamp_tail x_{n-1}, mirror G u_end + K o u_end (eqs. 44, 72).
+    // zero G u_end, clamp G u_end + clamp_tail x_{n-1}, mirror G u_end + K o u_end (eqs. 44, 72),
+    // reflect101 G u_end + K o u_before with u_before the complete causal state one sample before
+    // the end (modal.h).
     for (std::size_t k = 0; k < count; ++k) u_end[k] = up(k, n) * wc[k] + a.c[k] * down(k, j);
     std::vector<Cx> w = zero.of(u_end);
     for (std::size_t l = 0; l < count; ++l) {
       if (ext == Extension::Mirror) w[l] += K[l] * u_end[l];
+      if (ext == Extension::Reflect101) {
+        const Cx before = up(l, n - 1) * wc[l] + (j <= n - 2 ? a.c[l] * up(l, n - 2 - j) : 0.0L);
+        w[l] += K[l] * before;
+      }
       if (ext == Extension::Clamp && j == n - 1) w[l] += tail[l];
     }
     from_x.add_window(j, windows.of(w));

@@ -50,6 +50,12 @@ LineConstants line_constants(const modal::Form& form, int n) {
   put(sd.Q_2n, c.Q_2n);
   put(sd.D_n, c.D_n);
   put(sd.M, c.M);
+  put(sd.R_h, c.R_h);
+  put(sd.R_u, c.R_u);
+  put(sd.W101, c.W101);
+  std::copy(sd.r_first.begin(), sd.r_first.end(), c.r_first);
+  std::copy(sd.r_last.begin(), sd.r_last.end(), c.r_last);
+  std::copy(sd.w_last.begin(), sd.w_last.end(), c.w_last);
   put_modes(form, full.D, c.D_m);
   put_modes(form, last.D, c.D_last_m);
   put_modes(form, modal::power(full.D, c.run_len), c.D_run_m);
@@ -57,6 +63,8 @@ LineConstants line_constants(const modal::Form& form, int n) {
   put_modes(form, sd.Q_n, c.Q_n_m);
   put_modes(form, sd.Q_2n, c.Q_2n_m);
   put_modes(form, sd.D_n, c.D_n_m);
+  put_modes(form, sd.R_h, c.R_h_m);
+  put_modes(form, sd.R_u, c.R_u_m);
   return c;
 }
 
@@ -143,11 +151,11 @@ Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height,
     fr.head = rows_w;
     rows_w += r;
   }
-  if (p.mirror()) {
+  if (p.heads()) {
     fr.raw = rows_w;
     rows_w += r;
   }
-  if (p.clamp()) {
+  if (p.edges()) {
     fr.first = rows_w++;
     fr.last = rows_w++;
   }

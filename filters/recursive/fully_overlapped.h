@@ -46,6 +46,16 @@ inline constexpr int kMaxFixRows = 3 * kMaxOrder + 2;
 // the row scan. Both give the same result; the CPU and CUDA filters take either.
 enum class FixPlace { ColumnScan, RowScan };
 
+// What an extension's seeds read besides the carries: the anticausal recursion of the input
+// itself, the raw heads (mirror, reflect101), and each line's first and last sample (clamp,
+// reflect101).
+RF_HD constexpr bool reads_heads(Extension e) {
+  return e == Extension::Mirror || e == Extension::Reflect101;
+}
+RF_HD constexpr bool reads_edges(Extension e) {
+  return e == Extension::Clamp || e == Extension::Reflect101;
+}
+
 // One line direction: columns (n = height) or rows (n = width). Row-major r x r matrices are
 // stored with stride kMaxOrder; T is double on the host, float where the kernels read them.
 template <class T>
@@ -64,11 +74,14 @@ struct LineMatrices {
   T G[kMaxOrder * kMaxOrder] = {}, Q_n[kMaxOrder * kMaxOrder] = {},
                   Q_2n[kMaxOrder * kMaxOrder] = {}, D_n[kMaxOrder * kMaxOrder] = {},
                   M[kMaxOrder * kMaxOrder] = {};
+  T R_h[kMaxOrder * kMaxOrder] = {}, R_u[kMaxOrder * kMaxOrder] = {},
+                    W101[kMaxOrder * kMaxOrder] = {};
+  T r_first[kMaxOrder] = {}, r_last[kMaxOrder] = {}, w_last[kMaxOrder] = {};
   // The maps above that act on each mode alone, as multipliers in the state's layout (a real
   // mode's scalar, a pair's Re and Im): what the kernels apply, r FMAs instead of r^2.
   T D_m[kMaxOrder] = {}, D_last_m[kMaxOrder] = {}, D_run_m[kMaxOrder] = {},
     D_last_run_m[kMaxOrder] = {}, Q_n_m[kMaxOrder] = {}, Q_2n_m[kMaxOrder] = {},
-    D_n_m[kMaxOrder] = {};
+    D_n_m[kMaxOrder] = {}, R_h_m[kMaxOrder] = {}, R_u_m[kMaxOrder] = {};
 
   // The same constants rounded to U.
   template <class U>
@@ -96,6 +109,12 @@ struct LineMatrices {
     copy(Q_2n, o.Q_2n, kSquare);
     copy(D_n, o.D_n, kSquare);
     copy(M, o.M, kSquare);
+    copy(R_h, o.R_h, kSquare);
+    copy(R_u, o.R_u, kSquare);
+    copy(W101, o.W101, kSquare);
+    copy(r_first, o.r_first, kMaxOrder);
+    copy(r_last, o.r_last, kMaxOrder);
+    copy(w_last, o.w_last, kMaxOrder);
     copy(D_m, o.D_m, kMaxOrder);
     copy(D_last_m, o.D_last_m, kMaxOrder);
     copy(D_run_m, o.D_run_m, kMaxOrder);
@@ -103,6 +122,8 @@ struct LineMatrices {
     copy(Q_n_m, o.Q_n_m, kMaxOrder);
     copy(Q_2n_m, o.Q_2n_m, kMaxOrder);
     copy(D_n_m, o.D_n_m, kMaxOrder);
+    copy(R_h_m, o.R_h_m, kMaxOrder);
+    copy(R_u_m, o.R_u_m, kMaxOrder);
     return o;
   }
 };
@@ -123,8 +144,8 @@ struct FixConstants {
 struct FixRows {
   int tail = 0;               // T(A_FB): added to the row causal perimeter
   int head = 0;               // H(A_RB) A_FB: added to the row anticausal perimeter
-  int raw = -1;               // H(A_RB): added to the row raw anticausal head (mirror)
-  int first = -1, last = -1;  // dZ's first and last column (clamp)
+  int raw = -1;               // H(A_RB): added to the row raw anticausal head (mirror, reflect101)
+  int first = -1, last = -1;  // dZ's first and last column (clamp, reflect101)
 };
 
 // Everything the stages need, computed in extended precision at plan time.
@@ -138,8 +159,8 @@ struct Plan {
   LineConstants columns, rows;
   FixConstants fix;
   FixRows fix_rows;
-  bool mirror() const { return ext == Extension::Mirror; }
-  bool clamp() const { return ext == Extension::Clamp; }
+  bool heads() const { return reads_heads(ext); }
+  bool edges() const { return reads_edges(ext); }
   // Lines of all channels (channel-major: line c * padded + x), and carries per array.
   std::size_t column_lines() const { return std::size_t(channels) * padded_width; }
   std::size_t row_lines() const { return std::size_t(channels) * padded_height; }

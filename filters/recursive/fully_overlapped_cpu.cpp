@@ -33,11 +33,11 @@ class Filter final : public Base {
     ce_.assign(p_.column_carries(), 0.f);
     rp_.assign(p_.row_carries(), 0.f);
     re_.assign(p_.row_carries(), 0.f);
-    if (p_.mirror()) {
+    if (p_.heads()) {
       cx_.assign(p_.column_carries(), 0.f);
       rz_.assign(p_.row_carries(), 0.f);
     }
-    if (p_.clamp()) {
+    if (p_.edges()) {
       xf_.assign(p_.column_lines(), 0.f);
       xl_.assign(p_.column_lines(), 0.f);
       zf_.assign(p_.row_lines(), 0.f);
@@ -106,13 +106,13 @@ class Filter final : public Base {
         const std::size_t line = column_line(c, x0 + j);
         float v[kBlock] = {};
         for (int i = 0; i < hm; ++i) v[i] = in[(std::size_t(y0 + i) * W + x0 + j) * C + c];
-        if (p_.clamp()) {
+        if (p_.edges()) {
           if (m == 0) xf_[line] = v[0];
           if (m == p_.block_rows - 1) xl_[line] = v[hm - 1];
         }
         with_block_len(hm, [&](auto full) {
           constexpr bool kFull = decltype(full)::value;
-          if (p_.mirror()) put(cx_, m, lc, line, anticausal_head<kFull>(fc_, v, hm));
+          if (p_.heads()) put(cx_, m, lc, line, anticausal_head<kFull>(fc_, v, hm));
           St w = zero_state<NR, NC, float>();
           causal_block<kFull>(fc_, v, w, hm);
           put(cp_, m, lc, line, w);
@@ -128,13 +128,13 @@ class Filter final : public Base {
         const std::size_t line = row_line(c, y0 + i);
         float u[kBlock] = {};
         for (int j = 0; j < wn; ++j) u[j] = tile[i][j];
-        if (p_.clamp()) {
+        if (p_.edges()) {
           if (n == 0) zf_[line] = u[0];
           if (n == p_.block_cols - 1) zl_[line] = u[wn - 1];
         }
         with_block_len(wn, [&](auto full) {
           constexpr bool kFull = decltype(full)::value;
-          if (p_.mirror()) put(rz_, n, lr, line, anticausal_head<kFull>(fr_, u, wn));
+          if (p_.heads()) put(rz_, n, lr, line, anticausal_head<kFull>(fr_, u, wn));
           St w = zero_state<NR, NC, float>();
           causal_block<kFull>(fr_, u, w, wn);
           put(rp_, n, lr, line, w);
@@ -162,7 +162,7 @@ class Filter final : public Base {
     // Every run from a zero state.
     for (int g = 0; g < G; ++g) {
       run_forward<R>(lc, pb, g, q[g]);
-      if (p_.mirror()) run_backward<R>(lc, hb, g, qh[g]);
+      if (p_.heads()) run_backward<R>(lc, hb, g, qh[g]);
     }
     auto q_of = [&](const double(*runs)[R]) {
       return [runs](int g, double(&x)[R]) {
@@ -174,8 +174,8 @@ class Filter final : public Base {
     set_zero(zero);
     set_zero(hbar);
     stitch_forward<R>(lc, zero, q_of(q), ignore, ubar);
-    if (p_.mirror()) stitch_backward<R>(lc, zero, q_of(qh), ignore, hbar);
-    causal_seed<R>(lc, p_.ext, ubar, hbar, first, u);
+    if (p_.heads()) stitch_backward<R>(lc, zero, q_of(qh), ignore, hbar);
+    causal_seed<R>(lc, p_.ext, ubar, hbar, first, last, u);
     stitch_forward<R>(
         lc, u, q_of(q), [&](int g, const double(&v)[R]) { std::copy(v, v + R, entering[g]); },
         u_end);

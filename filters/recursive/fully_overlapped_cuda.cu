@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(kTileThreads)
   float(&tile)[kBlock][Shape::kStride] = tiles[pos.which];
   const std::size_t col_lines = std::size_t(C) * a.padded_width;
   const std::size_t row_lines = std::size_t(C) * a.padded_height;
-  const bool mirror = a.ext == Extension::Mirror, clamp = a.ext == Extension::Clamp;
+  const bool heads = reads_heads(a.ext), edge_samples = reads_edges(a.ext);
   const int c = pos.c, j = pos.line_index, i = pos.line_index;
 
   if (j < pos.wn) {
@@ -176,14 +176,14 @@ __global__ void __launch_bounds__(kTileThreads)
     with_channel_reader<C>(a.src, c, [&](auto rd) {
       RF_UNROLL
       for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
-      if (clamp) {
+      if (edge_samples) {
         if (pos.m == 0) a.xf[line] = v[0];
         if (pos.m == a.block_rows - 1) a.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
       }
     });
     // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
     // thread's tile column, so that the register file holds one copy of the block.
-    if (mirror) {
+    if (heads) {
       RF_UNROLL
       for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
     }
@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(kTileThreads)
         anticausal_block<kFull>(fc, v, w, pos.hm);
         put(a.ce, pos.m, col_lines, line, w);
       }
-      if (mirror) {
+      if (heads) {
         w = zero_state<NR, NC, float>();
         RF_UNROLL
         for (int k = kBlock - 1; k >= 0; --k)
@@ -212,7 +212,7 @@ __global__ void __launch_bounds__(kTileThreads)
   tile_sync<C>();
   if (i < pos.hm) {
     const std::size_t line = std::size_t(c) * a.padded_height + pos.y0 + i;
-    if (clamp) {
+    if (edge_samples) {
       if (pos.n == 0) a.zf[line] = tile[i][c];
       if (pos.n == a.block_cols - 1) a.zl[line] = tile[i][(pos.wn - 1) * C + c];
     }
@@ -222,7 +222,7 @@ __global__ void __launch_bounds__(kTileThreads)
     with_block_len(pos.wn, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       St w;
-      if (mirror) {
+      if (heads) {
         w = zero_state<NR, NC, float>();
         RF_UNROLL
         for (int k = kBlock - 1; k >= 0; --k)
@@ -369,10 +369,10 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
   const std::size_t line = std::size_t(blockIdx.x) * 32 + lane;
   const int channel = int(std::size_t(blockIdx.x) * 32 / padded);
   const int block = int((std::size_t(blockIdx.x) * 32 % padded) / kBlock);
-  const bool mirror = a.ext == Extension::Mirror, clamp = a.ext == Extension::Clamp;
+  const bool heads = reads_heads(a.ext), edge_samples = reads_edges(a.ext);
   const CarryLine pb{(rows ? a.rp : a.cp) + line, lines};
   const CarryLine eb{a.causal_only ? nullptr : (rows ? a.re : a.ce) + line, lines};
-  const CarryLine hb{mirror ? (rows ? a.rz : a.cx) + line : nullptr, lines};
+  const CarryLine hb{heads ? (rows ? a.rz : a.cx) + line : nullptr, lines};
   const FixConstants& fx = a.k->fix;
   const FixRows& fr = a.k->fix_rows;
   const int rows_w = fx.rows_w, stride = q_stride(fx.rows_w, R);
@@ -454,8 +454,9 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
         pc[i][k] += fix_of<R>(qb, rows_w, fr.tail + k, are, arb);
         if (!a.causal_only) ec[i][k] += fix_of<R>(qb, rows_w, fr.head + k, are, arb);
       }
-      if (clamp && n == 0) edges[0][lane] = a.zf[line] + fix_of<R>(qb, rows_w, fr.first, are, arb);
-      if (clamp && n == lc.blocks - 1)
+      if (edge_samples && n == 0)
+        edges[0][lane] = a.zf[line] + fix_of<R>(qb, rows_w, fr.first, are, arb);
+      if (edge_samples && n == lc.blocks - 1)
         edges[1][lane] = a.zl[line] + fix_of<R>(qb, rows_w, fr.last, are, arb);
     }
   };
@@ -477,7 +478,7 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
         if (c0 + i < s1) mode_mul_add<NR, NC>(transfer(c0 + i), x, pc[i]);
     }
     write(q, g, x);
-    if (mirror) {
+    if (heads) {
       set_zero(x);
       for (int c1 = s1; c1 > s0; c1 -= kChunk) {
         const int c0 = max(s0, c1 - kChunk);
@@ -509,33 +510,44 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
     for (int r = 0; r < runs; ++r) {  // both chains at once: their latencies overlap
       read(q, r, x);
       mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, ubar, x);
-      if (mirror) {
+      if (heads) {
         const int rh = runs - 1 - r;
         read(qh, rh, x);
         mode_mul_add<NR, NC>(rh == runs - 1 ? lc.D_last_run_m : lc.D_run_m, hbar, x);
       }
     }
     set_zero(u);
-    if (clamp) {
-      const float first = rows ? edges[0][lane] : a.xf[line];
+    const float first = edge_samples ? (rows ? edges[0][lane] : a.xf[line]) : 0.f;
+    const float last = edge_samples ? (rows ? edges[1][lane] : a.xl[line]) : 0.f;
+    if (a.ext == Extension::Clamp) {  // eq. (35)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
     } else if (a.ext == Extension::Repeat) {  // eq. (49)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = ubar[k];
       mode_mul<NR, NC>(lc.Q_n_m, u);
-    } else if (mirror) {  // eq. (52)
+    } else if (a.ext == Extension::Mirror) {  // eq. (52)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = ubar[k];
       mode_mul_add<NR, NC>(lc.D_n_m, u, hbar);
       mode_mul<NR, NC>(lc.Q_2n_m, u);
+    } else if (a.ext == Extension::Reflect101) {  // modal.h, Seeds
+      float t[R];
+      RF_UNROLL
+      for (int k = 0; k < R; ++k) {
+        u[k] = ubar[k];
+        t[k] = hbar[k];
+      }
+      mode_mul<NR, NC>(lc.R_u_m, u);
+      mode_mul<NR, NC>(lc.R_h_m, t);
+      RF_UNROLL
+      for (int k = 0; k < R; ++k) u[k] += t[k] + lc.r_first[k] * first + lc.r_last[k] * last;
     }
     for (int r = 0; r < runs; ++r) {
       write(entering, r, u);
       read(q, r, x);
       mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, u, x);
     }
-    const float last = clamp ? (rows ? edges[1][lane] : a.xl[line]) : 0.f;
     anticausal_seed<R>(lc, a.ext, u, last, e);  // u is the state after the last sample now
     write(ends, 0, e);
   }
@@ -826,14 +838,14 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
     a.ce = zeroed(im.ce, p.column_carries());
     a.re = zeroed(im.re, p.row_carries());
   }
-  if (p.mirror()) {
+  if (p.heads()) {
     a.cx = zeroed(im.cx, p.column_carries());
     a.rz = zeroed(im.rz, p.row_carries());
   }
   if (!im.fix_in_rows)
     a.q = zeroed(im.q, std::size_t(channels) * p.block_rows * p.block_cols *
                            q_stride(p.fix.rows_w, p.order()));
-  if (p.clamp()) {
+  if (p.edges()) {
     a.xf = zeroed(im.xf, p.column_lines());
     a.xl = zeroed(im.xl, p.column_lines());
     a.zf = zeroed(im.zf, p.row_lines());

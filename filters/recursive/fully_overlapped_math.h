@@ -282,11 +282,12 @@ RF_HDI void stitch_backward(const LineMatrices<T>& lc, const T (&start)[R], Q q,
 }
 
 // The causal state entering the line (Nehab & Maximo 2016 in mode states, modal.h): clamp
-// eq. (35), repeat eq. (49), mirror eq. (52); ubar is the state leaving the line from a zero
-// start, hbar the anticausal recursion of the input from a zero state, before its first sample.
+// eq. (35), repeat eq. (49), mirror eq. (52), reflect101 as modal.h derives it; ubar is the state
+// leaving the line from a zero start, hbar the anticausal recursion of the input from a zero
+// state, before its first sample, first and last the line's end samples.
 template <int R, class T>
 RF_HDI void causal_seed(const LineMatrices<T>& lc, Extension ext, const T (&ubar)[R],
-                        const T (&hbar)[R], T first, T (&u)[R]) {
+                        const T (&hbar)[R], T first, T last, T (&u)[R]) {
   T zero[R];
   set_zero(zero);
   set_zero(u);
@@ -299,6 +300,12 @@ RF_HDI void causal_seed(const LineMatrices<T>& lc, Extension ext, const T (&ubar
     T t[R];
     affine<R>(lc.D_n, ubar, hbar, t);
     affine<R>(lc.Q_2n, t, zero, u);
+  } else if (ext == Extension::Reflect101) {
+    T t[R];
+    affine<R>(lc.R_h, hbar, zero, t);
+    affine<R>(lc.R_u, ubar, t, u);
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) u[k] += lc.r_first[k] * first + lc.r_last[k] * last;
   }
 }
 
@@ -317,6 +324,11 @@ RF_HDI void anticausal_seed(const LineMatrices<T>& lc, Extension ext, const T (&
     for (int k = 0; k < R; ++k) e[k] += lc.clamp_tail[k] * last;
   }
   if (ext == Extension::Mirror) affine<R>(lc.M, u_end, zero, e);
+  if (ext == Extension::Reflect101) {
+    affine<R>(lc.W101, u_end, zero, e);
+    RF_UNROLL
+    for (int k = 0; k < R; ++k) e[k] += lc.w_last[k] * last;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -305,7 +305,9 @@ Seeds seeds(const Form& m, int n) {
   Seeds sd;
   sd.S.assign(r, 0.0);
   sd.clamp_tail.assign(r, 0.0);
-  for (Mat* x : {&sd.G, &sd.Q_n, &sd.Q_2n, &sd.D_n, &sd.M}) *x = Mat(r, r);
+  for (std::vector<double>* v : {&sd.r_first, &sd.r_last, &sd.w_last}) v->assign(r, 0.0);
+  for (Mat* x : {&sd.G, &sd.Q_n, &sd.Q_2n, &sd.D_n, &sd.M, &sd.R_h, &sd.R_u, &sd.W101})
+    *x = Mat(r, r);
   if (m.causal_only) return sd;  // causal-only filters take zero feedback only
   const Poles a = poles(m);
   const std::size_t count = a.size();
@@ -350,6 +352,32 @@ Seeds seeds(const Form& m, int n) {
   }
   sd.S = rounded(a.state_of(S));
   sd.clamp_tail = rounded(a.state_of(tail));
+  // Reflect101 (the derivation above Seeds in modal.h).
+  if (n == 1) {
+    sd.R_h = sd.R_u = Mat(r, r);
+    sd.r_first = sd.S;
+    sd.r_last.assign(r, 0.0);
+    sd.W101 = sd.G;
+    sd.w_last = sd.clamp_tail;
+    return sd;
+  }
+  auto Q101 = [&](Cx p) { return 1.0L / (1.0L - std::pow(p, Wide(2.0L * n - 2.0L))); };
+  sd.R_h = diagonal([&](Cx p) { return Q101(p) / p; });
+  sd.R_u = diagonal([&](Cx p) { return Q101(p) * std::pow(p, Wide(n - 2)); });
+  sd.W101 = matrix_of(a, [&](const std::vector<Cx>& u) {
+    std::vector<Cx> w = G(u);
+    for (std::size_t l = 0; l < count; ++l) w[l] += K[l] * u[l] / a.p[l];
+    return w;
+  });
+  std::vector<Cx> first(count), last(count), w_last(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    first[k] = -Q101(a.p[k]) * a.c[k] / a.p[k];
+    last[k] = -Q101(a.p[k]) * std::pow(a.p[k], Wide(n - 2)) * a.c[k];
+    w_last[k] = -K[k] * a.c[k] / a.p[k];
+  }
+  sd.r_first = rounded(a.state_of(first));
+  sd.r_last = rounded(a.state_of(last));
+  sd.w_last = rounded(a.state_of(w_last));
   return sd;
 }
 

@@ -114,12 +114,24 @@ BlockMatrices block_matrices(const Form& m, int len);
 //   Clamp:  u = S x_0;                        w = G u_end + clamp_tail x_{n-1}
 //   Repeat: u = Q_n ubar;                     w = Q_n wbar                    eqs. (49), (51)
 //   Mirror: u = Q_2n (D_n ubar + hbar);       w = M u_end                     eqs. (52), (67)-(72)
+//   Reflect101: u = R_h hbar + R_u ubar + r_first x_0 + r_last x_{n-1};  w = W101 u_end + w_last
+//   x_{n-1}
 // u_end is the causal state after the last sample, ubar the same from a zero start, wbar the
 // anticausal state before the first sample from a zero start (on the complete causal output), hbar
 // the anticausal recursion of the input itself from a zero start, before its first sample.
+//
+// Reflect101, the whole-sample symmetric extension (period 2n - 2), follows the same derivation as
+// the paper's mirror (eqs. 52 and 67-72) with the line's end samples left out of the reflection:
+// per mode, with Q' = 1 / (1 - p^(2n-2)) and c the residue,
+//   u = Q' ((hbar - c x_0) / p + p^(n-2) (ubar - c x_{n-1}))
+//   w = G u_end + K o (u_end - c x_{n-1}) / p,   K_l = sum_k c_k / (1 - p_l p_k)
+// since the samples past the end, x_{n-2}, x_{n-3}, ..., are the causal state one sample before
+// the end read backwards. A line of one sample reflects onto itself: the clamp's seeds.
 struct Seeds {
-  std::vector<double> S, clamp_tail;  // r
-  Mat G, Q_n, Q_2n, D_n, M;           // r x r
+  std::vector<double> S, clamp_tail;            // r
+  Mat G, Q_n, Q_2n, D_n, M;                     // r x r
+  Mat R_h, R_u, W101;                           // r x r (R_h and R_u act on each mode alone)
+  std::vector<double> r_first, r_last, w_last;  // r
 };
 Seeds seeds(const Form& m, int n);
 

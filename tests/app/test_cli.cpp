@@ -373,8 +373,8 @@ TEST_CASE("rfcli: a bad name is parse_spec's message, listing exactly the table'
   CHECK(rfcli(dir, filter + "--filter box").err == expected(a));
   CHECK(expected(a) == "rfcli: --filter: unknown filter 'box' (" + rf::kind_names() + ")\n");
   a = {};
-  a.ext = "wrap";
-  CHECK(rfcli(dir, filter + "--ext wrap").err == expected(a));
+  a.ext = "wrapped";
+  CHECK(rfcli(dir, filter + "--ext wrapped").err == expected(a));
   CHECK(expected(a).find("(" + rf::extension_names() + ")") != std::string::npos);
   a = {};
   a.algo = "alg9";
@@ -535,7 +535,7 @@ TEST_CASE("rfcli bench: a name or case rfcli filter refuses is refused with its 
     if (!from.empty()) expected.replace(expected.find(from), from.size(), to);
     CHECK(b.err == expected);
   };
-  same("--ext wrap", "--ext wrap", "", "");
+  same("--ext spiral", "--ext spiral", "", "");
   same("--filters median", "--filter median", "--filter", "--filters");
   same("--algos alg9", "--algo alg9", "--algo", "--algos");
   same("--backend gpu", "--backend gpu", "", "");
@@ -590,7 +590,7 @@ TEST_CASE("rfcli: every bad input is one line on stderr and exit status 2") {
   check_refused(dir, "filter " + img + " " + out + " --bogus", "--bogus");
   check_refused(dir, "frobnicate", "unknown subcommand 'frobnicate'");
   check_refused(dir, "", "subcommand");
-  check_refused(dir, "filter " + img + " " + out + " --ext wrap", "--ext");
+  check_refused(dir, "filter " + img + " " + out + " --ext spiral", "--ext");
   check_refused(dir, "filter " + img + " " + out + " --filter median", "--filter");
   check_refused(dir, "filter " + img + " " + out + " --sigma -1", "sigma");
   check_refused(dir, "filter " + img + " " + out + " --sigma nan", "sigma");

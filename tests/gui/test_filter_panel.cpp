@@ -49,7 +49,8 @@ TEST_CASE("filter panel: orders, extensions, algorithms and backends from the ta
   CHECK(mirror.find("GL_MIRRORED_REPEAT") != std::string::npos);
   CHECK(extension_hint(Extension::Ignore).find("(GL") == std::string::npos);
   CHECK(truth_extension_choices() == std::vector<Extension>{Extension::Zero, Extension::Clamp,
-                                                            Extension::Repeat, Extension::Mirror});
+                                                            Extension::Repeat, Extension::Mirror,
+                                                            Extension::Reflect101});
 
   using A = Algorithm;
   CHECK(algorithm_choices(Backend::Cpu, FilterKind::Gaussian) ==

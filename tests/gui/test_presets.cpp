@@ -83,8 +83,8 @@ TEST_CASE("presets: missing keys keep the base, bad values name the key") {
     return std::string("no error");
   };
   // A filter reads as rfcli's options do: rfcli's message for a bad name or value.
-  CHECK(message(R"({"filter": {"ext": "wrap"}})") ==
-        "--ext: unknown extension 'wrap' (ignore, zero, clamp, repeat, mirror)");
+  CHECK(message(R"({"filter": {"ext": "spiral"}})") ==
+        "--ext: unknown extension 'spiral' (ignore, zero, clamp, repeat, mirror, reflect101)");
   CHECK(message(R"({"filter": {"order": 7}})") == "order must be in 1..5 for gaussian (got 7)");
   CHECK(message(R"({"filter": {"sigma": "big"}})").find("'sigma'") != std::string::npos);
   CHECK(message(R"({"view": {"mode": "xray"}})").find("'mode'") != std::string::npos);
@@ -240,7 +240,7 @@ TEST_CASE("options: the filter options of rfcli, sources and views") {
   CHECK(pole.spec.pole == 1.5);
 
   StudioOptions bad;
-  CHECK(parse({"--ext", "wrap"}, &bad) == 2);
+  CHECK(parse({"--ext", "spiral"}, &bad) == 2);
   CHECK(parse({"--algo", "alg9"}, &bad) == 2);
   CHECK(parse({"--backend", "gpu"}, &bad) == 2);
   CHECK(parse({"--filter", "box"}, &bad) == 2);

@@ -116,7 +116,7 @@ TEST_CASE("studio input: clicks place the impulse probe and choose the profile r
   h.frame();
   CHECK(h.studio->view.profile_line == int(q.y));
   CHECK(h.studio->probes.profile().line == int(q.y));
-  CHECK(h.studio->probes.profile().by_extension.size() == 5);
+  CHECK(h.studio->probes.profile().by_extension.size() == std::size(rf::kAllExtensions));
 }
 
 TEST_CASE("studio input: Ctrl+S exports into the export folder") {

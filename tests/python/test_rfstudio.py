@@ -17,8 +17,15 @@ import numpy as np
 import rfstudio
 
 RFCLI = os.environ.get("RFCLI", "")
-EXTENSIONS = ["zero", "clamp", "repeat", "mirror"]
-NUMPY_PAD = {"zero": "constant", "clamp": "edge", "repeat": "wrap", "mirror": "symmetric"}
+EXTENSIONS = ["zero", "clamp", "repeat", "mirror", "reflect101"]
+# numpy's names: 'symmetric' repeats the edge sample (our mirror), 'reflect' does not (reflect101).
+NUMPY_PAD = {
+    "zero": "constant",
+    "clamp": "edge",
+    "repeat": "wrap",
+    "mirror": "symmetric",
+    "reflect101": "reflect",
+}
 
 
 def random_image(shape, seed, dtype=np.float32):
@@ -203,11 +210,13 @@ class SameAsRfcli(unittest.TestCase):
             rfstudio.kinds,
             ("gaussian", "deriche", "yvrg", "bspline3", "bspline5", "bspline7", "exp", "sat", "edge-aware"),
         )
-        self.assertEqual(rfstudio.extensions, ("ignore", "zero", "clamp", "repeat", "mirror"))
+        self.assertEqual(
+            rfstudio.extensions, ("ignore", "zero", "clamp", "repeat", "mirror", "reflect101")
+        )
         self.assertEqual(rfstudio.backends, ("auto", "cpu", "cuda"))
         for option, kwargs, names in [
             ("--filter", dict(kind="box"), rfstudio.kinds),
-            ("--ext", dict(ext="wrap"), rfstudio.extensions),
+            ("--ext", dict(ext="spiral"), rfstudio.extensions),
             ("--algo", dict(algo="alg9"), rfstudio.algorithms),
             ("--backend", dict(backend="gpu"), rfstudio.backends),
         ]:

@@ -20,9 +20,11 @@ struct Series {
   const char* label;
 };
 
-const ImU32 kExtensionColors[5] = {IM_COL32(255, 90, 90, 255), IM_COL32(150, 150, 255, 255),
-                                   IM_COL32(255, 170, 60, 255), IM_COL32(90, 220, 120, 255),
-                                   IM_COL32(230, 110, 230, 255)};
+// One colour per extension, indexed by int(Extension).
+constexpr std::size_t kExtensions = std::size(kAllExtensions);
+const ImU32 kExtensionColors[kExtensions] = {
+    IM_COL32(255, 90, 90, 255),  IM_COL32(150, 150, 255, 255), IM_COL32(255, 170, 60, 255),
+    IM_COL32(90, 220, 120, 255), IM_COL32(230, 110, 230, 255), IM_COL32(240, 230, 90, 255)};
 
 // The curves drawn, back to front: the input, the other extensions shown, the truth, the result.
 std::vector<Series> profile_series(const ProfileData& p, Extension current, const bool* shown) {
@@ -111,7 +113,10 @@ void profile_window(const ProfileData& p, Extension current, float x, float y, f
   std::snprintf(title, sizeof title, "Profile of %s %d (luma)###profile",
                 p.vertical ? "column" : "row", p.line);
   if (ImGui::Begin(title, nullptr, flags)) {
-    static bool shown[5] = {true, true, true, true, true};
+    static bool shown[kExtensions] = {};
+    static bool initialised = false;
+    if (!initialised) std::fill(std::begin(shown), std::end(shown), true);
+    initialised = true;
     const std::vector<Series> series = profile_series(p, current, shown);
     profile_legend(p, current, shown);
     plot_series(series, int(p.result.size()));

@@ -19,7 +19,7 @@ using namespace rf;
 
 TEST_CASE("extension names round-trip") {
   for (Extension e : kAllExtensions) CHECK(parse_extension(to_string(e)) == e);
-  CHECK_FALSE(parse_extension("wrap").has_value());
+  CHECK_FALSE(parse_extension("spiral").has_value());
 }
 
 TEST_CASE("extend_index follows the GL wrap modes") {
@@ -194,6 +194,24 @@ TEST_CASE("filter table: the algorithms each backend offers") {
                        InvalidParameter);
 }
 
+TEST_CASE("extensions: OpenCV's and scipy's names for the same continuation") {
+  // scipy's 'reflect' and OpenCV's BORDER_REFLECT repeat the edge sample (our mirror); OpenCV's
+  // BORDER_REFLECT_101 (scipy's 'mirror') does not.
+  CHECK(parse_extension("reflect") == Extension::Mirror);
+  CHECK(parse_extension("reflect101") == Extension::Reflect101);
+  CHECK(parse_extension("REFLECT_101") == Extension::Reflect101);
+  CHECK(parse_extension("nearest") == Extension::Clamp);
+  CHECK(parse_extension("wrap") == Extension::Repeat);
+  CHECK(std::string(info(Extension::Reflect101).picture) == "d c b | a b c d | c b a");
+  // The picture, sample by sample: a line of four continued two samples each way.
+  const int n = 4;
+  std::string line;
+  for (int i = -3; i < n + 3; ++i) line += char('a' + extend_index(i, n, Extension::Reflect101));
+  CHECK(line == "dcbabcdcba");
+  CHECK(extend_index(-7, 1, Extension::Reflect101) == 0);
+  CHECK(extend_index(5, 2, Extension::Reflect101) == 1);  // a b a b ...: period 2
+}
+
 TEST_CASE("filter table: every name parses back to its value, aliases too, whatever the case") {
   std::set<std::string> seen;
   auto unique = [&](const char* table, const char* name) {
@@ -256,7 +274,7 @@ TEST_CASE("filter table: every message and help text lists exactly the table's n
   // The lists, written out once here so that a row lost from a table shows.
   CHECK(joined(kind_table()) ==
         "gaussian, deriche, yvrg, bspline3, bspline5, bspline7, exp, sat, edge-aware");
-  CHECK(joined(extension_table()) == "ignore, zero, clamp, repeat, mirror");
+  CHECK(joined(extension_table()) == "ignore, zero, clamp, repeat, mirror, reflect101");
   CHECK(joined(algorithm_table()) ==
         "auto, rt, alg4, alg5, alg6, one-way, two-way, a, c, d, exact");
   CHECK(joined(backend_table()) == "auto, cpu, cuda");
