@@ -32,9 +32,9 @@ constexpr const char* kSigmaPair =
     "; a pair (sigma_y, sigma_x) gives one per array axis, rows first, as scipy.ndimage takes it";
 
 rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optional<int> order,
-                       const std::optional<std::string>& ext, const std::string& algo,
-                       double sigma_r, double kappa, int iterations, double pole,
-                       const std::string& backend) {
+                       const std::optional<std::string>& ext, std::optional<double> cval,
+                       const std::string& algo, double sigma_r, double kappa, int iterations,
+                       double pole, const std::string& backend) {
   rf::FilterArgs a;
   a.filter = kind;
   if (const auto* pair = std::get_if<std::array<double, 2>>(&sigma)) {
@@ -45,6 +45,7 @@ rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optiona
   }
   a.order = order;
   a.ext = ext;
+  a.cval = cval;
   a.algo = algo;
   a.sigma_r = sigma_r;
   a.kappa = kappa;
@@ -58,10 +59,10 @@ rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optiona
 // rf::FilterArgs' defaults (those of rfcli).
 auto filter_kwargs() {
   const rf::FilterArgs d;
-  return std::make_tuple(py::arg("sigma") = d.sigma, py::arg("order") = py::none(),
-                         py::arg("ext") = py::none(), py::arg("algo") = d.algo,
-                         py::arg("sigma_r") = d.sigma_r, py::arg("kappa") = d.kappa,
-                         py::arg("iterations") = d.iterations, py::arg("pole") = d.pole);
+  return std::make_tuple(
+      py::arg("sigma") = d.sigma, py::arg("order") = py::none(), py::arg("ext") = py::none(),
+      py::arg("cval") = py::none(), py::arg("algo") = d.algo, py::arg("sigma_r") = d.sigma_r,
+      py::arg("kappa") = d.kappa, py::arg("iterations") = d.iterations, py::arg("pole") = d.pole);
 }
 
 // A packed float image of the array's pixels (uint8 read on [0, 1]), for the paths that convert.
@@ -121,7 +122,7 @@ ArrayView check_out(py::handle out, const ArrayView& in) {
 
 const char* kEngineDoc = R"(A filter planned once and run on many frames.
 
-Engine(kind='gaussian', *, sigma=4.0, order=None, ext=None, algo='auto',
+Engine(kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None, algo='auto',
        sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5, backend='auto', timing=False)
 
 The parameters are those of rfstudio.filter(). Designing the filter and precomputing its
@@ -252,7 +253,7 @@ const char* filter_doc() {
     const rf::OptionHelp& h = rf::option_help();
     return std::string(R"(Filters an image and returns the result as a new array.
 
-filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, algo='auto',
+filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None, algo='auto',
        sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5, backend='auto', out=None)
 
 array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anything numpy
@@ -265,7 +266,8 @@ array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anyth
 )") + doc_item("kind", h.filter) +
            doc_item("sigma", h.sigma.substr(0, h.sigma.find(';')) + kSigmaPair) +
            doc_item("order", h.order + "; None: the kind's default") +
-           doc_item("ext", h.ext + "; None: the kind's default") + doc_item("algo", h.algo) +
+           doc_item("ext", h.ext + "; None: the kind's default") +
+           doc_item("cval", h.cval + "; None: 0") + doc_item("algo", h.algo) +
            doc_item("sigma_r", h.sigma_r) + doc_item("kappa", h.kappa) +
            doc_item("iterations", h.iterations) + doc_item("pole", h.pole) +
            doc_item("backend", h.backend) +
@@ -289,7 +291,7 @@ py::tuple names_of(const std::vector<Row>& table) {
 
 const char* kTruthDoc = R"(The ground truth of a filter, computed in double on the CPU.
 
-truth(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, algo='auto',
+truth(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None, algo='auto',
       sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5)
 
 What `rfcli truth` computes: the FIR Gaussian truncated at >= 6 sigma with the chosen extension
@@ -315,10 +317,10 @@ void bind_filter(py::module_& m) {
             "filter",
             [](py::handle array, const std::string& kind, const Sigma& sigma,
                std::optional<int> order, const std::optional<std::string>& ext,
-               const std::string& algo, double sigma_r, double kappa, int iterations, double pole,
-               const std::string& backend, py::handle out) {
-              const rf::FilterArgs a =
-                  args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations, pole, backend);
+               std::optional<double> cval, const std::string& algo, double sigma_r, double kappa,
+               int iterations, double pole, const std::string& backend, py::handle out) {
+              const rf::FilterArgs a = args_of(kind, sigma, order, ext, cval, algo, sigma_r, kappa,
+                                               iterations, pole, backend);
               return PyEngine(a, false).run(array, out);
             },
             filter_doc(), py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...,
@@ -352,9 +354,10 @@ void bind_truth(py::module_& m) {
             "truth",
             [](py::handle array, const std::string& kind, const Sigma& sigma,
                std::optional<int> order, const std::optional<std::string>& ext,
-               const std::string& algo, double sigma_r, double kappa, int iterations, double pole) {
-              return truth(array, args_of(kind, sigma, order, ext, algo, sigma_r, kappa, iterations,
-                                          pole, "auto"));
+               std::optional<double> cval, const std::string& algo, double sigma_r, double kappa,
+               int iterations, double pole) {
+              return truth(array, args_of(kind, sigma, order, ext, cval, algo, sigma_r, kappa,
+                                          iterations, pole, "auto"));
             },
             kTruthDoc, py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...);
       },
@@ -368,12 +371,13 @@ void bind_engine(py::module_& m) {
       [&](auto... kw) {
         py::class_<PyEngine>(m, "Engine", kEngineDoc)
             .def(py::init([](const std::string& kind, const Sigma& sigma, std::optional<int> order,
-                             const std::optional<std::string>& ext, const std::string& algo,
-                             double sigma_r, double kappa, int iterations, double pole,
-                             const std::string& backend, bool timing) {
-                   return std::make_unique<PyEngine>(args_of(kind, sigma, order, ext, algo, sigma_r,
-                                                             kappa, iterations, pole, backend),
-                                                     timing);
+                             const std::optional<std::string>& ext, std::optional<double> cval,
+                             const std::string& algo, double sigma_r, double kappa, int iterations,
+                             double pole, const std::string& backend, bool timing) {
+                   return std::make_unique<PyEngine>(
+                       args_of(kind, sigma, order, ext, cval, algo, sigma_r, kappa, iterations,
+                               pole, backend),
+                       timing);
                  }),
                  py::arg("kind") = d.filter, py::kw_only(), kw..., py::arg("backend") = d.backend,
                  py::arg("timing") = false)

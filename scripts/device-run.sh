@@ -51,7 +51,7 @@ fi
 #   grid   sizes 512..8192, 1920x1080 and 3840x2160 (RGBA8 for four channels), orders 1-5, every
 #          extension, one and four channels, Gaussian and SAT, sigma 4, the block algorithms
 #   rt     the one-thread-per-line algorithm beside them: orders 1 and 3, mirror, up to 4096^2
-#   sweep  4096^2, one channel, orders 1 and 3, zero/clamp/repeat/mirror/reflect101, every algorithm,
+#   sweep  4096^2, one channel, orders 1 and 3, every extension but ignore, every algorithm,
 #          sigma 1..100 (scripts/plot-sigma-sweep.py draws it)
 #   edge   the edge-aware filter's algorithms a, c, d, exact on 2048^2, 4096^2, 8192^2 and the
 #          HD frames
@@ -65,11 +65,11 @@ if has bench; then
   rm -f "$json"
   bench=("$build/bin/rfcli" bench --backend cuda --json "$json" --append)
   grid=("${bench[@]}" --sizes "${BENCH_SIZES:-512,1024,2048,4096,8192}"
-    --orders "${BENCH_ORDERS:-1,2,3,4,5}" --ext ignore,zero,clamp,repeat,mirror,reflect101 --channels 1,4
+    --orders "${BENCH_ORDERS:-1,2,3,4,5}" --ext ignore,zero,clamp,repeat,mirror,reflect101,constant --channels 1,4
     --filters gaussian,sat --sigmas 4 --algos "${BENCH_ALGOS:-alg4,alg5,alg6}")
   rt=("${bench[@]}" --sizes 512,1024,2048,4096 --orders 1,3 --ext mirror --channels 1,4
     --sigmas 4 --algos rt --no-baselines)
-  sweep=("${bench[@]}" --sizes 4096 --no-hd --orders 1,3 --ext zero,clamp,repeat,mirror,reflect101
+  sweep=("${bench[@]}" --sizes 4096 --no-hd --orders 1,3 --ext zero,clamp,repeat,mirror,reflect101,constant
     --channels 1 --sigmas "${BENCH_SIGMAS:-1,2,4,8,16,32,64,100}"
     --algos "${BENCH_SWEEP_ALGOS:-rt,alg4,alg5,alg6}")
   # A sigma per axis beside the grid's one sigma: the same plans but for the column filter.

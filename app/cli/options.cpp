@@ -28,6 +28,7 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
   cmd.add_option("--order", a.order, help.order);
   cmd.add_option("--pole", a.pole, help.pole)->capture_default_str();
   cmd.add_option("--ext", a.ext, help.ext);
+  cmd.add_option("--cval", a.cval, help.cval);
   cmd.add_option("--sigma-r", a.sigma_r, help.sigma_r)->capture_default_str();
   cmd.add_option("--kappa", a.kappa, help.kappa)->capture_default_str();
   cmd.add_option("--iterations", a.iterations, help.iterations)->capture_default_str();

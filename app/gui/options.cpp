@@ -21,6 +21,7 @@ struct GivenText {
   std::string kind;
   std::optional<int> order;
   std::optional<std::string> ext;
+  std::optional<double> cval;
   std::string view, truth;
   std::string image, folder, video, camera, pattern, pattern_size, pattern_format;
   std::string record_codec, pace;
@@ -83,6 +84,7 @@ void add_filter_options(CLI::App& app, GivenText& t) {
   app.add_option("--order", t.order, help.order);
   app.add_option("--pole", t.filter.pole, help.pole);
   app.add_option("--ext", t.ext, help.ext);
+  app.add_option("--cval", t.cval, help.cval);
   app.add_option("--sigma-r", t.filter.sigma_r, help.sigma_r);
   app.add_option("--kappa", t.filter.kappa, help.kappa);
   app.add_option("--iterations", t.filter.iterations, help.iterations);
@@ -174,6 +176,9 @@ std::string apply_filter(const GivenText& t, StudioOptions* o) {
   if (!t.kind.empty()) change_filter(args, t.kind);
   if (t.order) args.order = t.order;
   if (t.ext) args.ext = t.ext;
+  // A preset's value goes with its constant extension: another given extension drops it.
+  if (t.ext && parse_extension(*t.ext) != Extension::Constant) args.cval.reset();
+  if (t.cval) args.cval = t.cval;
   try {
     o->spec = parse_spec_unvalidated(args);
   } catch (const InvalidParameter& e) {

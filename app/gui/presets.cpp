@@ -129,6 +129,7 @@ json to_json(const Preset& p) {
                  {key(Param::Kappa), s.kappa},        {key(Param::Iterations), s.iterations},
                  {"algo", to_string(s.algo)},         {"backend", to_string(s.backend)}};
   if (s.sigma_y) j["filter"][key(Param::SigmaY)] = *s.sigma_y;
+  if (s.ext == Extension::Constant) j["filter"]["cval"] = s.cval;
   j["view"] = {{"mode", to_string(p.view.mode)},
                {"split", p.view.split},
                {"diff_scale", p.view.diff_scale == DiffScale::Log ? "log" : "linear"},
@@ -174,6 +175,10 @@ Preset preset_from_json(const json& j, const Preset& base) {
     read(f, key(Param::Order), &a.order);
     read(f, key(Param::Pole), &a.pole);
     read(f, key(Param::Ext), &a.ext);
+    // The value goes with the constant extension: another one named here drops it.
+    if (f.contains(key(Param::Ext)) && parse_extension(*a.ext) != Extension::Constant)
+      a.cval.reset();
+    read(f, "cval", &a.cval);
     read(f, key(Param::SigmaR), &a.sigma_r);
     read(f, key(Param::Kappa), &a.kappa);
     read(f, key(Param::Iterations), &a.iterations);

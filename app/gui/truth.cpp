@@ -30,10 +30,16 @@ FilterSpec truth_spec(const TruthRequest& r) {
 
 struct Cancelled {};
 
-// Columns then rows, each line through the padded double reference (filter_line_padded).
+// Columns (the filter along y) then rows (along x), each line through the padded double
+// reference (filter_line_padded). Under the constant extension the rows see the column filter of
+// the constant past their ends, as ref::filter_image_padded has it.
 Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* progress,
                    const std::atomic<bool>* cancel) {
-  const Recursive f = design(spec);
+  const AxisDesigns f = design_axes(spec);
+  const double row_cval =
+      spec.ext == Extension::Constant
+          ? ref::filter_line_padded(f.y, Extension::Constant, {spec.cval}, spec.cval)[0]
+          : 0.0;
   Image out = in;
   const int channels = 3;
   const double lines = double(channels) * (in.width + in.height);
@@ -44,7 +50,7 @@ Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* 
       if (cancel->load()) throw Cancelled{};
       line.resize(in.height);
       for (int y = 0; y < in.height; ++y) line[y] = out.at(x, y, c);
-      const std::vector<double> z = ref::filter_line_padded(f, spec.ext, line);
+      const std::vector<double> z = ref::filter_line_padded(f.y, spec.ext, line, spec.cval);
       for (int y = 0; y < in.height; ++y) out.at(x, y, c) = float(z[y]);
       progress->store(float(done / lines));
     }
@@ -52,7 +58,7 @@ Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* 
       if (cancel->load()) throw Cancelled{};
       line.resize(in.width);
       for (int x = 0; x < in.width; ++x) line[x] = out.at(x, y, c);
-      const std::vector<double> z = ref::filter_line_padded(f, spec.ext, line);
+      const std::vector<double> z = ref::filter_line_padded(f.x, spec.ext, line, row_cval);
       for (int x = 0; x < in.width; ++x) out.at(x, y, c) = float(z[x]);
       progress->store(float(done / lines));
     }

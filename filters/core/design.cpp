@@ -219,6 +219,8 @@ void validate(const FilterSpec& spec) {
   check_line(line_spec(spec, Axis::X), spec.sigma_y ? "sigma along x" : "sigma");
   if (spec.sigma_y) check_line(line_spec(spec, Axis::Y), "sigma along y");
   if (p.has(Param::SigmaR)) check_range("sigma_r", info(Param::SigmaR).range, spec.sigma_r, false);
+  if (spec.ext == Extension::Constant && !std::isfinite(spec.cval))
+    refuse("cval must be a finite number (got " + number(spec.cval) + ")");
   if (p.has(Param::Kappa)) check_range("kappa", info(Param::Kappa).range, spec.kappa, false);
   if (p.has(Param::Iterations))
     check_range("iterations", info(Param::Iterations).range, spec.iterations, true);
@@ -232,6 +234,18 @@ Recursive design(const FilterSpec& spec) {
 AxisDesigns design_axes(const FilterSpec& spec) {
   validate(spec);
   return {design(line_spec(spec, Axis::X)), design(line_spec(spec, Axis::Y))};
+}
+
+double dc_gain(const Recursive& f) {
+  long double den = 1.0L;
+  for (double a : f.a) den += a;
+  const long double pass = f.b0 / den;
+  return double(f.causal_only ? pass : pass * pass);
+}
+
+ConstantValues constant_values(const AxisDesigns& f, double cval) {
+  // Zero is zero past the columns too, whatever the gain (a running sum's is infinite).
+  return {cval, cval == 0.0 ? 0.0 : cval * dc_gain(f.y)};
 }
 
 Recursive design(const LineSpec& line) {

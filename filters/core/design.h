@@ -46,6 +46,19 @@ struct AxisDesigns {
 // The coefficients for `spec` along each axis (validated first).
 AxisDesigns design_axes(const FilterSpec& spec);
 
+// The filter's gain at DC, H(1) of the causal and anticausal passes together: 1 for the
+// normalised designs, up to rounding.
+double dc_gain(const Recursive& f);
+
+// What each pass sees beyond the image under Extension::Constant, which continues the image with
+// `cval` in every direction. The columns run first and see cval itself; the rows then run over the
+// column-filtered image, whose continuation is the column filter of the constant: cval times its
+// gain at DC.
+struct ConstantValues {
+  double columns = 0.0, rows = 0.0;
+};
+ConstantValues constant_values(const AxisDesigns& f, double cval);
+
 }  // namespace rf
 
 namespace rf {

@@ -14,14 +14,16 @@ enum class Extension {
   Repeat,  // periodic: GL_REPEAT
   Mirror,  // even-periodic, half-sample symmetric cba|abc|cba: GL_MIRRORED_REPEAT, BORDER_REFLECT
   Reflect101,  // whole-sample symmetric dcb|abcd|cba, period 2n - 2: BORDER_REFLECT_101
+  Constant,    // a value k outside the image, kkk|abc|kkk (FilterSpec::cval): BORDER_CONSTANT
 };
 
-inline constexpr Extension kAllExtensions[] = {Extension::Ignore, Extension::Zero,
-                                               Extension::Clamp,  Extension::Repeat,
-                                               Extension::Mirror, Extension::Reflect101};
+inline constexpr Extension kAllExtensions[] = {
+    Extension::Ignore, Extension::Zero,       Extension::Clamp,   Extension::Repeat,
+    Extension::Mirror, Extension::Reflect101, Extension::Constant};
 
-// Index into [0, n) of sample i of the extended line, or -1 where the extension is zero
-// (Zero and Ignore outside the line). Valid for any integer i and n >= 1.
+// Index into [0, n) of sample i of the extended line, or -1 where the extension holds no sample
+// of the line (zero for Zero and Ignore, the constant for Constant). Valid for any integer i and
+// n >= 1.
 RF_HD constexpr int extend_index(int i, int n, Extension ext) {
   if (i >= 0 && i < n) return i;
   switch (ext) {

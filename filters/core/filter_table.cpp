@@ -333,6 +333,13 @@ const std::vector<ExtensionInfo>& extension_table() {
        "",
        "whole-sample symmetric: the edge pixel is not repeated (OpenCV's BORDER_REFLECT_101, "
        "scipy's 'mirror')"},
+      {Extension::Constant,
+       "constant",
+       {},
+       "k k k | a b c | k k k",
+       "GL_CLAMP_TO_BORDER",
+       "the value --cval outside the image, on the [0, 1] scale of 8- and 16-bit images "
+       "(OpenCV's BORDER_CONSTANT, scipy's 'constant'); zero is constant 0"},
   };
   return table;
 }
@@ -532,6 +539,9 @@ const OptionHelp& option_help() {
     h.order = order_help();
     h.pole = param_help(Param::Pole);
     h.ext = ext_help();
+    h.cval =
+        "the value outside the image of --ext constant, on the [0, 1] scale of 8- and 16-bit "
+        "images (default 0)";
     h.sigma_r = param_help(Param::SigmaR);
     h.kappa = param_help(Param::Kappa);
     h.iterations = param_help(Param::Iterations);

@@ -148,7 +148,8 @@ FilterSpec with_kind(FilterSpec spec, FilterKind kind);
 
 // The descriptions of the filter options rfcli and rfstudio share, generated from the tables.
 struct OptionHelp {
-  std::string filter, sigma, sigma_y, order, pole, ext, sigma_r, kappa, iterations, algo, backend;
+  std::string filter, sigma, sigma_y, order, pole, ext, cval, sigma_r, kappa, iterations, algo,
+      backend;
 };
 const OptionHelp& option_help();
 

@@ -14,6 +14,12 @@
 namespace rf {
 namespace {
 
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 bool same_name(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -69,9 +75,14 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
     throw InvalidParameter("--ext " + ext_name + ": the " + k.title + " (--filter " + k.name +
                            ") takes only --ext " + taken + " (" + k.why_these_extensions + ")");
   }
+  if (a.cval && *ext != Extension::Constant)
+    throw InvalidParameter("--cval " + number_text(*a.cval) +
+                           ": only --ext constant takes a value (the extension is " + ext_name +
+                           ")");
   FilterSpec s;
   s.kind = *kind;
   s.ext = *ext;
+  s.cval = a.cval.value_or(0.0);
   s.algo = *algo;
   s.backend = *backend;
   s.sigma = a.sigma;
@@ -129,6 +140,7 @@ std::string describe(const FilterSpec& s) {
   if (p.has(Param::SigmaR)) add(" sigma_r %g", s.sigma_r);
   if (p.has(Param::Kappa)) add(" kappa %g", s.kappa);
   if (p.has(Param::Ext)) out += std::string(", ") + to_string(s.ext);
+  if (p.has(Param::Ext) && s.ext == Extension::Constant) add(" %g", s.cval);
   if (p.has(Param::Iterations)) add(", %d iterations", s.iterations);
   if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
   return out;
@@ -191,6 +203,7 @@ FilterArgs to_args(const FilterSpec& s) {
   a.order = s.order;
   a.pole = s.pole;
   if (info(s.kind).params.has(Param::Ext)) a.ext = to_string(s.ext);
+  if (s.ext == Extension::Constant) a.cval = s.cval;
   a.sigma_r = s.sigma_r;
   a.kappa = s.kappa;
   a.iterations = s.iterations;
@@ -213,6 +226,8 @@ void change_filter(FilterArgs& a, const std::string& name) {
     const auto ext = parse_extension(*a.ext);
     if (ext && !k.accepts(*ext)) a.ext.reset();
   }
+  // The value goes with the constant extension: another extension takes none.
+  if (!a.ext || parse_extension(*a.ext) != Extension::Constant) a.cval.reset();
   const auto algo = parse_algorithm(a.algo);
   const std::vector<Algorithm> offered = algorithms_for(Backend::Auto, *kind);
   if (algo && std::find(offered.begin(), offered.end(), *algo) == offered.end())

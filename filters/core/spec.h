@@ -47,6 +47,7 @@ struct FilterSpec {
   int order = 3;      // recursion order r = 1..5 (Gaussian, Deriche)
   double pole = 0.5;  // Exponential smoother pole, |pole| < 1
   Extension ext = Extension::Mirror;
+  double cval = 0.0;     // the value outside the image under Extension::Constant (frame scale)
   double sigma_r = 0.2;  // EdgeAware range sigma on the [0, 1] intensity scale
   double kappa = 2.0;    // EdgeAware warm-up distance in units of sigma (algorithms C, D)
   int iterations = 2;    // EdgeAware iterations N
@@ -55,8 +56,8 @@ struct FilterSpec {
 
   bool operator==(const FilterSpec& o) const {
     return kind == o.kind && sigma == o.sigma && sigma_y == o.sigma_y && order == o.order &&
-           pole == o.pole && ext == o.ext && sigma_r == o.sigma_r && kappa == o.kappa &&
-           iterations == o.iterations && algo == o.algo && backend == o.backend;
+           pole == o.pole && ext == o.ext && cval == o.cval && sigma_r == o.sigma_r &&
+           kappa == o.kappa && iterations == o.iterations && algo == o.algo && backend == o.backend;
   }
   bool operator!=(const FilterSpec& o) const { return !(*this == o); }
 };
@@ -105,6 +106,7 @@ struct FilterArgs {
   std::optional<int> order;  // default: the kind's (gaussian 3, deriche 2; fixed for the others)
   double pole = FilterSpec().pole;
   std::optional<std::string> ext;  // default: the kind's (zero for sat, mirror otherwise)
+  std::optional<double> cval;      // --cval: the constant extension's value (default 0)
   double sigma_r = FilterSpec().sigma_r;
   double kappa = FilterSpec().kappa;
   int iterations = FilterSpec().iterations;

@@ -21,6 +21,14 @@ RF_HDI Vec<C, T> zero_vec() {
   return r;
 }
 
+template <int C, class T = double>
+RF_HDI Vec<C, T> filled(T value) {
+  Vec<C, T> r;
+#pragma unroll
+  for (int c = 0; c < C; ++c) r.v[c] = value;
+  return r;
+}
+
 template <class T, int C, class S>
 RF_HDI Vec<C, T> convert(const Vec<C, S>& a) {
   Vec<C, T> r;

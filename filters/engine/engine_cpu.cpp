@@ -41,8 +41,9 @@ const char* format_name(PixelFormat f) {
 // RT and auto: the line filter of rt_cpu.h, columns then rows, in place.
 class LineFilter final : public HostFilter {
  public:
-  LineFilter(const AxisDesigns& f, Extension ext, int width, int height, int channels)
-      : plan_(f, ext, width, height, channels), floats_(std::size_t(width) * height * channels) {}
+  LineFilter(const AxisDesigns& f, Extension ext, double cval, int width, int height, int channels)
+      : plan_(f, ext, width, height, channels, cval),
+        floats_(std::size_t(width) * height * channels) {}
   bool in_place() const override { return true; }
   std::vector<std::string> stage_names() const override { return {"columns", "rows"}; }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
@@ -61,9 +62,9 @@ class LineFilter final : public HostFilter {
 // Algorithms 5 and 6: the fully overlapped filter in the CUDA kernels' layout.
 class FullyOverlappedFilter final : public HostFilter {
  public:
-  FullyOverlappedFilter(const AxisDesigns& f, Extension ext, int width, int height, int channels,
-                        fully_overlapped::FixPlace place)
-      : filter_(f, ext, width, height, channels, place),
+  FullyOverlappedFilter(const AxisDesigns& f, Extension ext, double cval, int width, int height,
+                        int channels, fully_overlapped::FixPlace place)
+      : filter_(f, ext, width, height, channels, place, cval),
         name_(place == fully_overlapped::FixPlace::RowScan ? "alg5" : "alg6") {}
   bool in_place() const override { return true; }
   std::vector<std::string> stage_names() const override { return {name_}; }
@@ -124,11 +125,11 @@ std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, 
   }
   const AxisDesigns f = design_axes(spec);
   if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6)
-    return std::make_unique<FullyOverlappedFilter>(f, spec.ext, width, height, channels,
+    return std::make_unique<FullyOverlappedFilter>(f, spec.ext, spec.cval, width, height, channels,
                                                    spec.algo == Algorithm::Alg5
                                                        ? fully_overlapped::FixPlace::RowScan
                                                        : fully_overlapped::FixPlace::ColumnScan);
-  return std::make_unique<LineFilter>(f, spec.ext, width, height, channels);
+  return std::make_unique<LineFilter>(f, spec.ext, spec.cval, width, height, channels);
 }
 
 class CpuEngine final : public Engine {

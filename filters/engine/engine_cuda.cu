@@ -148,18 +148,22 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
   const AxisDesigns f = design_axes(spec);
   switch (spec.algo) {
     case Algorithm::RT:
-      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT);
+      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT,
+                                     spec.cval);
     case Algorithm::Alg4:
-      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4);
+      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4,
+                                     spec.cval);
     case Algorithm::Auto:
       if (!fully_overlapped::carries_modes(f))
-        return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4);
+        return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4,
+                                       spec.cval);
       [[fallthrough]];
     default:
       return std::make_unique<fully_overlapped::CudaFilter>(
           f, spec.ext, width, height, channels,
           spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
-                                       : fully_overlapped::FixPlace::RowScan);
+                                       : fully_overlapped::FixPlace::RowScan,
+          spec.cval);
   }
 }
 

@@ -57,7 +57,7 @@ int pointer_device(const void*) {
   no_cuda("memory on a CUDA device");
 }
 
-Image fir_ground_truth(const Image&, double, double, Extension) {
+Image fir_ground_truth(const Image&, double, double, Extension, double) {
   no_cuda("the ground truth on the GPU");
 }
 

@@ -229,6 +229,8 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
   maps.order = r;
   maps.n = n;
   maps.causal_from_x.rows = maps.anticausal_from_x.rows = maps.anticausal_from_y.rows = r;
+  maps.causal_from_value.assign(std::size_t(r), 0.0);
+  maps.anticausal_from_value.assign(std::size_t(r), 0.0);
   if (ext == Extension::Ignore || (ext == Extension::Zero && m.causal_only)) return maps;
   // A line of one sample reflects onto itself: the constant line, which clamp seeds.
   if (ext == Extension::Reflect101 && n == 1) ext = Extension::Clamp;
@@ -320,6 +322,20 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
   maps.causal_from_x = causal.sparse();
   maps.anticausal_from_x = from_x.sparse();
   maps.anticausal_from_y = from_y.sparse();
+  if (ext == Extension::Constant) {
+    // The constant k before the line: u = S k, eq. (35); past it: w = G D_n S k + clamp_tail k,
+    // eq. (44), the clamp's seeds with k for the end samples.
+    std::vector<Cx> u_end(count);
+    for (std::size_t k = 0; k < count; ++k) u_end[k] = up(k, n) * S[k];
+    std::vector<Cx> w = zero.of(u_end);
+    for (std::size_t l = 0; l < count; ++l) w[l] += tail[l];
+    const std::vector<Wide> causal_window = windows.of(S), anticausal_window = windows.of(w);
+    for (int i = 0; i < r; ++i) {
+      maps.causal_from_value[std::size_t(i)] = double(causal_window[std::size_t(i)]);
+      maps.anticausal_from_value[std::size_t(i)] =
+          m.causal_only ? 0.0 : double(anticausal_window[std::size_t(i)]);
+    }
+  }
   return maps;
 }
 
@@ -329,6 +345,8 @@ LineMaps line_maps(const Recursive& f, Extension ext, int n) {
     maps.order = f.order();
     maps.n = n;
     maps.causal_from_x.rows = maps.anticausal_from_x.rows = maps.anticausal_from_y.rows = f.order();
+    maps.causal_from_value.assign(std::size_t(f.order()), 0.0);
+    maps.anticausal_from_value.assign(std::size_t(f.order()), 0.0);
     return maps;
   }
   modal::Form form;

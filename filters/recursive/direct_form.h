@@ -52,10 +52,15 @@ struct SparseColumns {
 // reads the start of y, eq. 51); the others reach the anticausal seed through the complete causal
 // end state, itself a map of x. Columns whose weights are all below modal::kDoubleUnit of the
 // largest are dropped, so applying a map costs O(r count).
+//
+// The constant extension adds a window per unit of its value k, the same whatever the line holds:
+//   causal window += causal_from_value k, anticausal window += anticausal_from_value k
+// (zero for the other extensions; the line's own samples enter as under Zero).
 struct LineMaps {
   int order = 0;
   int n = 0;
   SparseColumns causal_from_x, anticausal_from_x, anticausal_from_y;
+  std::vector<double> causal_from_value, anticausal_from_value;  // r each
 };
 LineMaps line_maps(const modal::Form& m, Extension ext, int n);
 // The same for the filter f, whose modal form is built here (InvalidParameter if it has none).

@@ -326,7 +326,7 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
       for (int u = 0; u < kBatch; ++u) {
         const int i = base + u * kGroups;
         const int j = i < count ? a.seeds.seed_index[i] : -1;
-        x[u] = j < 0 ? 0.0 : read_channel<C>(a.src, line, j, channel);
+        x[u] = j < 0 ? a.rec.outside : read_channel<C>(a.src, line, j, channel);
       }
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
@@ -550,13 +550,13 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
   const Coeffs<R, double> f = coeffs_of<R>(a.rec.b0, a.rec.a);
 
   Vec<C, double> w[R];
-  causal_seed<R, C>(f, a.rec.ext, n, a.shape.pad, load, w);
+  causal_seed<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, load, w);
   const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
   for (int i = 0; i < n; ++i) write<C>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
   if (a.rec.causal_only) return;
 
   Vec<C, double> e[R];
-  anticausal_seed_from_tail<R, C>(f, a.rec.ext, n, a.shape.pad, a.seeds.g, load, e);
+  anticausal_seed_from_tail<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, a.seeds.g, load, e);
   if (a.rec.ext != Extension::Ignore) {
     double N[R][R];
     matrix_of<R>(a.mats.N, N);
@@ -672,7 +672,7 @@ struct PassBuffers {
 
 class DirectFormFilter final : public FrameFilter {
  public:
-  DirectFormFilter(const AxisDesigns& filters, Extension ext, int width, int height,
+  DirectFormFilter(const AxisDesigns& filters, Extension ext, double cval, int width, int height,
                    PixelFormat format, DirectAlgorithm algorithm)
       : rt_(algorithm == DirectAlgorithm::RT),
         order_(filters.x.order()),
@@ -704,8 +704,9 @@ class DirectFormFilter final : public FrameFilter {
       for (auto* b : {&rows_.pbar, &rows_.ebar, &rows_.pst, &rows_.est})
         b->allocate(carry * blocks(width) * std::size_t(height));
     }
-    columns_ = pass_args(filters.y, ext, width, height, cols_);
-    row_args_ = pass_args(filters.x, ext, height, width, rows_);
+    const ConstantValues k = constant_values(filters, cval);
+    columns_ = pass_args(filters.y, ext, k.columns, width, height, cols_);
+    row_args_ = pass_args(filters.x, ext, k.rows, height, width, rows_);
     columns_.rec.double_carries = row_args_.rec.double_carries = double_carries ? 1 : 0;
     const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
                                : order_ <= 3                ? kFloatWindowGain
@@ -776,7 +777,7 @@ class DirectFormFilter final : public FrameFilter {
   }
 
   // The pass of `lines` lines of n samples filtered by f.
-  PassArgs pass_args(const Recursive& f, Extension ext, int lines, int n,
+  PassArgs pass_args(const Recursive& f, Extension ext, double outside, int lines, int n,
                      PassBuffers& buffers) const {
     const modal::Form form = checked_form(f);
     const direct_form::ExtensionTaps taps =
@@ -796,6 +797,7 @@ class DirectFormFilter final : public FrameFilter {
     a.shape.last_len = n - (a.shape.nb - 1) * kBlock;
     a.shape.pad = taps.pad;
     a.rec.ext = f.causal_only ? Extension::Ignore : ext;
+    a.rec.outside = a.rec.ext == Extension::Constant ? outside : 0.0;
     a.rec.causal_only = f.causal_only ? 1 : 0;
     a.rec.b0 = f.b0;
     for (int k = 0; k < r; ++k) a.rec.a[k] = f.a[std::size_t(k)];
@@ -843,8 +845,8 @@ class DirectFormFilter final : public FrameFilter {
 
 std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
                                                      int width, int height, PixelFormat format,
-                                                     DirectAlgorithm algorithm) {
-  return std::make_unique<DirectFormFilter>(filters, ext, width, height, format, algorithm);
+                                                     DirectAlgorithm algorithm, double cval) {
+  return std::make_unique<DirectFormFilter>(filters, ext, cval, width, height, format, algorithm);
 }
 
 }  // namespace rf::cuda

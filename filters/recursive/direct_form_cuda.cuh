@@ -24,9 +24,10 @@ enum class DirectAlgorithm { Alg4, RT };
 // filtered by filters.y and rows by filters.x. Throws InvalidParameter for a filter beyond the
 // direct form's limit (direct_form.h: its window condition), naming it, and for orders outside
 // 1..5 or two orders.
+// cval is the constant extension's value.
 std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
                                                      int width, int height, PixelFormat format,
-                                                     DirectAlgorithm algorithm);
+                                                     DirectAlgorithm algorithm, double cval = 0.0);
 
 inline constexpr int kMaxOrder = 5;
 // Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
@@ -51,6 +52,7 @@ struct PassRecursion {
   // pass's block carries (PassCarries::next_pbar), with the rows' filter.
   double next_b0 = 1.0, next_a[kMaxOrder] = {};
   Extension ext = Extension::Ignore;
+  double outside = 0.0;  // the value past the line's ends under Extension::Constant
   int causal_only = 0;
   // Carries stored in double rather than float. A float carry's rounding reaches the output
   // amplified by about 1 / b0 (the gain of 1 / (1 + sum a_k q^-k)): float for 1 / |b0| <= 200

@@ -101,16 +101,16 @@ RF_HDI void mat_vec_add(const T (&m)[R][R], const Vec<C, T> (&p)[R], Vec<C, T> (
 // The exact causal initial feedback (y_{-1}, ..., y_{-r}) of the infinite extension of a line of n
 // samples, by running the recursion over the `pad` extended samples before it (the impulse
 // response has decayed below 1e-10 of its mass after `pad` samples), in double. `load(j)` reads
-// sample j as Vec<C, float>.
+// sample j as Vec<C, float>; `outside` is the constant extension's value.
 template <int R, int C, class Load>
-RF_HDI void causal_seed(const Coeffs<R, double>& f, Extension ext, int n, int pad, Load load,
-                        Vec<C, double> (&w)[R]) {
+RF_HDI void causal_seed(const Coeffs<R, double>& f, Extension ext, double outside, int n, int pad,
+                        Load load, Vec<C, double> (&w)[R]) {
 #pragma unroll
   for (int k = 0; k < R; ++k) w[k] = zero_vec<C, double>();
   if (ext == Extension::Ignore || ext == Extension::Zero) return;
   for (int i = -pad; i < 0; ++i) {
     const int j = extend_index(i, n, ext);
-    recursion_step(f, j < 0 ? zero_vec<C, double>() : convert<double>(load(j)), w);
+    recursion_step(f, j < 0 ? filled<C>(outside) : convert<double>(load(j)), w);
   }
 }
 
@@ -119,8 +119,9 @@ RF_HDI void causal_seed(const Coeffs<R, double>& f, Extension ext, int n, int pa
 // state at the end of the line, is added by the caller with the matrix N of OverlappedPlan.
 // z_{n+m} = sum_{j>=0} g_j y_{n+m+j} with g the anticausal impulse response (pad + r taps).
 template <int R, int C, class Load>
-RF_HDI void anticausal_seed_from_tail(const Coeffs<R, double>& f, Extension ext, int n, int pad,
-                                      const double* g, Load load, Vec<C, double> (&acc)[R]) {
+RF_HDI void anticausal_seed_from_tail(const Coeffs<R, double>& f, Extension ext, double outside,
+                                      int n, int pad, const double* g, Load load,
+                                      Vec<C, double> (&acc)[R]) {
 #pragma unroll
   for (int k = 0; k < R; ++k) acc[k] = zero_vec<C, double>();
   if (ext == Extension::Ignore || ext == Extension::Zero) return;
@@ -130,7 +131,7 @@ RF_HDI void anticausal_seed_from_tail(const Coeffs<R, double>& f, Extension ext,
   for (int q = 0; q < pad + R; ++q) {
     const int j = extend_index(n + q, n, ext);
     const Vec<C, double> y =
-        recursion_step(f, j < 0 ? zero_vec<C, double>() : convert<double>(load(j)), w);
+        recursion_step(f, j < 0 ? filled<C>(outside) : convert<double>(load(j)), w);
 #pragma unroll
     for (int m = 0; m < R; ++m)
       if (q >= m) fma_into(acc[m], g[q - m], y);

@@ -104,7 +104,8 @@ modal::Form carried_form(const Recursive& f) {
 
 }  // namespace
 
-Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels) {
+Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
+               double cval) {
   const Recursive& f = filters.y;
   if (width < 1 || height < 1)
     throw InvalidParameter("fully overlapped filter: empty image " + std::to_string(width) + "x" +
@@ -132,6 +133,7 @@ Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height,
         std::to_string(cf.complex_pairs) + " along y)");
   // Causal-only filters have no anticausal pass and take zero feedback for Zero and Ignore alike.
   p.ext = f.causal_only ? Extension::Ignore : ext;
+  if (p.ext == Extension::Constant) p.constant = constant_values(filters, cval);
   p.width = width;
   p.height = height;
   p.channels = channels;

@@ -159,6 +159,9 @@ struct Plan {
   LineConstants columns, rows;
   FixConstants fix;
   FixRows fix_rows;
+  // What the columns and the rows see past their ends under Extension::Constant (zero for the
+  // other extensions): the clamp's seeds take it for the end samples.
+  ConstantValues constant;
   bool heads() const { return reads_heads(ext); }
   bool edges() const { return reads_edges(ext); }
   // Lines of all channels (channel-major: line c * padded + x), and carries per array.
@@ -187,6 +190,7 @@ bool carries_modes(const AxisDesigns& filters, std::string* why = nullptr);
 // outside 1..5, channels other than 1 or 4, a filter the mode states cannot carry (repeated poles,
 // a condition above kMaxCondition, an extension of the summed-area table other than zero or
 // ignore), or two filters whose modes differ in number or kind.
-Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels);
+Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
+               double cval = 0.0);
 
 }  // namespace rf::fully_overlapped

@@ -49,13 +49,15 @@ class Filter final : public Base {
     const int blocks = p_.block_rows * p_.block_cols;
 #pragma omp parallel for schedule(static)
     for (int b = 0; b < blocks; ++b) perimeters(in, b / p_.block_cols, b % p_.block_cols);
-    scan_lines(p_.columns, p_.column_lines(), 0, p_.column_lines(), cp_, ce_, cx_, xf_, xl_);
+    scan_lines(p_.columns, p_.column_lines(), 0, p_.column_lines(), cp_, ce_, cx_, xf_, xl_,
+               p_.constant.columns);
     if (place_ == FixPlace::ColumnScan) {
       // Algorithm 6: every block's fix-up as soon as the column carries are complete.
 #pragma omp parallel for schedule(static)
       for (int b = 0; b < blocks; ++b)
         for (int c = 0; c < p_.channels; ++c) fix(b / p_.block_cols, b % p_.block_cols, c);
-      scan_lines(p_.rows, p_.row_lines(), 0, p_.row_lines(), rp_, re_, rz_, zf_, zl_);
+      scan_lines(p_.rows, p_.row_lines(), 0, p_.row_lines(), rp_, re_, rz_, zf_, zl_,
+                 p_.constant.rows);
     } else {
       // Algorithm 5: each band of 32 rows fixes its blocks up, then scans its rows.
       const int bands = p_.channels * p_.block_rows;
@@ -64,7 +66,8 @@ class Filter final : public Base {
         const int c = band / p_.block_rows, m = band % p_.block_rows;
         for (int n = 0; n < p_.block_cols; ++n) fix(m, n, c);
         const std::size_t first = row_line(c, m * kBlock);
-        scan_lines(p_.rows, p_.row_lines(), first, first + kBlock, rp_, re_, rz_, zf_, zl_);
+        scan_lines(p_.rows, p_.row_lines(), first, first + kBlock, rp_, re_, rz_, zf_, zl_,
+                   p_.constant.rows);
       }
     }
 #pragma omp parallel for schedule(static)
@@ -148,11 +151,14 @@ class Filter final : public Base {
   // already inside a parallel region).
   void scan_lines(const LineConstants& lc, std::size_t lines, std::size_t l0, std::size_t l1,
                   std::vector<float>& pb, std::vector<float>& eb, std::vector<float>& hb,
-                  const std::vector<float>& first, const std::vector<float>& last) {
+                  const std::vector<float>& first, const std::vector<float>& last,
+                  double constant) {
+    // The end samples where the seeds read them, else the constant's value (zero but for it).
 #pragma omp parallel for schedule(static) if (!omp_in_parallel())
     for (long long l = (long long)l0; l < (long long)l1; ++l)
       scan_line(lc, line_of(pb, lines, l), line_of(eb, lines, l), line_of(hb, lines, l),
-                first.empty() ? 0.0 : double(first[l]), last.empty() ? 0.0 : double(last[l]));
+                first.empty() ? constant : double(first[l]),
+                last.empty() ? constant : double(last[l]));
   }
 
   void scan_line(const LineConstants& lc, const CarryLine& pb, const CarryLine& eb,
@@ -320,9 +326,9 @@ struct CpuFilter::Impl {
 };
 
 CpuFilter::CpuFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-                     FixPlace place)
+                     FixPlace place, double cval)
     : impl_(std::make_unique<Impl>()) {
-  Plan plan = make_plan(filters, ext, width, height, channels);
+  Plan plan = make_plan(filters, ext, width, height, channels, cval);
   const bool ok =
       with_modes(plan.column_form.real_modes, plan.column_form.complex_pairs, [&](auto tag) {
         using Tag = decltype(tag);

@@ -14,9 +14,10 @@ namespace rf::fully_overlapped {
 
 class CpuFilter {
  public:
-  // Columns run filters.y, rows filters.x. Throws InvalidParameter as make_plan does.
+  // Columns run filters.y, rows filters.x; cval is the constant extension's value. Throws
+  // InvalidParameter as make_plan does.
   CpuFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-            FixPlace place);
+            FixPlace place, double cval = 0.0);
   ~CpuFilter();
   CpuFilter(CpuFilter&&) noexcept;
   CpuFilter& operator=(CpuFilter&&) noexcept;

@@ -40,6 +40,8 @@ struct Args {
   float *cp = nullptr, *ce = nullptr, *cx = nullptr, *rp = nullptr, *re = nullptr, *rz = nullptr;
   // Clamp: the first and last sample of every column of the input and row of Z.
   float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
+  // Constant: what the columns and the rows see past their ends (Plan::constant).
+  float constant_columns = 0.f, constant_rows = 0.f;
   // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
   float* q = nullptr;
 };
@@ -517,9 +519,12 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
       }
     }
     set_zero(u);
-    const float first = edge_samples ? (rows ? edges[0][lane] : a.xf[line]) : 0.f;
-    const float last = edge_samples ? (rows ? edges[1][lane] : a.xl[line]) : 0.f;
-    if (a.ext == Extension::Clamp) {  // eq. (35)
+    // The end samples where the seeds read them; the constant's value past the ends (zero but
+    // for it), which seeds as a clamp of that value.
+    const float outside = rows ? a.constant_rows : a.constant_columns;
+    const float first = edge_samples ? (rows ? edges[0][lane] : a.xf[line]) : outside;
+    const float last = edge_samples ? (rows ? edges[1][lane] : a.xl[line]) : outside;
+    if (a.ext == Extension::Clamp || a.ext == Extension::Constant) {  // eq. (35)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
     } else if (a.ext == Extension::Repeat) {  // eq. (49)
@@ -804,10 +809,10 @@ struct CudaFilter::Impl {
 };
 
 CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height,
-                       int channels, FixPlace place)
+                       int channels, FixPlace place, double cval)
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
-  im.plan = make_plan(filters, ext, width, height, channels);
+  im.plan = make_plan(filters, ext, width, height, channels, cval);
   im.fix_in_rows = place == FixPlace::RowScan;
   const Plan& p = im.plan;
 
@@ -830,6 +835,8 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.padded_height = p.padded_height;
   a.ext = p.ext;
   a.causal_only = p.causal_only() ? 1 : 0;
+  a.constant_columns = float(p.constant.columns);
+  a.constant_rows = float(p.constant.rows);
   a.fix_in_rows = im.fix_in_rows ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
   a.cp = zeroed(im.cp, p.column_carries());

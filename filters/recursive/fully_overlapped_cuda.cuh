@@ -19,9 +19,10 @@ namespace rf::fully_overlapped {
 
 class CudaFilter final : public cuda::FrameFilter {
  public:
-  // Plans for frames of this size with 1 or 4 channels; throws InvalidParameter as make_plan.
+  // Plans for frames of this size with 1 or 4 channels; cval is the constant extension's value.
+  // Throws InvalidParameter as make_plan.
   CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-             FixPlace place);
+             FixPlace place, double cval = 0.0);
   ~CudaFilter() override;
   CudaFilter(const CudaFilter&) = delete;
   CudaFilter& operator=(const CudaFilter&) = delete;

@@ -291,7 +291,7 @@ RF_HDI void causal_seed(const LineMatrices<T>& lc, Extension ext, const T (&ubar
   T zero[R];
   set_zero(zero);
   set_zero(u);
-  if (ext == Extension::Clamp) {
+  if (ext == Extension::Clamp || ext == Extension::Constant) {  // constant: first is its value
     RF_UNROLL
     for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
   } else if (ext == Extension::Repeat) {
@@ -318,8 +318,9 @@ RF_HDI void anticausal_seed(const LineMatrices<T>& lc, Extension ext, const T (&
   T zero[R];
   set_zero(zero);
   set_zero(e);
-  if (ext == Extension::Zero || ext == Extension::Clamp) affine<R>(lc.G, u_end, zero, e);
-  if (ext == Extension::Clamp) {
+  const bool constant_tail = ext == Extension::Clamp || ext == Extension::Constant;
+  if (ext == Extension::Zero || constant_tail) affine<R>(lc.G, u_end, zero, e);
+  if (constant_tail) {
     RF_UNROLL
     for (int k = 0; k < R; ++k) e[k] += lc.clamp_tail[k] * last;
   }

@@ -52,15 +52,18 @@ std::vector<Wide> apply(const direct_form::SparseColumns& m, const std::vector<d
   return acc;
 }
 
-// Filters x, extended by `pad` samples on each side with extend_index (zero where it gives -1),
-// causally then anticausally from zero feedback; writes the central n samples to out.
-void padded_line(const Recursive& f, Extension ext, const double* x, int n, std::ptrdiff_t stride,
-                 int pad, std::vector<double>& scratch, double* out, std::ptrdiff_t out_stride) {
+// Filters x, extended by `pad` samples on each side with extend_index (zero where it gives -1,
+// cval for the constant extension), causally then anticausally from zero feedback; writes the
+// central n samples to out.
+void padded_line(const Recursive& f, Extension ext, double cval, const double* x, int n,
+                 std::ptrdiff_t stride, int pad, std::vector<double>& scratch, double* out,
+                 std::ptrdiff_t out_stride) {
   const int len = n + 2 * pad;
+  const double outside = ext == Extension::Constant ? cval : 0.0;
   scratch.resize(len);
   for (int i = 0; i < len; ++i) {
     const int j = extend_index(i - pad, n, ext);
-    scratch[i] = j < 0 ? 0.0 : x[j * stride];
+    scratch[i] = j < 0 ? outside : x[j * stride];
   }
   const std::vector<Wide> zero(f.order(), 0.0L);
   causal_pass(f, zero, scratch.data(), len);
@@ -102,24 +105,29 @@ int padding_for(const Recursive& f, Extension ext) {
 }  // namespace
 
 std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
-                                      const std::vector<double>& x) {
+                                      const std::vector<double>& x, double cval) {
   const int n = int(x.size());
   const int r = f.order();
   const direct_form::LineMaps maps = direct_form::line_maps(f, ext, n);
+  auto from_value = [&](const std::vector<double>& window) {
+    std::vector<Wide> acc(r, 0.0L);
+    for (int k = 0; k < r; ++k) acc[k] = Wide(window[std::size_t(k)]) * cval;
+    return acc;
+  };
   std::vector<double> y = x;
-  causal_pass(f, apply(maps.causal_from_x, x, std::vector<Wide>(r, 0.0L)), y.data(), n);
+  causal_pass(f, apply(maps.causal_from_x, x, from_value(maps.causal_from_value)), y.data(), n);
   if (f.causal_only) return y;
-  std::vector<Wide> e = apply(maps.anticausal_from_y, y, std::vector<Wide>(r, 0.0L));
+  std::vector<Wide> e = apply(maps.anticausal_from_y, y, from_value(maps.anticausal_from_value));
   e = apply(maps.anticausal_from_x, x, e);
   anticausal_pass(f, e, y.data(), n);
   return y;
 }
 
 std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
-                                       const std::vector<double>& x) {
+                                       const std::vector<double>& x, double cval) {
   const int n = int(x.size());
   std::vector<double> out(n), scratch;
-  padded_line(f, ext, x.data(), n, 1, padding_for(f, ext), scratch, out.data(), 1);
+  padded_line(f, ext, cval, x.data(), n, 1, padding_for(f, ext), scratch, out.data(), 1);
   return out;
 }
 
@@ -151,7 +159,7 @@ void separable_pass(std::vector<double>& img, int width, int height, int channel
 
 // One separable pass of the sampled Gaussian of `sigma`, normalised to unit sum and truncated at
 // >= 6 sigma, where its tail is below 1e-8 of the peak.
-void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension ext,
+void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension ext, double cval,
               bool vertical) {
   if (!(sigma > 0.0)) throw InvalidParameter("FIR Gaussian: sigma must be > 0");
   const int radius = std::max(1, int(std::ceil(6.0 * sigma)));
@@ -164,7 +172,7 @@ void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension
     ext_line.resize(n + 2 * radius);
     for (int i = 0; i < n + 2 * radius; ++i) {
       const int j = extend_index(i - radius, n, ext);
-      ext_line[i] = j < 0 ? 0.0 : x[j];
+      ext_line[i] = j < 0 ? (ext == Extension::Constant ? cval : 0.0) : x[j];
     }
     for (int i = 0; i < n; ++i) {
       double acc = 0.0;
@@ -178,14 +186,20 @@ void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension
 
 }  // namespace
 
-std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext,
-                                        const Image& in) {
+std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext, const Image& in,
+                                        double cval) {
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
   for (const bool vertical : {true, false}) {
     const Recursive& f = vertical ? filters.y : filters.x;
     const int pad = padding_for(f, ext);
+    // Past the ends of a row lies the column filter of the constant: filtered here as a line
+    // of one sample continued by the same constant.
+    const double outside =
+        vertical || ext != Extension::Constant
+            ? cval
+            : filter_line_padded(filters.y, Extension::Constant, {cval}, cval)[0];
     auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
-      padded_line(f, ext, x, n, 1, pad, scratch, out, 1);
+      padded_line(f, ext, outside, x, n, 1, pad, scratch, out, 1);
     };
     // A line costs its padding as much as its samples.
     const int n = vertical ? in.height : in.width;
@@ -194,16 +208,18 @@ std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ex
   return img;
 }
 
-std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext) {
-  return fir_gaussian(in, sigma, sigma, ext);
+std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext, double cval) {
+  return fir_gaussian(in, sigma, sigma, ext, cval);
 }
 
-std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext) {
+// The kernel sums to one: the rows see cval itself past their ends.
+std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext,
+                                 double cval) {
   // Ignore is not an extension of the input: it reads as Zero.
   if (ext == Extension::Ignore) ext = Extension::Zero;
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
   for (const bool vertical : {true, false})
-    fir_pass(img, in, vertical ? sigma_y : sigma_x, ext, vertical);
+    fir_pass(img, in, vertical ? sigma_y : sigma_x, ext, cval, vertical);
   return img;
 }
 

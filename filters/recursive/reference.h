@@ -13,23 +13,27 @@ namespace rf::ref {
 // (a) Sequential causal then anticausal filtering of one line, started with the exact initial
 // windows of the extension that the plan-time algebra gives (Nehab & Maximo 2016;
 // recursive/direct_form.h): the algebra's own check against (b).
+// `cval` is the value past the ends under Extension::Constant, here and below.
 std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
-                                      const std::vector<double>& x);
+                                      const std::vector<double>& x, double cval = 0.0);
 
 // (b) Sequential filtering over an explicit padding long enough for the impulse response to decay
 // below double rounding: the ground truth for the recursive filters.
 std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
-                                       const std::vector<double>& x);
+                                       const std::vector<double>& x, double cval = 0.0);
 
 // (b) on a host image of any channel count: columns (filters.y), then rows (filters.x), kept in
-// double.
-std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext, const Image& in);
+// double. Under Extension::Constant the image is continued by cval in every direction: the rows
+// see the column filter of that constant past their ends.
+std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext, const Image& in,
+                                        double cval = 0.0);
 
 // The sampled Gaussian of standard deviation sigma, normalised to unit sum and truncated at
 // ceil(6 sigma), applied to the columns then the rows of a host image with the extension (Ignore
 // reads as Zero), in double: the ground truth of the kinds that approximate a Gaussian.
-std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext);
+std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext, double cval = 0.0);
 // The same with a sigma per axis: sigma_y down the columns, sigma_x along the rows.
-std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext);
+std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext,
+                                 double cval = 0.0);
 
 }  // namespace rf::ref

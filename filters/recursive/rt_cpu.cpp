@@ -71,8 +71,13 @@ template <int R>
   double a[R];
   for (int k = 0; k < R; ++k) a[k] = c.a[k];
 
-  alignas(64) double head[R][kLanes] = {};  // y_{-1} .. y_{-R}
-  alignas(64) double tail[R][kLanes] = {};  // z_n .. z_{n+R-1}
+  alignas(64) double head[R][kLanes];  // y_{-1} .. y_{-R}
+  alignas(64) double tail[R][kLanes];  // z_n .. z_{n+R-1}
+  for (int k = 0; k < R; ++k)
+    for (int l = 0; l < kLanes; ++l) {
+      head[k][l] = m.causal_from_value[std::size_t(k)];  // the constant's share (at_value)
+      tail[k][l] = m.anticausal_from_value[std::size_t(k)];
+    }
   apply_map<R>(m.causal_from_x, s, stride, head);
   if (!c.causal_only) apply_map<R>(m.anticausal_from_x, s, stride, tail);
 
@@ -134,7 +139,10 @@ template <int R>
   for (int k = 0; k < R; ++k) a[k] = c.a[k];
   double* head = work;              // row k: y_{-1-k}, then the causal ring
   double* tail = work + R * width;  // row k: z_{n+k}, then the anticausal ring
-  std::fill(work, work + 2 * R * width, 0.0);
+  for (int k = 0; k < R; ++k) {     // the constant's share (at_value), zero for the others
+    std::fill(head + k * width, head + (k + 1) * width, m.causal_from_value[std::size_t(k)]);
+    std::fill(tail + k * width, tail + (k + 1) * width, m.anticausal_from_value[std::size_t(k)]);
+  }
 
   auto accumulate = [&](const SparseColumns& map, int j, const auto* row, double* acc) {
     if (j < map.first || j >= map.first + map.count) return;
@@ -347,6 +355,15 @@ struct ImagePlan::Impl {
 
 namespace {
 
+// The line maps of a pass whose constant extension has the value `value`: the value windows of
+// direct_form::LineMaps, given per unit of the value, scaled once here, so that the kernels start
+// the feedbacks from them.
+LineMaps at_value(LineMaps m, double value) {
+  for (double& w : m.causal_from_value) w *= value;
+  for (double& w : m.anticausal_from_value) w *= value;
+  return m;
+}
+
 Coeffs coeffs_of(const Recursive& f) {
   Coeffs c;
   c.order = f.order();
@@ -358,7 +375,8 @@ Coeffs coeffs_of(const Recursive& f) {
 
 }  // namespace
 
-ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int height, int channels)
+ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
+                     double cval)
     : impl_(std::make_unique<Impl>()) {
   const Recursive& f = filters.x;
   if (filters.y.order() != f.order() || filters.y.causal_only != f.causal_only)
@@ -382,10 +400,14 @@ ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int h
   p.channels = channels;
   p.threads = std::max(1, omp_get_max_threads());
   p.parallel = std::size_t(width) * height * channels >= kParallelFloats;
-  p.columns = direct_form::line_maps(filters.y, ext, height);
-  p.rows = width == height && filters.x.a == filters.y.a && filters.x.b0 == filters.y.b0
-               ? p.columns
-               : direct_form::line_maps(filters.x, ext, width);
+  const ConstantValues k =
+      ext == Extension::Constant ? constant_values(filters, cval) : ConstantValues{};
+  const LineMaps columns = direct_form::line_maps(filters.y, ext, height);
+  p.columns = at_value(columns, k.columns);
+  p.rows = at_value(width == height && filters.x.a == filters.y.a && filters.x.b0 == filters.y.b0
+                        ? columns
+                        : direct_form::line_maps(filters.x, ext, width),
+                    k.rows);
   // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
   const std::ptrdiff_t row_floats = std::ptrdiff_t(width) * channels;
   // Two chunks per thread, whole cache lines each, for balance; at least a page of floats per

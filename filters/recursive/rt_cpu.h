@@ -20,7 +20,9 @@ namespace rf::cpu {
 class ImagePlan {
  public:
   // Columns run filters.y, rows filters.x (one order for both).
-  ImagePlan(const AxisDesigns& filters, Extension ext, int width, int height, int channels);
+  // cval: the value outside the image under Extension::Constant (design.h, constant_values).
+  ImagePlan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
+            double cval = 0.0);
   ~ImagePlan();
   ImagePlan(ImagePlan&&) noexcept;
   ImagePlan& operator=(ImagePlan&&) noexcept;

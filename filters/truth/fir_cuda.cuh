@@ -34,8 +34,9 @@ __device__ __forceinline__ Vec<C, T> read_any(const Io& io, int x, int y) {
 
 // One pass along columns (rows == false) or rows; src is a frame (pass 1) or the T scratch.
 template <int C, class T, bool FromScratch, bool ToScratch>
-__global__ void __launch_bounds__(256) pass_kernel(Io src, Io dst, int w, int h, bool rows,
-                                                   Extension ext, const double* taps, int radius) {
+__global__ void __launch_bounds__(256)
+    pass_kernel(Io src, Io dst, int w, int h, bool rows, Extension ext, T outside,
+                const double* taps, int radius) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
@@ -44,7 +45,10 @@ __global__ void __launch_bounds__(256) pass_kernel(Io src, Io dst, int w, int h,
   Vec<C, T> acc = zero_vec<C, T>();
   for (int k = -radius; k <= radius; ++k) {
     const int j = extend_index(pos + k, n, ext);
-    if (j < 0) continue;
+    if (j < 0) {  // zero, or the constant (`outside`, 0 for the others)
+      fma_into(acc, T(taps[k + radius]), filled<C, T>(outside));
+      continue;
+    }
     const int sx = rows ? j : x, sy = rows ? y : j;
     Vec<C, T> v;
     if constexpr (FromScratch)
@@ -59,18 +63,20 @@ __global__ void __launch_bounds__(256) pass_kernel(Io src, Io dst, int w, int h,
     write<C>(dst, x, y, convert<float>(acc));
 }
 
-// Columns with taps_y (radius_y), then rows with taps_x.
+// Columns with taps_y (radius_y), then rows with taps_x; `outside` is the constant extension's
+// value, which the rows see too: the taps sum to one.
 template <int C, class T>
 void passes(const Io& src, const Io& tmp, const Io& dst, int w, int h, Extension ext,
-            const double* taps_y, int radius_y, const double* taps_x, int radius_x,
+            double outside, const double* taps_y, int radius_y, const double* taps_x, int radius_x,
             cudaStream_t stream) {
   const dim3 block(32, 8);
   const dim3 grid((w + 31) / 32, (h + 7) / 8);
+  const T k = ext == Extension::Constant ? T(outside) : T(0);
   pass_kernel<C, T, false, true>
-      <<<grid, block, 0, stream>>>(src, tmp, w, h, false, ext, taps_y, radius_y);
+      <<<grid, block, 0, stream>>>(src, tmp, w, h, false, ext, k, taps_y, radius_y);
   CUDA_CHECK_LAUNCH();
   pass_kernel<C, T, true, false>
-      <<<grid, block, 0, stream>>>(tmp, dst, w, h, true, ext, taps_x, radius_x);
+      <<<grid, block, 0, stream>>>(tmp, dst, w, h, true, ext, k, taps_x, radius_x);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -101,6 +107,13 @@ class SeparableFir {
     plan(sigma, sigma, ext, width, height, format, radius);
   }
 
+  // cval: the constant extension's value.
+  void plan(double sigma_x, double sigma_y, Extension ext, double cval, int width, int height,
+            PixelFormat format) {
+    plan(sigma_x, sigma_y, ext, width, height, format);
+    cval_ = cval;
+  }
+
   // A sigma per axis: sigma_x along the rows, sigma_y along the columns; radius < 0: ceil(6
   // sigma) of each axis.
   void plan(double sigma_x, double sigma_y, Extension ext, int width, int height,
@@ -113,6 +126,7 @@ class SeparableFir {
     height_ = height;
     format_ = format;
     ext_ = ext == Extension::Ignore ? Extension::Zero : ext;
+    cval_ = 0.0;
     x_.plan(sigma_x, radius);
     y_.plan(sigma_y, radius);
     const std::size_t sample = std::size_t(channel_count(format)) * sizeof(T);
@@ -150,9 +164,11 @@ class SeparableFir {
     const double* tx = static_cast<const double*>(x_.taps.ptr);
     const double* ty = static_cast<const double*>(y_.taps.ptr);
     if (c == 1)
-      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, ty, y_.radius, tx, x_.radius, stream);
+      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, cval_, ty, y_.radius, tx, x_.radius,
+                        stream);
     else
-      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, ty, y_.radius, tx, x_.radius, stream);
+      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, cval_, ty, y_.radius, tx, x_.radius,
+                        stream);
     if (out.space == MemorySpace::Host) {
       CUDA_CHECK(cudaMemcpy2DAsync(out.data, out.pitch ? out.pitch : row_bytes, staging_.ptr,
                                    staging_.pitch, row_bytes, std::size_t(height_),
@@ -181,6 +197,7 @@ class SeparableFir {
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::R32F;
   Extension ext_ = Extension::Zero;
+  double cval_ = 0.0;
   Taps x_, y_;
   DeviceBuffer tmp_, staging_;
 };

@@ -27,8 +27,9 @@ Image as_float(const std::vector<double>& v, const Image& like) {
 Image cpu_truth(const FilterSpec& spec, const Image& in) {
   if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
   if (fir_truth(spec))
-    return as_float(ref::fir_gaussian(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext), in);
-  return as_float(ref::filter_image_padded(design_axes(spec), spec.ext, in), in);
+    return as_float(
+        ref::fir_gaussian(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext, spec.cval), in);
+  return as_float(ref::filter_image_padded(design_axes(spec), spec.ext, in, spec.cval), in);
 }
 
 }  // namespace
@@ -54,7 +55,7 @@ Image ground_truth(const FilterSpec& spec, const Image& in, Backend backend) {
                            std::to_string(in.channels) + ")");
   std::string why;
   if (!cuda_available(&why)) throw BackendUnavailable("ground truth on the GPU: " + why);
-  return cuda::fir_ground_truth(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext);
+  return cuda::fir_ground_truth(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext, spec.cval);
 }
 
 }  // namespace rf

@@ -98,6 +98,33 @@ TEST_CASE("rfcli filter: writes the filtered image and says where") {
   CHECK(got.pixels == want.pixels);
 }
 
+TEST_CASE("rfcli filter and truth: --ext constant --cval V, the image continued with V") {
+  TempDir dir;
+  const rf::Image in = rf::test::random_image(37, 29, 1, 31);
+  rf::io::write_image(dir / "in.pfm", in);
+  rf::FilterSpec spec;
+  spec.sigma = 6.0;
+  spec.ext = rf::Extension::Constant;
+  spec.cval = 0.8;
+  const std::string input = "'" + (dir / "in.pfm") + "' ";
+  for (const char* command : {"filter", "truth"}) {
+    CAPTURE(command);
+    const std::string out = dir / (std::string(command) + ".pfm");
+    const bool filter = std::string(command) == "filter";
+    const Run r =
+        rfcli(dir, std::string(command) + " " + input + "'" + out +
+                       "' --sigma 6 --ext constant --cval 0.8" + (filter ? " --backend cpu" : ""));
+    REQUIRE(r.status == 0);
+    const rf::Image want =
+        filter ? rf::filter_image(spec, in, rf::Backend::Cpu) : rf::ground_truth(spec, in);
+    CHECK(rf::io::read_image(out).pixels == want.pixels);
+  }
+  // The value matters: constant 0 is the zero extension, and differs.
+  spec.cval = 0.0;
+  CHECK(rf::filter_image(spec, in, rf::Backend::Cpu).pixels !=
+        rf::io::read_image(dir / "filter.pfm").pixels);
+}
+
 TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along y") {
   TempDir dir;
   const rf::Image in = rf::test::random_image(53, 41, 1, 29);
@@ -591,6 +618,10 @@ TEST_CASE("rfcli: every bad input is one line on stderr and exit status 2") {
   check_refused(dir, "frobnicate", "unknown subcommand 'frobnicate'");
   check_refused(dir, "", "subcommand");
   check_refused(dir, "filter " + img + " " + out + " --ext spiral", "--ext");
+  check_refused(dir, "filter " + img + " " + out + " --cval 0.5",
+                "--cval 0.5: only --ext constant");
+  check_refused(dir, "filter " + img + " " + out + " --ext constant --cval nan",
+                "cval must be a finite number");
   check_refused(dir, "filter " + img + " " + out + " --filter median", "--filter");
   check_refused(dir, "filter " + img + " " + out + " --sigma -1", "sigma");
   check_refused(dir, "filter " + img + " " + out + " --sigma nan", "sigma");

@@ -48,9 +48,9 @@ TEST_CASE("filter panel: orders, extensions, algorithms and backends from the ta
   CHECK(mirror.find("mirror: c b a | a b c | c b a") == 0);
   CHECK(mirror.find("GL_MIRRORED_REPEAT") != std::string::npos);
   CHECK(extension_hint(Extension::Ignore).find("(GL") == std::string::npos);
-  CHECK(truth_extension_choices() == std::vector<Extension>{Extension::Zero, Extension::Clamp,
-                                                            Extension::Repeat, Extension::Mirror,
-                                                            Extension::Reflect101});
+  CHECK(truth_extension_choices() ==
+        std::vector<Extension>{Extension::Zero, Extension::Clamp, Extension::Repeat,
+                               Extension::Mirror, Extension::Reflect101, Extension::Constant});
 
   using A = Algorithm;
   CHECK(algorithm_choices(Backend::Cpu, FilterKind::Gaussian) ==

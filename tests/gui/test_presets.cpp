@@ -10,6 +10,7 @@
 
 #include "app/gui/embedded.h"
 #include "app/gui/options.h"
+#include "app/gui/panels/filter_choices.h"
 #include "app/gui/presets.h"
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
@@ -30,6 +31,7 @@ TEST_CASE("presets: a random state survives a JSON round trip") {
     p.spec.kind = k.kind;
     p.spec.order = k.orders[rng() % k.orders.size()].order;
     p.spec.ext = k.extensions[rng() % k.extensions.size()];
+    if (p.spec.ext == Extension::Constant) p.spec.cval = -1.0 + 3.0 * u(rng);
     const std::vector<Algorithm> algos = algorithms_for(Backend::Auto, k.kind);
     p.spec.algo = algos[rng() % algos.size()];
     p.spec.sigma = 0.5 + 199.5 * u(rng);
@@ -46,7 +48,7 @@ TEST_CASE("presets: a random state survives a JSON round trip") {
     p.view.probe_x = int(rng() % 100);
     p.view.probe_y = int(rng() % 100);
     p.diff.truth = TruthMode(rng() % 3);
-    p.diff.truth_ext = Extension(1 + rng() % 4);
+    p.diff.truth_ext = truth_extension_choices()[rng() % truth_extension_choices().size()];
     p.diff.band = 1 + int(rng() % 50);
     p.source = SourceChoice{SourceKind::Pattern, "steps"};
     const Preset q = preset_from_json(nlohmann::json::parse(to_json(p).dump()), Preset{});
@@ -84,7 +86,8 @@ TEST_CASE("presets: missing keys keep the base, bad values name the key") {
   };
   // A filter reads as rfcli's options do: rfcli's message for a bad name or value.
   CHECK(message(R"({"filter": {"ext": "spiral"}})") ==
-        "--ext: unknown extension 'spiral' (ignore, zero, clamp, repeat, mirror, reflect101)");
+        "--ext: unknown extension 'spiral' (ignore, zero, clamp, repeat, mirror, reflect101, "
+        "constant)");
   CHECK(message(R"({"filter": {"order": 7}})") == "order must be in 1..5 for gaussian (got 7)");
   CHECK(message(R"({"filter": {"sigma": "big"}})").find("'sigma'") != std::string::npos);
   CHECK(message(R"({"view": {"mode": "xray"}})").find("'mode'") != std::string::npos);
@@ -257,4 +260,23 @@ TEST_CASE("options: the filter options of rfcli, sources and views") {
   REQUIRE_FALSE(parse({"--sigma", "5"}, &xy).has_value());
   CHECK(xy.spec.sigma == 5.0);
   CHECK(!xy.spec.sigma_y);
+
+  // --cval goes with --ext constant; another extension takes no value.
+  StudioOptions constant;
+  REQUIRE_FALSE(parse({"--ext", "constant", "--cval", "0.25"}, &constant).has_value());
+  CHECK(constant.spec.ext == Extension::Constant);
+  CHECK(constant.spec.cval == 0.25);
+  CHECK(parse({"--cval", "0.25"}, &bad) == 2);
+}
+
+TEST_CASE("presets: the constant extension's value, and another extension dropping it") {
+  const Preset c = preset_from_json(
+      nlohmann::json::parse(R"({"filter": {"ext": "constant", "cval": 0.4}})"), Preset{});
+  CHECK(c.spec.ext == Extension::Constant);
+  CHECK(c.spec.cval == 0.4);
+  CHECK(to_json(c)["filter"]["cval"] == 0.4);
+  const Preset m = preset_from_json(nlohmann::json::parse(R"({"filter": {"ext": "mirror"}})"), c);
+  CHECK(m.spec.ext == Extension::Mirror);
+  CHECK(m.spec.cval == 0.0);
+  CHECK_FALSE(to_json(m)["filter"].contains("cval"));
 }

@@ -65,19 +65,24 @@ def pad_length(a):
     return int(np.ceil(np.log(1e-14) / np.log(np.abs(poles).max()))) + 1
 
 
-def recursive_reference(image, coeffs, ext, row_coeffs=None):
+def recursive_reference(image, coeffs, ext, row_coeffs=None, cval=0.0):
     """Columns (down, up) then rows (right, left) of the pair
     y_i = b0 x_i - sum a_k y_{i-k},  z_i = b0 y_i - sum a_k z_{i+k}, in double, each line
     extended by padding long enough for the response to vanish (numpy's np.pad is the
-    extension) and started from zero. The rows take row_coeffs where given."""
+    extension) and started from zero. The rows take row_coeffs where given. ext='constant'
+    continues the image with cval: the rows see the columns' filter of it, cval times their
+    gain at DC."""
     out = image.astype(np.float64)
 
-    def lines(x, coeffs):  # x: lines along axis 0, everything else independent
+    def lines(x, coeffs, value):  # x: lines along axis 0, everything else independent
         b0, a = coeffs["b0"], np.asarray(coeffs["a"])
         r, pad = len(a), pad_length(coeffs["a"])
         n = x.shape[0]
         width = [(pad, pad)] + [(0, 0)] * (x.ndim - 1)
-        ext_x = np.pad(x, width, mode=NUMPY_PAD[ext])
+        if ext == "constant":
+            ext_x = np.pad(x, width, mode="constant", constant_values=value)
+        else:
+            ext_x = np.pad(x, width, mode=NUMPY_PAD[ext])
         y = np.zeros((n + 2 * pad + r,) + x.shape[1:])
         for i in range(n + 2 * pad):  # causal, y[r + i] is sample i
             y[r + i] = b0 * ext_x[i] - sum(a[k] * y[r + i - 1 - k] for k in range(r))
@@ -86,12 +91,13 @@ def recursive_reference(image, coeffs, ext, row_coeffs=None):
             z[i] = b0 * y[r + i] - sum(a[k] * z[i + 1 + k] for k in range(r))
         return z[pad : pad + n]
 
-    out = lines(out, coeffs)
-    out = np.moveaxis(lines(np.moveaxis(out, 1, 0), row_coeffs or coeffs), 0, 1)
+    gain = (coeffs["b0"] / (1.0 + sum(coeffs["a"]))) ** 2
+    out = lines(out, coeffs, cval)
+    out = np.moveaxis(lines(np.moveaxis(out, 1, 0), row_coeffs or coeffs, cval * gain), 0, 1)
     return out
 
 
-def gaussian_fir_reference(image, sigma, ext):
+def gaussian_fir_reference(image, sigma, ext, cval=0.0):
     """The sampled Gaussian, normalised and truncated at 6 sigma, convolved in double."""
     radius = max(1, int(np.ceil(6 * sigma)))
     t = np.arange(-radius, radius + 1)
@@ -101,7 +107,10 @@ def gaussian_fir_reference(image, sigma, ext):
     for axis in (0, 1):
         width = [(0, 0)] * out.ndim
         width[axis] = (radius, radius)
-        padded = np.pad(out, width, mode=NUMPY_PAD[ext])
+        if ext == "constant":  # the kernel sums to one: the rows see cval too
+            padded = np.pad(out, width, mode="constant", constant_values=cval)
+        else:
+            padded = np.pad(out, width, mode=NUMPY_PAD[ext])
         n = out.shape[axis]
         out = sum(
             kernel[k] * np.take(padded, np.arange(k, k + n), axis=axis) for k in range(2 * radius + 1)
@@ -211,7 +220,8 @@ class SameAsRfcli(unittest.TestCase):
             ("gaussian", "deriche", "yvrg", "bspline3", "bspline5", "bspline7", "exp", "sat", "edge-aware"),
         )
         self.assertEqual(
-            rfstudio.extensions, ("ignore", "zero", "clamp", "repeat", "mirror", "reflect101")
+            rfstudio.extensions,
+            ("ignore", "zero", "clamp", "repeat", "mirror", "reflect101", "constant"),
         )
         self.assertEqual(rfstudio.backends, ("auto", "cpu", "cuda"))
         for option, kwargs, names in [
@@ -272,6 +282,23 @@ class AgainstDoubleReferences(unittest.TestCase):
                     expected = recursive_reference(image, coeffs, ext)
                     scale = np.abs(expected).max()
                     self.assertLess(np.abs(got - expected).max(), 2e-6 * scale)
+
+    def test_constant_extension_continues_the_image_with_its_value(self):
+        image = random_image((21, 17, 3), seed=12)
+        for kind, params in (("gaussian", dict(sigma=5.0, order=3)), ("exp", dict(pole=0.7))):
+            coeffs = rfstudio.coeffs(kind, **params)
+            for algo in ("auto", "alg5", "alg6"):
+                with self.subTest(kind=kind, algo=algo):
+                    got = rfstudio.filter(
+                        image, kind, ext="constant", cval=-0.6, algo=algo, backend="cpu", **params)
+                    expected = recursive_reference(image, coeffs, "constant", cval=-0.6)
+                    self.assertLess(np.abs(got - expected).max(), 2e-6 * np.abs(expected).max())
+        # The truth takes the value too; a value without the constant extension is a mistake.
+        truth = rfstudio.truth(image, "gaussian", sigma=2.0, ext="constant", cval=0.25)
+        self.assertLess(np.abs(truth - gaussian_fir_reference(image, 2.0, "constant", 0.25)).max(),
+                        1e-6)
+        with self.assertRaisesRegex(ValueError, "only --ext constant takes a value"):
+            rfstudio.filter(image, cval=0.5)
 
     def test_sigma_per_axis_rows_first(self):
         image = random_image((23, 31, 4), seed=11)

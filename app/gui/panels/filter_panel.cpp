@@ -120,6 +120,13 @@ void extension_and_backend(FilterSpec& s, Backend running_backend) {
   const std::string ext_hint = extension_hint(s.ext);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ext_hint.c_str());
   hint(ext_hint);
+  if (s.ext == Extension::Constant) {
+    // On the frame's [0, 1] scale; beyond it a constant still filters, and shows as a glow.
+    float cval = float(s.cval);
+    if (ImGui::SliderFloat("constant", &cval, -1.0f, 2.0f, "%.3f")) s.cval = cval;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the value outside the image (0 black, 1 white); Ctrl+click to type one");
+  }
   const Backend running = s.backend == Backend::Auto ? running_backend : s.backend;
   const std::vector<Algorithm> offered = algorithm_choices(running, s.kind);
   if (std::find(offered.begin(), offered.end(), s.algo) == offered.end()) s.algo = Algorithm::Auto;

@@ -52,7 +52,12 @@ void profile_legend(const ProfileData& p, Extension current, bool* shown) {
   for (Extension e : kAllExtensions) {
     if (e == current) continue;
     const int i = int(e);
-    ImGui::SameLine();
+    // On this line while the checkbox fits, else on the next.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width =
+        ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(to_string(e)).x;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kExtensionColors[i]));
     ImGui::Checkbox(to_string(e), &shown[i]);
     ImGui::PopStyleColor();

@@ -28,10 +28,17 @@ FilterSpec make_spec(FilterKind kind, int order, double sigma) {
   return s;
 }
 
-double dc_gain(const Recursive& f) {
+double pass_gain(const Recursive& f) {
   double den = 1.0;
   for (double a : f.a) den += a;
   return f.b0 / den;
+}
+
+Recursive first_order_smoother() {
+  Recursive f;
+  f.b0 = 0.2;
+  f.a = {-0.8};
+  return f;
 }
 
 // Causal then anticausal pass over x, both started from zero (x is padded by the caller).
@@ -98,7 +105,21 @@ TEST_CASE("design: exponential smoother coefficients by hand") {
   f = design(s);
   CHECK(f.b0 == doctest::Approx(1.55).epsilon(1e-15));
   CHECK(f.a[0] == doctest::Approx(0.55).epsilon(1e-15));
-  CHECK(dc_gain(f) == doctest::Approx(1.0).epsilon(1e-15));
+  CHECK(pass_gain(f) == doctest::Approx(1.0).epsilon(1e-15));
+}
+
+TEST_CASE("design: the gain at DC of both passes, and what the rows see past a constant") {
+  Recursive f;
+  f.b0 = 0.5;
+  f.a = {-0.25};  // one pass: 0.5 / 0.75
+  CHECK(dc_gain(f) == doctest::Approx(4.0 / 9.0).epsilon(1e-15));
+  f.causal_only = true;
+  CHECK(dc_gain(f) == doctest::Approx(2.0 / 3.0).epsilon(1e-15));
+  f.causal_only = false;
+  const Recursive g = first_order_smoother();
+  const ConstantValues k = constant_values(AxisDesigns(g, f), 3.0);
+  CHECK(k.columns == 3.0);
+  CHECK(k.rows == doctest::Approx(3.0 * 4.0 / 9.0).epsilon(1e-15));  // the column filter's gain
 }
 
 TEST_CASE("design: summed-area table is a causal running sum") {
@@ -151,7 +172,7 @@ TEST_CASE("design: B-spline prefilter poles match Unser's values") {
       for (const Complex& p : got) best = std::min(best, std::abs(p - want));
       CHECK(best < 1e-12);
     }
-    CHECK(dc_gain(f) == doctest::Approx(1.0).epsilon(1e-14));
+    CHECK(pass_gain(f) == doctest::Approx(1.0).epsilon(1e-14));
   }
 }
 
@@ -243,7 +264,7 @@ TEST_CASE("design: Gaussian designs have unit DC gain and variance sigma^2") {
       CAPTURE(sigma);
       const Recursive f = design(make_spec(g.kind, g.order, sigma));
       CHECK(f.order() == g.order);
-      CHECK(dc_gain(f) == doctest::Approx(1.0).epsilon(1e-12));
+      CHECK(pass_gain(f) == doctest::Approx(1.0).epsilon(1e-12));
       const double tol = sigma <= 16.0 ? 1e-9 : g.order <= 3 ? 1e-8 : 2e-4;
       CHECK(design_math::pair_variance(f) == doctest::Approx(sigma * sigma).epsilon(tol));
       CHECK(measured_variance(f) == doctest::Approx(sigma * sigma).epsilon(tol));
@@ -263,7 +284,7 @@ TEST_CASE("design: yvrg follows Lee et al. eq. (3)-(4)") {
     CHECK(f.a[1] == doctest::Approx(-b2 / b0).epsilon(2e-5));
     CHECK(f.a[2] == doctest::Approx(-b3 / b0).epsilon(2e-5));
     CHECK(f.b0 == doctest::Approx(B).epsilon(1e-3));
-    CHECK(dc_gain(f) == doctest::Approx(1.0).epsilon(1e-12));
+    CHECK(pass_gain(f) == doctest::Approx(1.0).epsilon(1e-12));
   }
   // Young and van Vliet's q(sigma) does not give variance sigma^2: measured 1.48 sigma^2 at
   // sigma 0.5, 1.54 at 1, 1.23 at 4, tending to 1.147 (= (1.085 * 0.98711)^2) for large sigma.

@@ -51,6 +51,8 @@ inline std::vector<FilterSpec> all_specs() {
     for (Extension e : kAllExtensions) {
       if (s.kind == FilterKind::Sat && e != Extension::Zero && e != Extension::Ignore) continue;
       s.ext = e;
+      // A constant far from the data (seeded in [0, 1)), so that a lost value shows.
+      s.cval = e == Extension::Constant ? -0.6 : 0.0;
       out.push_back(s);
     }
   };
@@ -130,7 +132,8 @@ inline Outcome check_all_algorithms(Engine& engine, Backend backend) {
   for (const FilterSpec& base : all_specs()) {
     for (const Shape& shape : shapes(std::max(base.sigma, sigma_along(base, Axis::Y)))) {
       const Image in = random_image(shape.width, shape.height, shape.channels, seed++, 0.05f, 1.0f);
-      const std::vector<double> want = ref::filter_image_padded(design_axes(base), base.ext, in);
+      const std::vector<double> want =
+          ref::filter_image_padded(design_axes(base), base.ext, in, base.cval);
       double peak = 0.0;
       for (double v : want) peak = std::max(peak, std::abs(v));
       for (float v : in.pixels) peak = std::max(peak, double(std::abs(v)));
