@@ -13,7 +13,8 @@
         out = engine.run(frame)                                     # ... run per frame
 
 The names each parameter takes are the tuples kinds, extensions, algorithms and backends, read
-from the library's filter table (rfcli's --help lists the same).
+from the library's filter table (rfcli's --help lists the same). rfstudio.ndimage.gaussian_filter
+takes scipy.ndimage.gaussian_filter's arguments instead.
 
 Arrays are H x W or H x W x C (C = 1 to 4), float32 or uint8 (filtered on [0, 1]); results keep
 the shape and dtype. Arrays in GPU memory (CuPy, PyTorch, Numba, JAX: __cuda_array_interface__
@@ -35,6 +36,7 @@ from ._rfstudio import (
     kinds,
     truth,
 )
+from . import ndimage
 
 __all__ = [
     "BackendUnavailable",
@@ -47,5 +49,6 @@ __all__ = [
     "extensions",
     "filter",
     "kinds",
+    "ndimage",
     "truth",
 ]
