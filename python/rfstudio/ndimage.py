@@ -20,7 +20,9 @@ What differs, and why:
   are filtered as independent channels (an H x W x 3 image: sigma=(s, s, 0) or axes=(0, 1)).
   One axis, three and derivatives (order > 0) are refused with a ValueError naming the argument.
 - One mode for both axes (a mode per axis is refused unless the two are the same).
-- numpy arrays only here; arrays in GPU memory go through rfstudio.filter.
+- A CuPy array or a PyTorch CUDA tensor is filtered on its GPU, without leaving it, and comes
+  back as the same library's array (float32 arithmetic there too; `output` a dtype, or an array
+  of the same library).
 """
 
 import numbers
@@ -67,6 +69,106 @@ def _order_for(sigmas):
     raise ValueError(f"sigma: {sigmas} is outside every order's range")
 
 
+class _Numpy:
+    """The array operations the filter needs, on host arrays (numpy) ..."""
+
+    dtype_of = staticmethod(np.dtype)
+
+    def __init__(self):
+        self.float32 = np.float32
+
+    def moveaxis(self, a, src, dst):
+        return np.moveaxis(a, src, dst)
+
+    def contiguous(self, a):
+        return np.ascontiguousarray(a)
+
+    def astype(self, a, dtype):
+        return a.astype(dtype)
+
+    def empty(self, shape, dtype, like):
+        return np.empty(shape, dtype)
+
+    def wrap(self, result):
+        return result
+
+    def round_into(self, a, dtype):
+        info = np.iinfo(dtype)
+        return np.clip(np.rint(a), info.min, info.max).astype(dtype)
+
+
+class _Cupy(_Numpy):
+    """... on CuPy arrays ..."""
+
+    def __init__(self):
+        import cupy
+
+        self.xp = cupy
+        self.float32 = cupy.float32
+        self.dtype_of = np.dtype
+
+    def moveaxis(self, a, src, dst):
+        return self.xp.moveaxis(a, src, dst)
+
+    def contiguous(self, a):
+        return self.xp.ascontiguousarray(a)
+
+    def empty(self, shape, dtype, like):
+        return self.xp.empty(shape, dtype)
+
+    def wrap(self, result):
+        return self.xp.asarray(result)
+
+    def round_into(self, a, dtype):
+        info = np.iinfo(dtype)
+        return self.xp.clip(self.xp.rint(a), info.min, info.max).astype(dtype)
+
+
+class _Torch(_Numpy):
+    """... and on PyTorch tensors."""
+
+    def __init__(self):
+        import torch
+
+        self.torch = torch
+        self.float32 = torch.float32
+
+    def dtype_of(self, dtype):
+        return dtype
+
+    def moveaxis(self, a, src, dst):
+        return self.torch.movedim(a, src, dst)
+
+    def contiguous(self, a):
+        return a.contiguous()
+
+    def astype(self, a, dtype):
+        return a.to(dtype)
+
+    def empty(self, shape, dtype, like):
+        return self.torch.empty(shape, dtype=dtype, device=like.device)
+
+    def wrap(self, result):
+        return self.torch.from_dlpack(result)
+
+    def round_into(self, a, dtype):
+        info = self.torch.iinfo(dtype)
+        return self.torch.clamp(self.torch.round(a), info.min, info.max).to(dtype)
+
+
+def _library_of(x):
+    """The operations for x's library, and whether x lives in GPU memory."""
+    if not hasattr(x, "__cuda_array_interface__"):
+        return _Numpy(), False
+    name = type(x).__module__.split(".")[0]
+    if name == "cupy":
+        return _Cupy(), True
+    if name == "torch":
+        return _Torch(), True
+    raise TypeError(f"input: a GPU array of {name}; rfstudio.ndimage takes CuPy arrays and PyTorch "
+                    "tensors (other libraries: rfstudio.filter)")
+
+
 def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0,
                     *, radius=None, axes=None):
     """scipy.ndimage.gaussian_filter on the exact recursive Gaussian (see the module's notes).
@@ -77,11 +179,10 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     one or one per axis (the same); cval: the value outside under 'constant', in the array's
     units; truncate, radius: accepted, no effect (no truncation); axes: the axes to filter.
     """
-    if hasattr(input, "__cuda_array_interface__"):
-        raise TypeError("input: rfstudio.ndimage filters numpy arrays; arrays in GPU memory go "
-                        "through rfstudio.filter")
-    x = np.asarray(input)
-    if x.dtype.kind not in "fiub" or x.dtype.kind == "b":
+    lib, on_gpu = _library_of(input)
+    x = input if on_gpu else np.asarray(input)
+    kind = np.dtype(str(x.dtype).replace("torch.", "")).kind
+    if kind not in "fiu":
         raise TypeError(f"input: dtype {x.dtype} is not a real number type")
     if x.ndim == 0:
         raise ValueError("input: a 0-d array has no axis to filter")
@@ -107,51 +208,51 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         raise ValueError(f"cval: {cval} (must be a finite number)")
     # scipy filters only the axes with a sigma above zero.
     filtered = [(a, s, m) for a, s, m in zip(all_axes, sigmas, modes) if s > 1e-15]
-    if output is None or isinstance(output, (type, np.dtype, str)):
-        out_dtype = x.dtype if output is None else np.dtype(output)
+    if output is None or isinstance(output, (type, str, np.dtype)) or not hasattr(output, "shape"):
+        out_dtype = x.dtype if output is None else lib.dtype_of(output)
         out = None
     else:
         out = output
-        if not isinstance(out, np.ndarray) or out.shape != x.shape:
-            raise ValueError(f"output: an array of shape {x.shape} (got "
-                             f"{getattr(out, 'shape', type(out).__name__)})")
+        if type(out) is not type(x) or tuple(out.shape) != tuple(x.shape):
+            raise ValueError(f"output: an array of shape {tuple(x.shape)} and of the input's "
+                             f"library (got {type(out).__name__} {tuple(out.shape)})")
         out_dtype = out.dtype
     if not filtered:
-        result = x.astype(out_dtype, copy=True)
+        result = lib.astype(x, out_dtype) if on_gpu else x.astype(out_dtype, copy=True)
     else:
         if len(filtered) != 2:
             raise ValueError(f"sigma: {len(filtered)} axes to filter; rfstudio.ndimage filters two "
                              "at a time (give the others sigma 0, or name two in axes)")
         if len({MODES[m] for _, _, m in filtered}) != 1:
             raise ValueError(f"mode: {[m for _, _, m in filtered]}: one mode for both axes")
-        result = _filter_two_axes(x, filtered, float(cval), out_dtype)
+        result = _filter_two_axes(lib, on_gpu, x, filtered, float(cval), out_dtype)
     if out is None:
         return result
     out[...] = result
     return out
 
 
-def _filter_two_axes(x, filtered, cval, out_dtype):
+def _filter_two_axes(lib, on_gpu, x, filtered, cval, out_dtype):
     (ay, sy, mode), (ax, sx, _) = sorted(filtered)
     ext = MODES[mode]
     design = _order_for((sy, sx))
-    # The two axes first, every other axis one channel of its own.
-    moved = np.moveaxis(x, (ay, ax), (0, 1))
+    # The two axes first, every other axis one channel of its own, filtered as one plane each.
+    moved = lib.moveaxis(x, (ay, ax), (0, 1))
     h, w = moved.shape[:2]
-    planes = np.ascontiguousarray(moved.reshape(h, w, -1))
-    if x.dtype == np.uint8 and np.dtype(out_dtype) == np.uint8:
+    planes = lib.contiguous(moved.reshape(h, w, -1))
+    if not on_gpu and x.dtype == np.uint8 and np.dtype(out_dtype) == np.uint8:
         work, scale = planes, 255.0  # filtered on [0, 1] and rounded back, cval on that scale
     else:
-        work, scale = planes.astype(np.float32), 1.0
+        work, scale = lib.astype(planes, lib.float32), 1.0
     kwargs = dict(sigma=(sy, sx), order=design, ext=ext)
     if ext == "constant":
         kwargs["cval"] = cval / scale
-    result = np.empty(work.shape, work.dtype)
+    result = lib.empty(tuple(work.shape), work.dtype, like=work)
     for c in range(work.shape[2]):
-        result[:, :, c] = _rfstudio.filter(np.ascontiguousarray(work[:, :, c]), "gaussian",
-                                           **kwargs)
-    result = np.moveaxis(result.reshape(moved.shape), (0, 1), (ay, ax))
-    if np.dtype(out_dtype).kind in "iu" and result.dtype != out_dtype:
-        info = np.iinfo(out_dtype)
-        result = np.clip(np.rint(result), info.min, info.max)
-    return result.astype(out_dtype, copy=False)
+        plane = lib.contiguous(work[:, :, c])
+        result[:, :, c] = lib.wrap(_rfstudio.filter(plane, "gaussian", **kwargs))
+    result = lib.moveaxis(result.reshape(tuple(moved.shape)), (0, 1), (ay, ax))
+    integer = np.dtype(str(out_dtype).replace("torch.", "")).kind in "iu"
+    if integer and result.dtype != out_dtype:
+        return lib.round_into(result, out_dtype)
+    return lib.astype(result, out_dtype)

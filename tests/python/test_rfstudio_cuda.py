@@ -149,6 +149,65 @@ class DeviceArrays(unittest.TestCase):
             self.skipTest("neither CuPy nor PyTorch with CUDA is installed")
 
 
+class NdimageOnTheGpu(unittest.TestCase):
+    """rfstudio.ndimage on CuPy arrays and PyTorch CUDA tensors: the same library's array back,
+    equal to the CPU's filter of the same design (order 5) to float rounding."""
+
+    def cpu(self, image, sigma, ext, cval=0.0):
+        planes = image.reshape(image.shape[0], image.shape[1], -1).astype(np.float32)
+        out = np.empty_like(planes)
+        kwargs = dict(cval=cval) if ext == "constant" else {}
+        for c in range(planes.shape[2]):
+            out[:, :, c] = rfstudio.filter(np.ascontiguousarray(planes[:, :, c]), "gaussian",
+                                           sigma=sigma, order=5, ext=ext, backend="cpu", **kwargs)
+        return out.reshape(image.shape)
+
+    def close(self, got, want, tolerance=2e-5):
+        self.assertLess(np.abs(np.asarray(got, np.float64) - want).max(),
+                        tolerance * max(1.0, np.abs(want).max()))
+
+    def test_cupy(self):
+        try:
+            import cupy
+        except ImportError:
+            self.skipTest("CuPy is not installed")
+        from rfstudio import ndimage
+
+        image = random_image((37, 53), np.float32, seed=21)
+        got = ndimage.gaussian_filter(cupy.asarray(image), 3.0, mode="mirror")
+        self.assertIsInstance(got, cupy.ndarray)
+        self.assertEqual(got.dtype, cupy.float32)
+        self.close(cupy.asnumpy(got), self.cpu(image, 3.0, "reflect101"))
+        color = random_image((29, 31, 3), np.float32, seed=22).astype(np.float64)
+        got = ndimage.gaussian_filter(cupy.asarray(color), (2.0, 2.0, 0.0), mode="constant",
+                                      cval=0.4)
+        self.assertEqual(got.dtype, cupy.float64)
+        self.assertEqual(got.shape, color.shape)
+        self.close(cupy.asnumpy(got), self.cpu(color, 2.0, "constant", 0.4))
+        out = cupy.empty((37, 53), cupy.float32)
+        self.assertIs(ndimage.gaussian_filter(cupy.asarray(image), 3.0, output=out), out)
+
+    def test_torch(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("PyTorch is not installed")
+        if not torch.cuda.is_available():
+            self.skipTest("PyTorch sees no CUDA device")
+        from rfstudio import ndimage
+
+        image = random_image((40, 41), np.float32, seed=23)
+        got = ndimage.gaussian_filter(torch.from_numpy(image).cuda(), 5.0, mode="wrap")
+        self.assertIsInstance(got, torch.Tensor)
+        self.assertTrue(got.is_cuda)
+        self.close(got.cpu().numpy(), self.cpu(image, 5.0, "repeat"))
+        bytes_ = np.rint(image * 255).astype(np.uint8)
+        got = ndimage.gaussian_filter(torch.from_numpy(bytes_).cuda(), 2.0, mode="nearest")
+        self.assertEqual(got.dtype, torch.uint8)
+        want = self.cpu(bytes_.astype(np.float32), 2.0, "clamp")
+        self.assertLessEqual(np.abs(got.cpu().numpy().astype(np.float64) - want).max(), 0.5 + 1e-3)
+
+
 if __name__ == "__main__":
     if not rfstudio.cuda_available():
         print("[skipped] no usable CUDA device: " + rfstudio.Engine().note)
