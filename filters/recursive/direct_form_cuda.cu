@@ -316,7 +316,13 @@ __global__ void __launch_bounds__(32 * kGroups, kCarryCtas<R>) carries_kernel(co
   Scalar p[R], e[R];
 #pragma unroll
   for (int k = 0; k < R; ++k) p[k] = e[k] = zero_vec<1, double>();
-  if (a.shape.pad > 0) {
+  if (a.seeds.by_constant) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      p[k] = Scalar{a.rec.outside * a.seeds.causal_sum[k]};
+      e[k] = Scalar{a.rec.outside * a.seeds.tail_sum[k]};
+    }
+  } else if (a.shape.pad > 0) {
     const int causal_terms = a.shape.pad + R - 1;
     const int count = causal_terms + (a.rec.causal_only ? 0 : a.shape.pad + R);
     constexpr int kBatch = 8;
@@ -550,13 +556,24 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
   const Coeffs<R, double> f = coeffs_of<R>(a.rec.b0, a.rec.a);
 
   Vec<C, double> w[R];
-  causal_seed<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, load, w);
+  if (a.seeds.by_constant) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) w[k] = filled<C>(a.rec.outside * a.seeds.causal_sum[k]);
+  } else {
+    causal_seed<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, load, w);
+  }
   const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
   for (int i = 0; i < n; ++i) write<C>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
   if (a.rec.causal_only) return;
 
   Vec<C, double> e[R];
-  anticausal_seed_from_tail<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, a.seeds.g, load, e);
+  if (a.seeds.by_constant) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) e[k] = filled<C>(a.rec.outside * a.seeds.tail_sum[k]);
+  } else {
+    anticausal_seed_from_tail<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, a.seeds.g, load,
+                                    e);
+  }
   if (a.rec.ext != Extension::Ignore) {
     double N[R][R];
     matrix_of<R>(a.mats.N, N);
@@ -815,6 +832,15 @@ class DirectFormFilter final : public FrameFilter {
       CUDA_CHECK(cudaMemcpy(buffers.seed_index.ptr, index.data(), index.size() * sizeof(int),
                             cudaMemcpyHostToDevice));
     a.seeds.seed_index = static_cast<const int*>(buffers.seed_index.ptr);
+    if (a.rec.ext == Extension::Constant && taps.pad > 0) {
+      a.seeds.by_constant = 1;
+      const int causal_terms = taps.pad + r - 1, tail_terms = taps.pad + r;
+      for (int k = 0; k < r; ++k) {
+        for (int i = k; i < causal_terms; ++i) a.seeds.causal_sum[k] += taps.g[std::size_t(i - k)];
+        for (int t = 0; t < tail_terms; ++t)
+          a.seeds.tail_sum[k] += taps.acorr[std::size_t(t > k ? t - k : k - t)];
+      }
+    }
     a.carries.pbar = buffers.pbar.ptr;
     a.carries.ebar = buffers.ebar.ptr;
     a.carries.pst = buffers.pst.ptr;

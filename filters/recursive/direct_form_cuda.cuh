@@ -73,6 +73,11 @@ struct PassSeeds {
   // The samples the seeds read (-1 for a zero): extend_index(-1 - i) for the causal terms
   // i < pad + r - 1, then extend_index(n + t) for the anticausal terms t < pad + r.
   const int* seed_index = nullptr;
+  // The constant extension reads no sample: its seeds are the sums of the taps above times the
+  // value (PassRecursion::outside), summed once when the pass is planned. by_constant: use them.
+  int by_constant = 0;
+  double causal_sum[kMaxOrder] = {};  // sum_{i>=k} g_{i-k} over the causal terms, per k
+  double tail_sum[kMaxOrder] = {};    // sum_t A(|t - m|) over the anticausal terms, per m
 };
 
 // Block carries: Vec<C, float or double> [nb][r][lines] (device).
