@@ -381,7 +381,9 @@ class Driver {
         break;
       case 4:
         s.ext = pick(std::vector<Extension>(std::begin(kAllExtensions), std::end(kAllExtensions)));
-        what = std::string("extension ") + to_string(s.ext);
+        s.cval = s.ext == Extension::Constant ? uniform(-1.0, 2.0) : 0.0;
+        what = std::string("extension ") + to_string(s.ext) +
+               (s.ext == Extension::Constant ? " " + std::to_string(s.cval) : "");
         break;
       case 5:
         s.sigma_r = std::exp(uniform(std::log(0.01), std::log(2.0)));
