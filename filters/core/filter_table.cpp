@@ -273,7 +273,7 @@ const std::vector<KindInfo>& kind_table() {
        // zero as well, the same thing for a causal-only filter.
        {Extension::Ignore, Extension::Zero},
        Extension::Zero,
-       "a running sum over endless copies of the image would not be finite",
+       "a running sum over anything but zeros beyond the image would not be finite",
        false},
       {FilterKind::EdgeAware,
        "edge-aware",
