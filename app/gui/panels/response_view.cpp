@@ -195,7 +195,15 @@ void response_view(const ResponseData& d, float x, float y, float w, float h) {
   draw_poles(dl, l, d);
   plot::title(dl, l.poles, d.causal_only ? "poles in the z-plane" : "poles: x causal, o anticausal",
               l.decibel.x1);
-  dl->AddText(ImVec2(l.header_x, l.header_y), plot::kText, describe(d.spec).c_str());
+  std::string header = describe(d.spec);
+  if (d.spec.sigma_y) {
+    // The plots are of one design: say which axis, and what the other one runs.
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " - plotted: along x, sigma %g (along y: sigma %g)",
+                  d.spec.sigma, *d.spec.sigma_y);
+    header += buf;
+  }
+  dl->AddText(ImVec2(l.header_x, l.header_y), plot::kText, header.c_str());
   dl->AddText(ImVec2(l.header_x, l.header_y + 1.2f * em), plot::kLabel, design_line(d).c_str());
   ImGui::End();
 }
