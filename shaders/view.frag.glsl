@@ -18,7 +18,9 @@ uniform bool u_diff_log;
 uniform float u_amplification;
 uniform float u_low_decade;    // log scales: 10^low .. 10^high
 uniform float u_high_decade;
-uniform int u_extension;       // 0 ignore, 1 zero, 2 clamp, 3 repeat, 4 mirror (filters/core/extension.h)
+uniform int u_extension;       // 0 ignore, 1 zero, 2 clamp, 3 repeat, 4 mirror, 5 reflect101,
+                               // 6 constant (filters/core/extension.h)
+uniform float u_cval;          // the constant extension's value
 uniform bool u_tiles_result;
 uniform float u_result_gain;   // display gain of the result (1; 1/area for summed-area tables)
 
@@ -37,7 +39,7 @@ vec3 inferno(float t) {
   return clamp(c0 + t * (c1 + t * (c2 + t * (c3 + t * (c4 + t * (c5 + t * c6))))), 0.0, 1.0);
 }
 
-// rf::extend_index (filters/core/extension.h): -1 where the extension is zero.
+// rf::extend_index (filters/core/extension.h): -1 where the extension is zero or the constant.
 int extend_index(int i, int n, int ext) {
   if (i >= 0 && i < n) return i;
   if (ext == 2) return i < 0 ? 0 : n - 1;
@@ -50,6 +52,13 @@ int extend_index(int i, int n, int ext) {
     int m = i % period;
     if (m < 0) m += period;
     return m < n ? m : period - 1 - m;
+  }
+  if (ext == 5) {
+    if (n == 1) return 0;
+    int period = 2 * n - 2;
+    int m = i % period;
+    if (m < 0) m += period;
+    return m < n ? m : period - m;
   }
   return -1;
 }
@@ -90,9 +99,11 @@ void main() {
       int i = extend_index(p.x, n.x, u_extension);
       int j = extend_index(p.y, n.y, u_extension);
       if (i < 0 || j < 0) {
-        // Zero padding is black; "ignore" extends nothing, so it is hatched as well.
+        // Zero padding is black, the constant its value; "ignore" extends nothing, so it is
+        // hatched as well.
         bool hatch = u_extension == 0 && (int(floor((canvas.x + canvas.y) / 8.0)) & 1) == 0;
-        color = hatch ? vec3(0.22, 0.05, 0.05) : vec3(0.0);
+        color = hatch ? vec3(0.22, 0.05, 0.05) : vec3(u_extension == 6 ? u_cval : 0.0);
+        if (u_extension == 6) color *= 0.8;
       } else {
         ivec2 s = ivec2(i, j);
         color = u_tiles_result ? result_at(s) : texelFetch(u_original, s, 0).rgb;

@@ -53,6 +53,7 @@ void Compositor::draw(const Pane& pane, int framebuffer_height, const PaneConten
   glUniform1f(loc("u_low_decade"), c.low_decade);
   glUniform1f(loc("u_high_decade"), c.high_decade);
   glUniform1i(loc("u_extension"), int(c.extension));
+  glUniform1f(loc("u_cval"), c.cval);
   glUniform1i(loc("u_tiles_result"), c.tiles_result);
   glUniform1f(loc("u_result_gain"), c.result_gain);
   const GLuint textures[3] = {c.original, c.result, c.truth ? c.truth : c.result};

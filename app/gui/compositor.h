@@ -25,6 +25,7 @@ struct PaneContent {
   float amplification = 1.0f;
   float low_decade = -7.0f, high_decade = 0.0f;
   Extension extension = Extension::Mirror;
+  float cval = 0.0f;  // the constant extension's value (FilterSpec::cval)
   bool tiles_result = false;
   float result_gain = 1.0f;
 };

@@ -253,6 +253,7 @@ PaneContent Studio::pane_content(int shader_mode, float scale_x, float scale_y) 
   c.low_decade = kLogScaleLowDecade;
   c.high_decade = kLogScaleHighDecade;
   c.extension = spec.ext;
+  c.cval = float(spec.cval);
   c.tiles_result = view.tiles_show_result;
   // A summed-area table grows with the area summed; shown divided by the image area it becomes
   // a ramp whose brightness is the running mean.

@@ -186,6 +186,14 @@ TEST_CASE("offscreen: tiles, split, side by side, profile and impulse views rend
   const Box whole{0, 0, kWidth, kHeight};
   CHECK(mean_abs_diff(mirror, repeat, whole) > 10.0);
   CHECK(moments(zero, whole, all).mean < moments(mirror, whole, all).mean - 20.0);
+  // The shader continues the image as the filter does: reflect101 is not black beyond it, the
+  // constant is its value there (white here), brighter than any reflection of the image.
+  const Rgba8Image reflect101 =
+      shoot("tiles-reflect101", "--hide-ui --view tiles --ext reflect101");
+  const Rgba8Image white =
+      shoot("tiles-constant", "--hide-ui --view tiles --ext constant --cval 1");
+  CHECK(moments(reflect101, whole, all).mean > moments(zero, whole, all).mean + 20.0);
+  CHECK(moments(white, whole, all).mean > moments(mirror, whole, all).mean + 20.0);
   for (const char* view : {"split", "side", "profile", "impulse", "original"}) {
     CAPTURE(view);
     const Rgba8Image img = shoot(std::string("view-") + view, std::string("--view ") + view);
