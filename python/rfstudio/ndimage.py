@@ -173,7 +173,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
                     *, radius=None, axes=None):
     """scipy.ndimage.gaussian_filter on the exact recursive Gaussian (see the module's notes).
 
-    input: a numpy array (or anything numpy reads) of any real dtype; sigma: one or one per axis
+    input: a numpy array (or anything numpy reads), a CuPy array or a PyTorch CUDA tensor, of
+    any real dtype; sigma: one or one per axis
     of `axes`; order: 0 (derivatives are refused); output: an array or dtype, default the
     input's; mode: scipy's names (reflect, mirror, nearest, wrap, constant and the grid- ones),
     one or one per axis (the same); cval: the value outside under 'constant', in the array's
