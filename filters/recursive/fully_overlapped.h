@@ -56,6 +56,38 @@ RF_HD constexpr bool reads_edges(Extension e) {
   return e == Extension::Clamp || e == Extension::Reflect101;
 }
 
+// The exact seeds of a line's extensions (modal.h, Seeds), in the layout of LineMatrices: dense
+// r x r maps (stride kMaxOrder), vectors, and the maps that act on each mode alone as multipliers
+// in the state's layout (a real mode's scalar, a pair's Re and Im: r FMAs instead of r^2).
+template <class T>
+struct LineSeeds {
+  static constexpr int kSquare = kMaxOrder * kMaxOrder;
+  T S[kMaxOrder] = {}, clamp_tail[kMaxOrder] = {};
+  T G[kSquare] = {}, Q_n[kSquare] = {}, Q_2n[kSquare] = {}, D_n[kSquare] = {}, M[kSquare] = {};
+  T R_h[kSquare] = {}, R_u[kSquare] = {}, W101[kSquare] = {};  // reflect101
+  T r_first[kMaxOrder] = {}, r_last[kMaxOrder] = {}, w_last[kMaxOrder] = {};
+  T Q_n_m[kMaxOrder] = {}, Q_2n_m[kMaxOrder] = {}, D_n_m[kMaxOrder] = {}, R_h_m[kMaxOrder] = {},
+    R_u_m[kMaxOrder] = {};
+
+  // The same seeds rounded to U.
+  template <class U>
+  LineSeeds<U> as() const {
+    LineSeeds<U> o;
+    auto copy = [](const T* src, U* dst, int count) {
+      for (int i = 0; i < count; ++i) dst[i] = U(src[i]);
+    };
+    const T* vectors[] = {S,     clamp_tail, r_first, r_last, w_last,
+                          Q_n_m, Q_2n_m,     D_n_m,   R_h_m,  R_u_m};
+    U* vectors_out[] = {o.S,     o.clamp_tail, o.r_first, o.r_last, o.w_last,
+                        o.Q_n_m, o.Q_2n_m,     o.D_n_m,   o.R_h_m,  o.R_u_m};
+    for (int i = 0; i < 10; ++i) copy(vectors[i], vectors_out[i], kMaxOrder);
+    const T* squares[] = {G, Q_n, Q_2n, D_n, M, R_h, R_u, W101};
+    U* squares_out[] = {o.G, o.Q_n, o.Q_2n, o.D_n, o.M, o.R_h, o.R_u, o.W101};
+    for (int i = 0; i < 8; ++i) copy(squares[i], squares_out[i], kSquare);
+    return o;
+  }
+};
+
 // One line direction: columns (n = height) or rows (n = width). Row-major r x r matrices are
 // stored with stride kMaxOrder; T is double on the host, float where the kernels read them.
 template <class T>
@@ -69,19 +101,10 @@ struct LineMatrices {
   // The causal entering state's share of the anticausal perimeter, eq. (34): full, last block.
   T H_ARB_AFP[kMaxOrder * kMaxOrder] = {}, H_ARB_AFP_last[kMaxOrder * kMaxOrder] = {};
   T D_run[kMaxOrder * kMaxOrder] = {}, D_last_run[kMaxOrder * kMaxOrder] = {};  // across runs
-  // Seeds (modal.h, Seeds).
-  T S[kMaxOrder] = {}, clamp_tail[kMaxOrder] = {};
-  T G[kMaxOrder * kMaxOrder] = {}, Q_n[kMaxOrder * kMaxOrder] = {},
-                  Q_2n[kMaxOrder * kMaxOrder] = {}, D_n[kMaxOrder * kMaxOrder] = {},
-                  M[kMaxOrder * kMaxOrder] = {};
-  T R_h[kMaxOrder * kMaxOrder] = {}, R_u[kMaxOrder * kMaxOrder] = {},
-                    W101[kMaxOrder * kMaxOrder] = {};
-  T r_first[kMaxOrder] = {}, r_last[kMaxOrder] = {}, w_last[kMaxOrder] = {};
-  // The maps above that act on each mode alone, as multipliers in the state's layout (a real
-  // mode's scalar, a pair's Re and Im): what the kernels apply, r FMAs instead of r^2.
+  // The block transfers as multipliers per mode (LineSeeds' layout): what the kernels apply.
   T D_m[kMaxOrder] = {}, D_last_m[kMaxOrder] = {}, D_run_m[kMaxOrder] = {},
-    D_last_run_m[kMaxOrder] = {}, Q_n_m[kMaxOrder] = {}, Q_2n_m[kMaxOrder] = {},
-    D_n_m[kMaxOrder] = {}, R_h_m[kMaxOrder] = {}, R_u_m[kMaxOrder] = {};
+    D_last_run_m[kMaxOrder] = {};
+  LineSeeds<T> seeds;
 
   // The same constants rounded to U.
   template <class U>
@@ -102,28 +125,11 @@ struct LineMatrices {
     copy(H_ARB_AFP_last, o.H_ARB_AFP_last, kSquare);
     copy(D_run, o.D_run, kSquare);
     copy(D_last_run, o.D_last_run, kSquare);
-    copy(S, o.S, kMaxOrder);
-    copy(clamp_tail, o.clamp_tail, kMaxOrder);
-    copy(G, o.G, kSquare);
-    copy(Q_n, o.Q_n, kSquare);
-    copy(Q_2n, o.Q_2n, kSquare);
-    copy(D_n, o.D_n, kSquare);
-    copy(M, o.M, kSquare);
-    copy(R_h, o.R_h, kSquare);
-    copy(R_u, o.R_u, kSquare);
-    copy(W101, o.W101, kSquare);
-    copy(r_first, o.r_first, kMaxOrder);
-    copy(r_last, o.r_last, kMaxOrder);
-    copy(w_last, o.w_last, kMaxOrder);
     copy(D_m, o.D_m, kMaxOrder);
     copy(D_last_m, o.D_last_m, kMaxOrder);
     copy(D_run_m, o.D_run_m, kMaxOrder);
     copy(D_last_run_m, o.D_last_run_m, kMaxOrder);
-    copy(Q_n_m, o.Q_n_m, kMaxOrder);
-    copy(Q_2n_m, o.Q_2n_m, kMaxOrder);
-    copy(D_n_m, o.D_n_m, kMaxOrder);
-    copy(R_h_m, o.R_h_m, kMaxOrder);
-    copy(R_u_m, o.R_u_m, kMaxOrder);
+    o.seeds = seeds.template as<U>();
     return o;
   }
 };

@@ -208,7 +208,7 @@ class Filter final : public Base {
     if (p_.ext == Extension::Repeat) {
       double wbar[R];
       stitch_backward<R>(lc, zero, q_of(q), ignore, wbar);
-      affine<R>(lc.Q_n, wbar, zero, e);
+      affine<R>(lc.seeds.Q_n, wbar, zero, e);
     } else {
       anticausal_seed<R>(lc, p_.ext, u_end, last, e);
     }

@@ -40,8 +40,8 @@ struct Args {
   float *cp = nullptr, *ce = nullptr, *cx = nullptr, *rp = nullptr, *re = nullptr, *rz = nullptr;
   // Clamp: the first and last sample of every column of the input and row of Z.
   float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
-  // Constant: what the columns and the rows see past their ends (Plan::constant).
-  float constant_columns = 0.f, constant_rows = 0.f;
+  // Constant: what the columns [0] and the rows [1] see past their ends (Plan::constant).
+  float constant[2] = {};
   // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
   float* q = nullptr;
 };
@@ -521,21 +521,21 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
     set_zero(u);
     // The end samples where the seeds read them; the constant's value past the ends (zero but
     // for it), which seeds as a clamp of that value.
-    const float outside = rows ? a.constant_rows : a.constant_columns;
+    const float outside = a.constant[rows ? 1 : 0];
     const float first = edge_samples ? (rows ? edges[0][lane] : a.xf[line]) : outside;
     const float last = edge_samples ? (rows ? edges[1][lane] : a.xl[line]) : outside;
     if (a.ext == Extension::Clamp || a.ext == Extension::Constant) {  // eq. (35)
       RF_UNROLL
-      for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
+      for (int k = 0; k < R; ++k) u[k] = lc.seeds.S[k] * first;
     } else if (a.ext == Extension::Repeat) {  // eq. (49)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = ubar[k];
-      mode_mul<NR, NC>(lc.Q_n_m, u);
+      mode_mul<NR, NC>(lc.seeds.Q_n_m, u);
     } else if (a.ext == Extension::Mirror) {  // eq. (52)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = ubar[k];
-      mode_mul_add<NR, NC>(lc.D_n_m, u, hbar);
-      mode_mul<NR, NC>(lc.Q_2n_m, u);
+      mode_mul_add<NR, NC>(lc.seeds.D_n_m, u, hbar);
+      mode_mul<NR, NC>(lc.seeds.Q_2n_m, u);
     } else if (a.ext == Extension::Reflect101) {  // modal.h, Seeds
       float t[R];
       RF_UNROLL
@@ -543,10 +543,11 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
         u[k] = ubar[k];
         t[k] = hbar[k];
       }
-      mode_mul<NR, NC>(lc.R_u_m, u);
-      mode_mul<NR, NC>(lc.R_h_m, t);
+      mode_mul<NR, NC>(lc.seeds.R_u_m, u);
+      mode_mul<NR, NC>(lc.seeds.R_h_m, t);
       RF_UNROLL
-      for (int k = 0; k < R; ++k) u[k] += t[k] + lc.r_first[k] * first + lc.r_last[k] * last;
+      for (int k = 0; k < R; ++k)
+        u[k] += t[k] + lc.seeds.r_first[k] * first + lc.seeds.r_last[k] * last;
     }
     for (int r = 0; r < runs; ++r) {
       write(entering, r, u);
@@ -608,7 +609,7 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
         read(q, r, x);
         mode_mul_add<NR, NC>(r == runs - 1 ? lc.D_last_run_m : lc.D_run_m, e, x);
       }
-      mode_mul<NR, NC>(lc.Q_n_m, e);
+      mode_mul<NR, NC>(lc.seeds.Q_n_m, e);
     } else {
       read(ends, 0, e);
     }
@@ -835,8 +836,8 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.padded_height = p.padded_height;
   a.ext = p.ext;
   a.causal_only = p.causal_only() ? 1 : 0;
-  a.constant_columns = float(p.constant.columns);
-  a.constant_rows = float(p.constant.rows);
+  a.constant[0] = float(p.constant.columns);
+  a.constant[1] = float(p.constant.rows);
   a.fix_in_rows = im.fix_in_rows ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
   a.cp = zeroed(im.cp, p.column_carries());

@@ -293,19 +293,19 @@ RF_HDI void causal_seed(const LineMatrices<T>& lc, Extension ext, const T (&ubar
   set_zero(u);
   if (ext == Extension::Clamp || ext == Extension::Constant) {  // constant: first is its value
     RF_UNROLL
-    for (int k = 0; k < R; ++k) u[k] = lc.S[k] * first;
+    for (int k = 0; k < R; ++k) u[k] = lc.seeds.S[k] * first;
   } else if (ext == Extension::Repeat) {
-    affine<R>(lc.Q_n, ubar, zero, u);
+    affine<R>(lc.seeds.Q_n, ubar, zero, u);
   } else if (ext == Extension::Mirror) {
     T t[R];
-    affine<R>(lc.D_n, ubar, hbar, t);
-    affine<R>(lc.Q_2n, t, zero, u);
+    affine<R>(lc.seeds.D_n, ubar, hbar, t);
+    affine<R>(lc.seeds.Q_2n, t, zero, u);
   } else if (ext == Extension::Reflect101) {
     T t[R];
-    affine<R>(lc.R_h, hbar, zero, t);
-    affine<R>(lc.R_u, ubar, t, u);
+    affine<R>(lc.seeds.R_h, hbar, zero, t);
+    affine<R>(lc.seeds.R_u, ubar, t, u);
     RF_UNROLL
-    for (int k = 0; k < R; ++k) u[k] += lc.r_first[k] * first + lc.r_last[k] * last;
+    for (int k = 0; k < R; ++k) u[k] += lc.seeds.r_first[k] * first + lc.seeds.r_last[k] * last;
   }
 }
 
@@ -319,16 +319,16 @@ RF_HDI void anticausal_seed(const LineMatrices<T>& lc, Extension ext, const T (&
   set_zero(zero);
   set_zero(e);
   const bool constant_tail = ext == Extension::Clamp || ext == Extension::Constant;
-  if (ext == Extension::Zero || constant_tail) affine<R>(lc.G, u_end, zero, e);
+  if (ext == Extension::Zero || constant_tail) affine<R>(lc.seeds.G, u_end, zero, e);
   if (constant_tail) {
     RF_UNROLL
-    for (int k = 0; k < R; ++k) e[k] += lc.clamp_tail[k] * last;
+    for (int k = 0; k < R; ++k) e[k] += lc.seeds.clamp_tail[k] * last;
   }
-  if (ext == Extension::Mirror) affine<R>(lc.M, u_end, zero, e);
+  if (ext == Extension::Mirror) affine<R>(lc.seeds.M, u_end, zero, e);
   if (ext == Extension::Reflect101) {
-    affine<R>(lc.W101, u_end, zero, e);
+    affine<R>(lc.seeds.W101, u_end, zero, e);
     RF_UNROLL
-    for (int k = 0; k < R; ++k) e[k] += lc.w_last[k] * last;
+    for (int k = 0; k < R; ++k) e[k] += lc.seeds.w_last[k] * last;
   }
 }
 
