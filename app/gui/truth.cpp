@@ -37,9 +37,7 @@ Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* 
                    const std::atomic<bool>* cancel) {
   const AxisDesigns f = design_axes(spec);
   const double row_cval =
-      spec.ext == Extension::Constant
-          ? ref::filter_line_padded(f.y, Extension::Constant, {spec.cval}, spec.cval)[0]
-          : 0.0;
+      spec.ext == Extension::Constant ? ref::padded_constant_after(f.y, spec.cval) : 0.0;
   Image out = in;
   const int channels = 3;
   const double lines = double(channels) * (in.width + in.height);

@@ -186,18 +186,18 @@ void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension
 
 }  // namespace
 
+double padded_constant_after(const Recursive& columns, double cval) {
+  return filter_line_padded(columns, Extension::Constant, {cval}, cval)[0];
+}
+
 std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext, const Image& in,
                                         double cval) {
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
   for (const bool vertical : {true, false}) {
     const Recursive& f = vertical ? filters.y : filters.x;
     const int pad = padding_for(f, ext);
-    // Past the ends of a row lies the column filter of the constant: filtered here as a line
-    // of one sample continued by the same constant.
     const double outside =
-        vertical || ext != Extension::Constant
-            ? cval
-            : filter_line_padded(filters.y, Extension::Constant, {cval}, cval)[0];
+        vertical || ext != Extension::Constant ? cval : padded_constant_after(filters.y, cval);
     auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
       padded_line(f, ext, outside, x, n, 1, pad, scratch, out, 1);
     };

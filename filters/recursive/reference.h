@@ -22,6 +22,10 @@ std::vector<double> filter_line_exact(const Recursive& f, Extension ext,
 std::vector<double> filter_line_padded(const Recursive& f, Extension ext,
                                        const std::vector<double>& x, double cval = 0.0);
 
+// What lies past the rows' ends under Extension::Constant: the column filter of the constant,
+// filtered here as a line of one sample continued by the same value.
+double padded_constant_after(const Recursive& columns, double cval);
+
 // (b) on a host image of any channel count: columns (filters.y), then rows (filters.x), kept in
 // double. Under Extension::Constant the image is continued by cval in every direction: the rows
 // see the column filter of that constant past their ends.
