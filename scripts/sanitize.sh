@@ -41,4 +41,5 @@ source "$root/tests/sanitizers/env.sh"
 # the shorter cases of the same files run, only many more times: they stay in the ordinary build.
 sweeps='every offered algorithm|line maps of wide Gaussians|numerical experiment: 300'
 sweeps="$sweeps|fully overlapped stages in float|agrees with padded filtering on 257x131"
+sweeps="$sweeps|every derivative, measure"
 cd "$build" && ctest -L 'cpu|gui' -E "^(package|python)[.]|$sweeps" --output-on-failure -j "$jobs"

@@ -164,15 +164,30 @@ void check_line(const LineSpec& line, const char* sigma = "sigma") {
       refuse(std::string("order must be ") + (orders.find("..") == std::string::npos ? "" : "in ") +
              orders + " for " + k.name + " (got " + std::to_string(line.order) + ")");
   }
+  if (line.derivative != 0 && !k.params.has(Param::Derivative))
+    refuse(std::string("derivative: the ") + k.title + " has none (the Gaussian kinds have)");
+  if (line.derivative < 0 || line.derivative > 2)
+    refuse("derivative order must be 0, 1 or 2 along each axis (got " +
+           std::to_string(line.derivative) + ")");
   if (k.params.has(Param::Sigma)) {
     check_range(sigma, info(Param::Sigma).range, line.sigma, false);
     const std::string design = k.params.has(Param::Order)
                                    ? std::string(k.name) + " order " + std::to_string(order->order)
                                    : std::string(k.name);
-    if (line.sigma < order->min_sigma)
-      refuse(std::string(sigma) + " must be >= " + number(order->min_sigma) + " for " + design +
-             " (got " + number(line.sigma) + ")");
-    if (line.sigma > order->max_sigma)
+    // A derivative smooths with less than sigma^2 (smoothing_sigma): the design must hold that.
+    const double smoothing = smoothing_sigma(line);
+    const double v = difference_variance(line.derivative);
+    if (!(smoothing >= order->min_sigma) || (line.derivative != 0 && !(smoothing > 0.0))) {
+      if (line.derivative == 0)
+        refuse(std::string(sigma) + " must be >= " + number(order->min_sigma) + " for " + design +
+               " (got " + number(line.sigma) + ")");
+      const double least = std::sqrt(order->min_sigma * order->min_sigma + v);
+      refuse(std::string(sigma) + " must be " + (order->min_sigma > 0.0 ? ">= " : "> ") +
+             number(least) + " for a derivative of order " + std::to_string(line.derivative) +
+             " with " + design + " (got " + number(line.sigma) + "): it smooths with sqrt(" +
+             sigma + "^2 - " + (line.derivative == 1 ? "1/3" : "1/6") + ")");
+    }
+    if (smoothing > order->max_sigma)
       refuse(std::string(sigma) + " must be <= " + number(order->max_sigma) + " for " + design +
              " (got " + number(line.sigma) +
              "): its double-precision coefficients lose the poles beyond; use a lower order");
@@ -192,9 +207,6 @@ void check_line(const LineSpec& line, const char* sigma = "sigma") {
            " takes only the " + taken + (count == 1 ? " extension (" : " extensions (") +
            k.why_these_extensions + ")");
   }
-  if (line.derivative != 0)
-    refuse(std::string("derivative must be 0 for ") + k.name + " (got " +
-           std::to_string(line.derivative) + "): the recursive designs offer no derivative");
 }
 
 // The spec of one line, for messages.
@@ -210,8 +222,39 @@ FilterSpec as_spec(const LineSpec& line) {
 
 }  // namespace
 
+double difference_variance(int derivative) {
+  return derivative == 1 ? 1.0 / 3.0 : derivative == 2 ? 1.0 / 6.0 : 0.0;
+}
+
+double smoothing_sigma(const LineSpec& line) {
+  return std::sqrt(line.sigma * line.sigma - difference_variance(line.derivative));
+}
+
 void validate(const FilterSpec& spec) {
   const ParamSet p = info(spec.kind).params;
+  const Derivative& d = spec.derivative;
+  if (d.any()) {
+    if (!p.has(Param::Derivative))
+      refuse(std::string("derivative ") + to_string(d) + ": the " + info(spec.kind).title +
+             " has none (the Gaussian kinds have)");
+    if (spec.ext == Extension::Ignore)
+      refuse("derivative " + to_string(d) +
+             ": extension ignore continues the image by nothing, so no derivative is defined at "
+             "its border; use another extension");
+    if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay)
+      refuse("derivative " + to_string(d) + ": Lee et al.'s partitions (" + to_string(spec.algo) +
+             ") approximate the border; use auto, rt, alg4, alg5 or alg6");
+    // The measures are made of partials of order 1 (gradient) or 2 (Laplacian) along each axis.
+    if (d.measure != Derivative::Measure::Partial) {
+      const int order = d.measure == Derivative::Measure::GradientMagnitude ? 1 : 2;
+      for (Axis axis : {Axis::X, Axis::Y}) {
+        LineSpec line = line_spec(spec, axis);
+        line.derivative = order;
+        check_line(line, axis == Axis::X ? (spec.sigma_y ? "sigma along x" : "sigma")
+                                         : (spec.sigma_y ? "sigma along y" : "sigma"));
+      }
+    }
+  }
   if (spec.sigma_y && !p.has(Param::SigmaY))
     refuse(std::string("sigma: the ") + info(spec.kind).title +
            " takes one sigma for both axes (got " + number(spec.sigma) + "," +
@@ -250,22 +293,23 @@ ConstantValues constant_values(const AxisDesigns& f, double cval) {
 
 Recursive design(const LineSpec& line) {
   check_line(line);
+  const double sigma = smoothing_sigma(line);
   Recursive f;
   switch (line.kind) {
     case FilterKind::Gaussian:
       if (line.order == 1)
-        f = first_order_gaussian(line.sigma);
+        f = first_order_gaussian(sigma);
       else if (line.order == 2)
-        f = from_reciprocal_poles_matched(deriche_d(2), line.sigma);
+        f = from_reciprocal_poles_matched(deriche_d(2), sigma);
       else
         // van Vliet, Young and Verbeek 1998: poles for sigma0 = 2 scaled by d -> d^(1/q).
-        f = from_reciprocal_poles_matched(vyv_poles(line.order), line.sigma);
+        f = from_reciprocal_poles_matched(vyv_poles(line.order), sigma);
       break;
     case FilterKind::Deriche:
-      f = from_reciprocal_poles_matched(deriche_d(line.order), line.sigma);
+      f = from_reciprocal_poles_matched(deriche_d(line.order), sigma);
       break;
     case FilterKind::Yvrg:
-      f = yvrg(line.sigma);
+      f = yvrg(sigma);
       break;
     case FilterKind::BSpline3:
       f = bspline_prefilter({4.0 / 6.0, 1.0 / 6.0});
@@ -299,25 +343,39 @@ DesignError gaussian_design_error(const FilterSpec& spec) {
   if (!info(spec.kind).approximates_gaussian)
     refuse(std::string("design error is defined for the Gaussian kinds only (got ") +
            to_string(spec.kind) + ")");
+  const int order = spec.derivative.measure == Derivative::Measure::Partial ? spec.derivative.x : 0;
   const Recursive f = design(spec);
   const int half =
       std::max(design_math::decay_half_length(f), int(std::ceil(12.0 * spec.sigma)) + 8);
-  const std::vector<double> h = design_math::pair_impulse_response(f, half);
+  std::vector<double> h = design_math::pair_impulse_response(f, half);
+  // A derivative's response: the difference (design.h) of the smoothing's.
+  if (order > 0) {
+    const std::vector<double> s = h;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      const double before = i > 0 ? s[i - 1] : 0.0, after = i + 1 < s.size() ? s[i + 1] : 0.0;
+      h[i] = order == 1 ? 0.5 * (after - before) : after - 2.0 * s[i] + before;
+    }
+  }
+  // The sampled Gaussian of unit sum, or its derivative (scipy.ndimage's kernels).
   std::vector<double> g(h.size());
   double sum = 0.0;
+  const double s2 = spec.sigma * spec.sigma;
   for (int i = 0; i < int(g.size()); ++i) {
     const double x = i - half;
-    g[i] = std::exp(-x * x / (2.0 * spec.sigma * spec.sigma));
+    g[i] = std::exp(-x * x / (2.0 * s2));
     sum += g[i];
+  }
+  for (int i = 0; i < int(g.size()); ++i) {
+    const double x = i - half;
+    g[i] *= (order == 1 ? -x / s2 : order == 2 ? (x * x - s2) / (s2 * s2) : 1.0) / sum;
   }
   double err2 = 0.0, norm2 = 0.0, max_err = 0.0, max_g = 0.0;
   for (std::size_t i = 0; i < g.size(); ++i) {
-    g[i] /= sum;
     const double e = h[i] - g[i];
     err2 += e * e;
     norm2 += g[i] * g[i];
     max_err = std::max(max_err, std::abs(e));
-    max_g = std::max(max_g, g[i]);
+    max_g = std::max(max_g, std::abs(g[i]));
   }
   return {std::sqrt(err2 / norm2), max_err / max_g};
 }
@@ -340,9 +398,14 @@ std::string design_error_table() {
   };
   const double sigmas[] = {1, 2, 4, 8, 16, 32, 64, 100, 200};
   std::string out;
-  for (int table = 0; table < 2; ++table) {
-    out += table == 0 ? "L2 relative error ||h - g||_2 / ||g||_2\n\n"
-                      : "\nMax relative error max|h - g| / max g\n\n";
+  for (int table = 0; table < 4; ++table) {
+    const int derivative = table < 2 ? 0 : table - 1;
+    out += table == 0   ? "L2 relative error ||h - g||_2 / ||g||_2\n\n"
+           : table == 1 ? "\nMax relative error max|h - g| / max g\n\n"
+           : table == 2 ? "\nFirst derivative: L2 relative error against the sampled Gaussian "
+                          "derivative\n\n"
+                        : "\nSecond derivative: L2 relative error against the sampled Gaussian "
+                          "second derivative\n\n";
     out += "| design |";
     for (double s : sigmas) out += " sigma " + number(s) + " |";
     out += "\n|---|";
@@ -355,10 +418,11 @@ std::string design_error_table() {
         spec.kind = row.kind;
         spec.order = row.order;
         spec.sigma = s;
+        spec.derivative.x = derivative;
         char cell[32];
         try {
           const DesignError e = gaussian_design_error(spec);
-          std::snprintf(cell, sizeof cell, " %.2e |", table == 0 ? e.l2_relative : e.max_relative);
+          std::snprintf(cell, sizeof cell, " %.2e |", table == 1 ? e.max_relative : e.l2_relative);
         } catch (const InvalidParameter&) {
           std::snprintf(cell, sizeof cell, " refused |");
         }

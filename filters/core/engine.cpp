@@ -65,6 +65,13 @@ void check_algorithm(Backend backend, const FilterSpec& spec) {
                          to_string(spec.kind) + " (" + names_of(offered) + ")");
 }
 
+void check_format(const FilterSpec& spec, PixelFormat format) {
+  if (spec.derivative.any() && format == PixelFormat::RGBA8)
+    throw InvalidParameter("derivative " + to_string(spec.derivative) +
+                           ": its values are signed; filter into float frames (R32F or RGBA32F), "
+                           "not 8-bit ones");
+}
+
 Image filter_image(Engine& engine, const FilterSpec& spec, Image in) {
   if (in.width < 1 || in.height < 1 || in.channels < 1)
     throw InvalidParameter("image: " + std::to_string(in.width) + "x" + std::to_string(in.height) +

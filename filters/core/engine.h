@@ -61,6 +61,10 @@ std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind);
 // algorithms_for(backend, spec.kind).
 void check_algorithm(Backend backend, const FilterSpec& spec);
 
+// Throws InvalidParameter when frames of `format` cannot hold what `spec` computes: a derivative
+// is signed, so its plans take float frames (R32F, RGBA32F), not RGBA8. Both engines check.
+void check_format(const FilterSpec& spec, PixelFormat format);
+
 // Filters a host image of 1 to 4 channels with `engine`, planning it for the image first (engines
 // take 1 or 4 channels: 2 or 3 are padded to 4 and the padding dropped again). 1 and 4 channels
 // are filtered in place: an image passed with std::move is not copied.

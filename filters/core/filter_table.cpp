@@ -22,7 +22,8 @@ constexpr double kMaxSigmaOrder5 = 200.0;
 // here.
 constexpr double kMinSigmaHigherOrder = 0.5;
 
-constexpr ParamSet kGaussianParams = Param::Sigma | Param::SigmaY | Param::Order | Param::Ext;
+constexpr ParamSet kGaussianParams =
+    Param::Sigma | Param::SigmaY | Param::Order | Param::Ext | Param::Derivative;
 
 std::vector<Extension> every_extension() {
   return {std::begin(kAllExtensions), std::end(kAllExtensions)};
@@ -206,7 +207,7 @@ const std::vector<KindInfo>& kind_table() {
        "Young-van Vliet Gaussian",
        "Young and van Vliet's closed-form Gaussian of order 3 (q, b0..b3, B), as Lee et al. 2014 "
        "quote it",
-       Param::Sigma | Param::SigmaY | Param::Ext,
+       Param::Sigma | Param::SigmaY | Param::Ext | Param::Derivative,
        {{3, kMinSigmaHigherOrder, kMaxSigma}},
        3,
        every_extension(),
@@ -460,6 +461,12 @@ const std::vector<ParamInfo>& param_table() {
        "edge-aware iterations",
        {1.0, kInfinity, false, true}},
       {Param::Ext, "ext", "--ext", "boundary extension", {}},
+      {Param::Derivative,
+       "derivative",
+       "--derivative",
+       "Gaussian derivative: none, DX,DY (the order along x and y, 0, 1 or 2 each; dx, dy, dxx, "
+       "dyy, dxy name five), gradient (its magnitude) or laplacian",
+       {0.0, 2.0, false, false}},
   };
   return table;
 }
@@ -529,6 +536,18 @@ FilterSpec with_kind(FilterSpec spec, FilterKind kind) {
   return parse_spec_unvalidated(args);
 }
 
+namespace {
+
+// The kinds that take a derivative, as help texts list them.
+std::string derivative_kinds() {
+  std::string out;
+  for (const KindInfo& k : kind_table())
+    if (k.params.has(Param::Derivative)) out += std::string(out.empty() ? "" : ", ") + k.name;
+  return out;
+}
+
+}  // namespace
+
 const OptionHelp& option_help() {
   static const OptionHelp help = [] {
     OptionHelp h;
@@ -542,6 +561,9 @@ const OptionHelp& option_help() {
     h.cval =
         "the value outside the image of --ext constant, on the [0, 1] scale of 8- and 16-bit "
         "images (default 0)";
+    h.derivative = std::string(info(Param::Derivative).help) + "; the Gaussian kinds (" +
+                   derivative_kinds() +
+                   "); values are signed, per unit of the image's scale per pixel";
     h.sigma_r = param_help(Param::SigmaR);
     h.kappa = param_help(Param::Kappa);
     h.iterations = param_help(Param::Iterations);

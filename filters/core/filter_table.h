@@ -24,7 +24,8 @@ enum class Param : unsigned {
   Kappa = 1u << 4,
   Iterations = 1u << 5,
   Ext = 1u << 6,
-  SigmaY = 1u << 7,  // a sigma of its own along Y (FilterSpec::sigma_y)
+  SigmaY = 1u << 7,      // a sigma of its own along Y (FilterSpec::sigma_y)
+  Derivative = 1u << 8,  // a derivative of the smoothed image (FilterSpec::derivative)
 };
 
 class ParamSet {
@@ -148,8 +149,8 @@ FilterSpec with_kind(FilterSpec spec, FilterKind kind);
 
 // The descriptions of the filter options rfcli and rfstudio share, generated from the tables.
 struct OptionHelp {
-  std::string filter, sigma, sigma_y, order, pole, ext, cval, sigma_r, kappa, iterations, algo,
-      backend;
+  std::string filter, sigma, sigma_y, order, pole, ext, cval, derivative, sigma_r, kappa,
+      iterations, algo, backend;
 };
 const OptionHelp& option_help();
 

@@ -79,9 +79,15 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
     throw InvalidParameter("--cval " + number_text(*a.cval) +
                            ": only --ext constant takes a value (the extension is " + ext_name +
                            ")");
+  const auto derivative = parse_derivative(a.derivative);
+  if (!derivative)
+    throw InvalidParameter("--derivative: '" + a.derivative +
+                           "' is not none, DX,DY (0, 1 or 2 each), gradient or laplacian");
   FilterSpec s;
   s.kind = *kind;
   s.ext = *ext;
+  s.derivative = *derivative;
+  s.derivative.normalized = a.normalized && s.derivative.any();
   s.cval = a.cval.value_or(0.0);
   s.algo = *algo;
   s.backend = *backend;
@@ -123,6 +129,50 @@ std::optional<Extension> parse_extension(std::string_view s) {
   return parse_from(extension_table(), &ExtensionInfo::ext, s);
 }
 
+std::string to_string(const Derivative& d) {
+  switch (d.measure) {
+    case Derivative::Measure::GradientMagnitude:
+      return "gradient";
+    case Derivative::Measure::Laplacian:
+      return "laplacian";
+    case Derivative::Measure::Partial:
+      break;
+  }
+  if (!d.any()) return "none";
+  return std::to_string(d.x) + "," + std::to_string(d.y);
+}
+
+std::optional<Derivative> parse_derivative(std::string_view s) {
+  Derivative d;
+  if (same_name(s, "none") || same_name(s, "0,0")) return d;
+  if (same_name(s, "gradient")) {
+    d.measure = Derivative::Measure::GradientMagnitude;
+    return d;
+  }
+  if (same_name(s, "laplacian")) {
+    d.measure = Derivative::Measure::Laplacian;
+    return d;
+  }
+  const struct {
+    const char* name;
+    int x, y;
+  } named[] = {{"dx", 1, 0}, {"dy", 0, 1}, {"dxx", 2, 0}, {"dyy", 0, 2}, {"dxy", 1, 1}};
+  for (const auto& n : named)
+    if (same_name(s, n.name)) {
+      d.x = n.x;
+      d.y = n.y;
+      return d;
+    }
+  // "DX,DY": two digits; the orders themselves are checked by rf::validate.
+  if (s.size() == 3 && s[1] == ',' && std::isdigit(static_cast<unsigned char>(s[0])) &&
+      std::isdigit(static_cast<unsigned char>(s[2]))) {
+    d.x = s[0] - '0';
+    d.y = s[2] - '0';
+    return d;
+  }
+  return std::nullopt;
+}
+
 // The parameters the kind reads, in one order: "gaussian order 3 sigma 4, mirror",
 // "exp pole 0.5, clamp", "edge-aware sigma 20 sigma_r 0.3 kappa 2, 3 iterations".
 std::string describe(const FilterSpec& s) {
@@ -142,6 +192,9 @@ std::string describe(const FilterSpec& s) {
   if (p.has(Param::Ext)) out += std::string(", ") + to_string(s.ext);
   if (p.has(Param::Ext) && s.ext == Extension::Constant) add(" %g", s.cval);
   if (p.has(Param::Iterations)) add(", %d iterations", s.iterations);
+  if (p.has(Param::Derivative) && s.derivative.any())
+    out +=
+        ", derivative " + to_string(s.derivative) + (s.derivative.normalized ? " normalized" : "");
   if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
   return out;
 }
@@ -157,6 +210,8 @@ LineSpec line_spec(const FilterSpec& spec, Axis axis) {
   line.order = spec.order;
   line.pole = spec.pole;
   line.ext = spec.ext;
+  if (spec.derivative.measure == Derivative::Measure::Partial)
+    line.derivative = axis == Axis::X ? spec.derivative.x : spec.derivative.y;
   return line;
 }
 
@@ -204,6 +259,8 @@ FilterArgs to_args(const FilterSpec& s) {
   a.pole = s.pole;
   if (info(s.kind).params.has(Param::Ext)) a.ext = to_string(s.ext);
   if (s.ext == Extension::Constant) a.cval = s.cval;
+  a.derivative = to_string(s.derivative);
+  a.normalized = s.derivative.normalized;
   a.sigma_r = s.sigma_r;
   a.kappa = s.kappa;
   a.iterations = s.iterations;
@@ -222,6 +279,10 @@ void change_filter(FilterArgs& a, const std::string& name) {
   const bool chosen = from && info(*from).params.has(Param::Order);
   if (a.order && (!chosen || !k.offers_order(*a.order))) a.order.reset();
   if (!k.params.has(Param::SigmaY)) a.sigma_y.reset();
+  if (!k.params.has(Param::Derivative)) {
+    a.derivative = "none";
+    a.normalized = false;
+  }
   if (a.ext) {
     const auto ext = parse_extension(*a.ext);
     if (ext && !k.accepts(*ext)) a.ext.reset();

@@ -38,6 +38,28 @@ enum class Algorithm {
 
 enum class Backend { Auto, Cpu, Cuda };
 
+// What a Gaussian kind computes (Param::Derivative): the smoothed image, one of its partial
+// derivatives, or a measure made of them. The engines take the derivative of the smoothed image by
+// differences (filters/core/derivative.h says how, and why that is exact at the border).
+struct Derivative {
+  enum class Measure {
+    Partial,            // d^(x + y) / dx^x dy^y of the smoothed image; (0, 0): the filter itself
+    GradientMagnitude,  // sqrt((d/dx)^2 + (d/dy)^2)
+    Laplacian,          // d2/dx2 + d2/dy2
+  };
+  int x = 0, y = 0;  // Partial: the order along x and along y, 0, 1 or 2 each
+  Measure measure = Measure::Partial;
+  // Scale-normalised: each partial times sigma^order along its axis (ITK's NormalizeAcrossScale),
+  // so that responses compare across scales.
+  bool normalized = false;
+
+  bool any() const { return x != 0 || y != 0 || measure != Measure::Partial; }
+  bool operator==(const Derivative& o) const {
+    return x == o.x && y == o.y && measure == o.measure && normalized == o.normalized;
+  }
+  bool operator!=(const Derivative& o) const { return !(*this == o); }
+};
+
 struct FilterSpec {
   FilterKind kind = FilterKind::Gaussian;
   double sigma = 4.0;  // Gaussian standard deviation in pixels (Gaussian, Deriche, Yvrg, EdgeAware)
@@ -47,17 +69,19 @@ struct FilterSpec {
   int order = 3;      // recursion order r = 1..5 (Gaussian, Deriche)
   double pole = 0.5;  // Exponential smoother pole, |pole| < 1
   Extension ext = Extension::Mirror;
-  double cval = 0.0;     // the value outside the image under Extension::Constant (frame scale)
-  double sigma_r = 0.2;  // EdgeAware range sigma on the [0, 1] intensity scale
-  double kappa = 2.0;    // EdgeAware warm-up distance in units of sigma (algorithms C, D)
-  int iterations = 2;    // EdgeAware iterations N
+  double cval = 0.0;      // the value outside the image under Extension::Constant (frame scale)
+  Derivative derivative;  // the Gaussian kinds: a derivative of the smoothed image
+  double sigma_r = 0.2;   // EdgeAware range sigma on the [0, 1] intensity scale
+  double kappa = 2.0;     // EdgeAware warm-up distance in units of sigma (algorithms C, D)
+  int iterations = 2;     // EdgeAware iterations N
   Algorithm algo = Algorithm::Auto;
   Backend backend = Backend::Auto;
 
   bool operator==(const FilterSpec& o) const {
     return kind == o.kind && sigma == o.sigma && sigma_y == o.sigma_y && order == o.order &&
-           pole == o.pole && ext == o.ext && cval == o.cval && sigma_r == o.sigma_r &&
-           kappa == o.kappa && iterations == o.iterations && algo == o.algo && backend == o.backend;
+           pole == o.pole && ext == o.ext && cval == o.cval && derivative == o.derivative &&
+           sigma_r == o.sigma_r && kappa == o.kappa && iterations == o.iterations &&
+           algo == o.algo && backend == o.backend;
   }
   bool operator!=(const FilterSpec& o) const { return !(*this == o); }
 };
@@ -73,6 +97,12 @@ std::optional<FilterKind> parse_filter_kind(std::string_view);
 std::optional<Algorithm> parse_algorithm(std::string_view);
 std::optional<Backend> parse_backend(std::string_view);
 std::optional<Extension> parse_extension(std::string_view);
+
+// A derivative as rfcli's --derivative and presets write it: "none", "DX,DY" ("1,0" is d/dx,
+// "0,2" d2/dy2, "1,1" d2/dxdy), "gradient" or "laplacian"; parsing also takes "dx", "dy", "dxx",
+// "dyy" and "dxy". Scale normalisation is a flag of its own (--normalized) and not in the text.
+std::string to_string(const Derivative&);
+std::optional<Derivative> parse_derivative(std::string_view);
 
 // One line describing the spec for logs, titles and JSON sidecars.
 std::string describe(const FilterSpec&);
@@ -91,7 +121,9 @@ struct LineSpec {
   int order = FilterSpec().order;
   double pole = FilterSpec().pole;
   Extension ext = FilterSpec().ext;
-  int derivative = 0;  // 0: the filter itself; the recursive designs offer no derivative yet
+  // The order of the derivative taken along the line, 0..2: the design smooths for it with
+  // sigma^2 minus the variance of the difference that follows (derivative.h).
+  int derivative = 0;
 };
 
 // The filter along `axis`: the same fields of FilterSpec for both axes but the sigma.
@@ -105,8 +137,10 @@ struct FilterArgs {
   std::optional<double> sigma_y;      // along Y (rfcli: --sigma SX,SY)
   std::optional<int> order;  // default: the kind's (gaussian 3, deriche 2; fixed for the others)
   double pole = FilterSpec().pole;
-  std::optional<std::string> ext;  // default: the kind's (zero for sat, mirror otherwise)
-  std::optional<double> cval;      // --cval: the constant extension's value (default 0)
+  std::optional<std::string> ext;   // default: the kind's (zero for sat, mirror otherwise)
+  std::optional<double> cval;       // --cval: the constant extension's value (default 0)
+  std::string derivative = "none";  // --derivative: parse_derivative's text
+  bool normalized = false;          // --normalized: scale-normalised derivatives
   double sigma_r = FilterSpec().sigma_r;
   double kappa = FilterSpec().kappa;
   int iterations = FilterSpec().iterations;

@@ -4,12 +4,14 @@
 #include <omp.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "filters/core/derivative.h"
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
@@ -113,9 +115,9 @@ class LeeFilter final : public HostFilter {
 };
 
 // The family's CPU filter for `spec`: RT and auto run the line filter, which is exact in double
-// at every sigma the designs offer.
-std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, int height,
-                                             int channels) {
+// at every sigma the designs offer. A derivative's smoothing is one of these.
+std::unique_ptr<HostFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
+                                                  int channels) {
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
   check_algorithm(Backend::Cpu, spec);
@@ -130,6 +132,121 @@ std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, 
                                                        ? fully_overlapped::FixPlace::RowScan
                                                        : fully_overlapped::FixPlace::ColumnScan);
   return std::make_unique<LineFilter>(f, spec.ext, spec.cval, width, height, channels);
+}
+
+// A Gaussian derivative (filters/core/derivative.h): each term's smoothing of the image, padded
+// where the extension asks, then the differences and the measure in one pass.
+class DerivativeFilter final : public HostFilter {
+ public:
+  DerivativeFilter(const FilterSpec& spec, int width, int height, int channels)
+      : plan_(derivative_plan(spec, width, height)), cval_(float(spec.cval)), channels_(channels) {
+    const DerivativeArgs& a = plan_.args;
+    padded_w_ = width + 2 * a.pad_x;
+    padded_h_ = height + 2 * a.pad_y;
+    for (const FilterSpec& s : plan_.smoothing) {
+      terms_.push_back(make_smoothing_filter(s, padded_w_, padded_h_, channels));
+      buffers_.emplace_back(std::size_t(padded_w_) * padded_h_ * channels);
+    }
+  }
+  bool in_place() const override { return false; }
+  std::vector<std::string> stage_names() const override {
+    return derivative_stages(plan_.args);
+  }
+  void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
+    // Padded, the image is padded once, into the last term's buffer: the others smooth it from
+    // there, the last in place.
+    const bool padded = plan_.args.pad_x || plan_.args.pad_y;
+    const std::size_t last = terms_.size() - 1;
+    if (padded) pad(in, buffers_[last].data());
+    for (std::size_t t = 0; t <= last; ++t) {
+      terms_[t]->run(padded ? buffers_[last].data() : in, buffers_[t].data(), [](std::size_t) {});
+      mark(t);
+    }
+    combine(out);
+    mark(terms_.size());
+  }
+
+ private:
+  // The image into a smoothing buffer, continued by one sample of its extension along the padded
+  // axes.
+  void pad(const float* in, float* dst) const {
+    const DerivativeArgs& a = plan_.args;
+    const int C = channels_;
+#pragma omp parallel for schedule(static) if (std::size_t(padded_w_) * padded_h_ * C >= \
+                                              kParallelCopyFloats)
+    for (int by = 0; by < padded_h_; ++by) {
+      const int sy = extend_index(by - a.pad_y, a.height, a.ext);
+      float* d = dst + std::size_t(by) * padded_w_ * C;
+      for (int bx = 0; bx < padded_w_; ++bx) {
+        const int sx = extend_index(bx - a.pad_x, a.width, a.ext);
+        for (int c = 0; c < C; ++c)
+          d[bx * C + c] = sx < 0 || sy < 0 ? (a.ext == Extension::Constant ? cval_ : 0.0f)
+                                           : in[(std::size_t(sy) * a.width + sx) * C + c];
+      }
+    }
+  }
+
+  // The taps of each term (DerivativeArgs) summed a row at a time: tap by tap over the samples
+  // whose neighbours lie in the buffer (a loop the compiler vectorises), through the columns'
+  // extended offsets (smoothed_index, looked up once) at the unpadded ends.
+  void combine(float* out) const {
+    const DerivativeArgs& a = plan_.args;
+    const int C = channels_;
+    std::vector<std::ptrdiff_t> cols(std::size_t(a.width) * 3);
+    for (int x = 0; x < a.width; ++x)
+      for (int k = 0; k < 3; ++k)
+        cols[std::size_t(x) * 3 + k] =
+            std::ptrdiff_t(smoothed_index(x + k - 1, a.width, a.pad_x, a.ext)) * C;
+    // Pixels [x0, x1) read their neighbours at x - 1 .. x + 1 of the buffer directly.
+    const int x0 = a.pad_x ? 0 : std::min(1, a.width), x1 = a.pad_x ? a.width : a.width - 1;
+    const bool squares = squares_terms(a);
+    const std::size_t row_floats = std::size_t(a.width) * C;
+#pragma omp parallel if (row_floats * a.height >= kParallelCopyFloats)
+    {
+      std::vector<float> sum(row_floats);
+#pragma omp for schedule(static)
+      for (int y = 0; y < a.height; ++y) {
+        float* o = out + std::size_t(y) * row_floats;
+        for (int t = 0; t < a.terms; ++t) {
+          std::fill(sum.begin(), sum.end(), 0.0f);
+          for (int k = 0; k < a.taps[t]; ++k) {
+            const float w = a.weight[t][k];
+            const float* row =
+                buffers_[std::size_t(t)].data() +
+                std::size_t(smoothed_index(y + a.tap_y[t][k], a.height, a.pad_y, a.ext)) *
+                    padded_w_ * C;
+            const float* p = row + std::ptrdiff_t(a.pad_x + a.tap_x[t][k]) * C;
+            for (std::size_t i = std::size_t(x0) * C; i < std::size_t(std::max(x0, x1)) * C; ++i)
+              sum[i] += w * p[i];
+            for (int x = 0; x < a.width; ++x) {
+              if (x >= x0 && x < x1) continue;
+              const std::ptrdiff_t at = cols[std::size_t(x) * 3 + a.tap_x[t][k] + 1];
+              for (int c = 0; c < C; ++c) sum[std::size_t(x) * C + c] += w * row[at + c];
+            }
+          }
+          for (std::size_t i = 0; i < row_floats; ++i) {
+            const float term = squares ? sum[i] * sum[i] : sum[i];
+            o[i] = t == 0 ? term : o[i] + term;
+          }
+        }
+        if (squares)
+          for (std::size_t i = 0; i < row_floats; ++i) o[i] = std::sqrt(o[i]);
+      }
+    }
+  }
+
+  DerivativePlan plan_;
+  float cval_;
+  int channels_, padded_w_ = 0, padded_h_ = 0;
+  std::vector<std::unique_ptr<HostFilter>> terms_;
+  std::vector<std::vector<float>> buffers_;
+};
+
+std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, int height,
+                                             int channels) {
+  if (spec.derivative.any())
+    return std::make_unique<DerivativeFilter>(spec, width, height, channels);
+  return make_smoothing_filter(spec, width, height, channels);
 }
 
 class CpuEngine final : public Engine {
@@ -148,6 +265,7 @@ class CpuEngine final : public Engine {
       throw InvalidParameter("frame size: " + std::to_string(width) + "x" + std::to_string(height) +
                              " is empty");
     filter_.reset();
+    check_format(spec, format);
     filter_ = make_host_filter(spec, width, height, channel_count(format));
     spec_ = spec;
     width_ = width;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/derivative.h"
 #include "filters/core/design.h"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/engine.h"
@@ -132,11 +133,160 @@ class LeeFilter final : public FrameFilter {
   lee2014::cuda::DevicePlan plan_;
 };
 
+std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
+                                                   PixelFormat format);
+
+// Rows of a frame each thread of the derivative's kernels takes.
+constexpr int kDerivativeRows = 4;
+
+// The image into a smoothing buffer, continued by one sample of its extension along the padded
+// axes (filters/core/derivative.h).
+template <int C>
+__global__ void pad_kernel(Io src, Io dst, DerivativeArgs a, float outside) {
+  const int bx = blockIdx.x * blockDim.x + threadIdx.x;
+  const int w = a.width + 2 * a.pad_x, h = a.height + 2 * a.pad_y;
+  if (bx >= w) return;
+#pragma unroll
+  for (int r = 0; r < kDerivativeRows; ++r) {
+    const int by = blockIdx.y * kDerivativeRows + r;
+    if (by >= h) return;
+    int sx = bx - a.pad_x, sy = by - a.pad_y;
+    // extend_index's modulo only where it is needed: at the padded border.
+    Vec<C> v;
+    if (sx < 0 || sx >= a.width || sy < 0 || sy >= a.height) {
+      sx = extend_index(sx, a.width, a.ext);
+      sy = extend_index(sy, a.height, a.ext);
+      v = sx < 0 || sy < 0 ? filled<C, float>(outside) : read<C>(src, sx, sy);
+    } else {
+      v = read<C>(src, sx, sy);
+    }
+    write<C>(dst, bx, by, v);
+  }
+}
+
+// The taps of each term's smoothed buffer (DerivativeArgs) and the measure, all channels at once.
+template <int C>
+__global__ void derivative_kernel(Io smoothed0, Io smoothed1, Io dst, DerivativeArgs a) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= a.width) return;
+  const bool squares = squares_terms(a);
+  // Several rows a thread (four: 7% faster than one on an H200; the pass stays latency bound,
+  // docs/bench/README.md).
+#pragma unroll
+  for (int r = 0; r < kDerivativeRows; ++r) {
+    const int y = blockIdx.y * kDerivativeRows + r;
+    if (y >= a.height) return;
+    // Away from the unpadded borders the neighbours are read without extend_index.
+    const bool inside =
+        (a.pad_x || (x >= 1 && x + 1 < a.width)) && (a.pad_y || (y >= 1 && y + 1 < a.height));
+    Vec<C> acc = zero_vec<C>();
+    for (int t = 0; t < a.terms; ++t) {
+      const Io b = t == 0 ? smoothed0 : smoothed1;
+      Vec<C> sum = zero_vec<C>();
+      for (int k = 0; k < a.taps[t]; ++k) {
+        const int bx = inside ? x + a.pad_x + a.tap_x[t][k]
+                              : smoothed_index(x + a.tap_x[t][k], a.width, a.pad_x, a.ext);
+        const int by = inside ? y + a.pad_y + a.tap_y[t][k]
+                              : smoothed_index(y + a.tap_y[t][k], a.height, a.pad_y, a.ext);
+        fma_into(sum, a.weight[t][k], read<C>(b, bx, by));
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) acc.v[c] += squares ? sum.v[c] * sum.v[c] : sum.v[c];
+    }
+    if (squares) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) acc.v[c] = sqrtf(acc.v[c]);
+    }
+    write<C>(dst, x, y, acc);
+  }
+}
+
+// A Gaussian derivative (filters/core/derivative.h): each term's smoothing of the image, padded
+// where the extension asks, then the differences and the measure in one kernel.
+class DerivativeFilter final : public FrameFilter {
+ public:
+  DerivativeFilter(const FilterSpec& spec, int width, int height, PixelFormat format)
+      : plan_(derivative_plan(spec, width, height)),
+        outside_(spec.ext == Extension::Constant ? float(spec.cval) : 0.0f),
+        channels_(channel_count(format)) {
+    const DerivativeArgs& a = plan_.args;
+    padded_w_ = width + 2 * a.pad_x;
+    padded_h_ = height + 2 * a.pad_y;
+    const PixelFormat f = channels_ == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+    for (const FilterSpec& s : plan_.smoothing) {
+      buffers_[terms_.size()].allocate_pitched(std::size_t(padded_w_) * channels_ * sizeof(float),
+                                               std::size_t(padded_h_));
+      terms_.push_back(make_smoothing_filter(s, padded_w_, padded_h_, f));
+    }
+  }
+  bool reads(IoKind) const override { return true; }
+  bool writes(IoKind) const override { return true; }
+  void prepare(IoKind src, IoKind) override {
+    const bool direct = !plan_.args.pad_x && !plan_.args.pad_y && terms_[0]->reads(src);
+    for (auto& t : terms_) t->prepare(direct ? src : buffer_kind(), buffer_kind());
+  }
+  std::vector<std::string> stage_names() const override {
+    return derivative_stages(plan_.args);
+  }
+  void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
+    const DerivativeArgs& a = plan_.args;
+    const dim3 block(256, 1);
+    const std::size_t last = terms_.size() - 1;
+    if (!a.pad_x && !a.pad_y && terms_[0]->reads(src.kind)) {
+      // Unpadded, each smoothing reads the frame itself.
+      for (std::size_t t = 0; t <= last; ++t) {
+        terms_[t]->enqueue(src, buffer(t), stream, nullptr);
+        if (marks) CUDA_CHECK(cudaEventRecord(marks[t], stream));
+      }
+    } else {
+      // The image padded once, into the last term's buffer: the others smooth it from there,
+      // the last in place.
+      const Io padded = buffer(last);
+      const dim3 grid((padded_w_ + 255) / 256, (padded_h_ + kDerivativeRows - 1) / kDerivativeRows);
+      if (channels_ == 1)
+        pad_kernel<1><<<grid, block, 0, stream>>>(src, padded, a, outside_);
+      else
+        pad_kernel<4><<<grid, block, 0, stream>>>(src, padded, a, outside_);
+      CUDA_CHECK_LAUNCH();
+      for (std::size_t t = 0; t <= last; ++t) {
+        terms_[t]->enqueue(padded, buffer(t), stream, nullptr);
+        if (marks) CUDA_CHECK(cudaEventRecord(marks[t], stream));
+      }
+    }
+    const Io b0 = buffer(0), b1 = buffer(terms_.size() - 1);
+    const dim3 grid((a.width + 255) / 256, (a.height + kDerivativeRows - 1) / kDerivativeRows);
+    if (channels_ == 1)
+      derivative_kernel<1><<<grid, block, 0, stream>>>(b0, b1, dst, a);
+    else
+      derivative_kernel<4><<<grid, block, 0, stream>>>(b0, b1, dst, a);
+    CUDA_CHECK_LAUNCH();
+    if (marks) CUDA_CHECK(cudaEventRecord(marks[terms_.size()], stream));
+  }
+
+ private:
+  IoKind buffer_kind() const { return channels_ == 1 ? IoKind::F32 : IoKind::F32x4; }
+  Io buffer(std::size_t t) const {
+    return Io{buffer_kind(), static_cast<char*>(buffers_[t].ptr), buffers_[t].pitch, 0};
+  }
+
+  DerivativePlan plan_;
+  float outside_;
+  int channels_, padded_w_ = 0, padded_h_ = 0;
+  std::vector<std::unique_ptr<FrameFilter>> terms_;
+  DeviceBuffer buffers_[DerivativeArgs::kMaxTerms];
+};
+
+std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width, int height,
+                                               PixelFormat format) {
+  if (spec.derivative.any()) return std::make_unique<DerivativeFilter>(spec, width, height, format);
+  return make_smoothing_filter(spec, width, height, format);
+}
+
 // The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
 // and as fast at large sigma as at small (docs/bench/README.md), for every filter whose modes it
 // carries (every design we ship), and algorithm 4 otherwise.
-std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width, int height,
-                                               PixelFormat format) {
+std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
+                                                   PixelFormat format) {
   const int channels = channel_count(format);
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
@@ -195,6 +345,7 @@ class CudaEngine final : public Engine {
     if (width <= 0 || height <= 0)
       throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
                              std::to_string(height) + ")");
+    check_format(spec, format);
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
     filter_ = make_frame_filter(spec, width, height, format);

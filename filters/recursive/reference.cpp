@@ -52,12 +52,23 @@ std::vector<Wide> apply(const direct_form::SparseColumns& m, const std::vector<d
   return acc;
 }
 
+// The difference of order 1, (x[i+1] - x[i-1]) / 2, or 2, x[i+1] - 2 x[i] + x[i-1], of a line in
+// place; its two end samples, which lack a neighbour, become 0 (the padding keeps them far from
+// the samples kept).
+void difference(std::vector<double>& line, int order) {
+  if (order == 0 || line.size() < 3) return;
+  const std::vector<double> x = line;
+  for (std::size_t i = 1; i + 1 < x.size(); ++i)
+    line[i] = order == 1 ? 0.5 * (x[i + 1] - x[i - 1]) : x[i + 1] - 2.0 * x[i] + x[i - 1];
+  line.front() = line.back() = 0.0;
+}
+
 // Filters x, extended by `pad` samples on each side with extend_index (zero where it gives -1,
 // cval for the constant extension), causally then anticausally from zero feedback; writes the
-// central n samples to out.
+// central n samples to out. A derivative differences the extended line before it is filtered.
 void padded_line(const Recursive& f, Extension ext, double cval, const double* x, int n,
                  std::ptrdiff_t stride, int pad, std::vector<double>& scratch, double* out,
-                 std::ptrdiff_t out_stride) {
+                 std::ptrdiff_t out_stride, int derivative = 0) {
   const int len = n + 2 * pad;
   const double outside = ext == Extension::Constant ? cval : 0.0;
   scratch.resize(len);
@@ -65,6 +76,7 @@ void padded_line(const Recursive& f, Extension ext, double cval, const double* x
     const int j = extend_index(i - pad, n, ext);
     scratch[i] = j < 0 ? outside : x[j * stride];
   }
+  difference(scratch, derivative);
   const std::vector<Wide> zero(f.order(), 0.0L);
   causal_pass(f, zero, scratch.data(), len);
   if (!f.causal_only) anticausal_pass(f, zero, scratch.data(), len);
@@ -158,16 +170,23 @@ void separable_pass(std::vector<double>& img, int width, int height, int channel
 }
 
 // One separable pass of the sampled Gaussian of `sigma`, normalised to unit sum and truncated at
-// >= 6 sigma, where its tail is below 1e-8 of the peak.
+// >= 6 sigma, where its tail is below 1e-8 of the peak; or of its derivative of order 1 or 2
+// (scipy.ndimage's kernels: the normalised Gaussian times -t / sigma^2 or
+// (t^2 - sigma^2) / sigma^4, here written for correlation, sum_t k(t) x[i + t]).
 void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension ext, double cval,
-              bool vertical) {
+              bool vertical, int derivative) {
   if (!(sigma > 0.0)) throw InvalidParameter("FIR Gaussian: sigma must be > 0");
-  const int radius = std::max(1, int(std::ceil(6.0 * sigma)));
+  const int radius = std::max(1, int(std::ceil(6.0 * sigma))) + (derivative > 0 ? 2 : 0);
   std::vector<double> kernel(2 * radius + 1);
   double sum = 0.0;
   for (int i = -radius; i <= radius; ++i)
     sum += kernel[i + radius] = std::exp(-0.5 * double(i) * i / (sigma * sigma));
   for (double& k : kernel) k /= sum;
+  const double s2 = sigma * sigma;
+  for (int i = -radius; i <= radius; ++i)
+    kernel[i + radius] *= derivative == 1   ? double(i) / s2
+                          : derivative == 2 ? (double(i) * i - s2) / (s2 * s2)
+                                            : 1.0;
   auto fir = [&](const double* x, int n, double* out, std::vector<double>& ext_line) {
     ext_line.resize(n + 2 * radius);
     for (int i = 0; i < n + 2 * radius; ++i) {
@@ -191,15 +210,18 @@ double padded_constant_after(const Recursive& columns, double cval) {
 }
 
 std::vector<double> filter_image_padded(const AxisDesigns& filters, Extension ext, const Image& in,
-                                        double cval) {
+                                        double cval, int dx, int dy) {
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
   for (const bool vertical : {true, false}) {
     const Recursive& f = vertical ? filters.y : filters.x;
-    const int pad = padding_for(f, ext);
-    const double outside =
-        vertical || ext != Extension::Constant ? cval : padded_constant_after(filters.y, cval);
+    // A derivative's padding holds the difference as far from the kept samples as the filter's.
+    const int pad = padding_for(f, ext) + ((vertical ? dy : dx) > 0 ? 2 : 0);
+    // Past the rows' ends the columns' filter of the constant, whose difference is zero.
+    const double outside = vertical || ext != Extension::Constant ? cval
+                           : dy > 0                               ? 0.0
+                                    : padded_constant_after(filters.y, cval);
     auto line = [&](const double* x, int n, double* out, std::vector<double>& scratch) {
-      padded_line(f, ext, outside, x, n, 1, pad, scratch, out, 1);
+      padded_line(f, ext, outside, x, n, 1, pad, scratch, out, 1, vertical ? dy : dx);
     };
     // A line costs its padding as much as its samples.
     const int n = vertical ? in.height : in.width;
@@ -214,13 +236,45 @@ std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext, d
 
 // The kernel sums to one: the rows see cval itself past their ends.
 std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext,
-                                 double cval) {
+                                 double cval, int dx, int dy) {
   // Ignore is not an extension of the input: it reads as Zero.
   if (ext == Extension::Ignore) ext = Extension::Zero;
   std::vector<double> img(in.pixels.begin(), in.pixels.end());
   for (const bool vertical : {true, false})
-    fir_pass(img, in, vertical ? sigma_y : sigma_x, ext, cval, vertical);
+    fir_pass(img, in, vertical ? sigma_y : sigma_x, ext, cval, vertical, vertical ? dy : dx);
   return img;
+}
+
+}  // namespace rf::ref
+
+namespace rf::ref {
+
+std::vector<double> with_derivative(
+    const FilterSpec& spec,
+    const std::function<std::vector<double>(const FilterSpec&, int, int)>& partial) {
+  const Derivative& d = spec.derivative;
+  std::vector<std::pair<int, int>> orders = {{d.x, d.y}};
+  if (d.measure == Derivative::Measure::GradientMagnitude) orders = {{1, 0}, {0, 1}};
+  if (d.measure == Derivative::Measure::Laplacian) orders = {{2, 0}, {0, 2}};
+  std::vector<double> out;
+  for (const auto& [dx, dy] : orders) {
+    FilterSpec term = spec;
+    term.derivative = Derivative{};
+    term.derivative.x = dx;
+    term.derivative.y = dy;
+    std::vector<double> v = partial(term, dx, dy);
+    const double scale = d.normalized ? std::pow(sigma_along(spec, Axis::X), dx) *
+                                            std::pow(sigma_along(spec, Axis::Y), dy)
+                                      : 1.0;
+    if (out.empty()) out.assign(v.size(), 0.0);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      out[i] += d.measure == Derivative::Measure::GradientMagnitude
+                    ? (scale * v[i]) * (scale * v[i])
+                    : scale * v[i];
+  }
+  if (d.measure == Derivative::Measure::GradientMagnitude)
+    for (double& v : out) v = std::sqrt(v);
+  return out;
 }
 
 }  // namespace rf::ref

@@ -26,6 +26,14 @@ Image as_float(const std::vector<double>& v, const Image& like) {
 
 Image cpu_truth(const FilterSpec& spec, const Image& in) {
   if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
+  if (spec.derivative.any())  // the sampled Gaussian derivatives, scipy.ndimage's
+    return as_float(ref::with_derivative(spec,
+                                         [&](const FilterSpec& s, int dx, int dy) {
+                                           return ref::fir_gaussian(in, s.sigma,
+                                                                    sigma_along(s, Axis::Y), s.ext,
+                                                                    s.cval, dx, dy);
+                                         }),
+                    in);
   if (fir_truth(spec))
     return as_float(
         ref::fir_gaussian(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext, spec.cval), in);
@@ -43,9 +51,14 @@ Image ground_truth(const FilterSpec& spec, const Image& in, Backend backend) {
     throw InvalidParameter("ground truth: empty image");
   if (spec.kind != FilterKind::EdgeAware) validate(spec);
   if (backend == Backend::Auto)
-    backend =
-        fir_truth(spec) && gpu_channels(in) && cuda_available() ? Backend::Cuda : Backend::Cpu;
+    backend = fir_truth(spec) && !spec.derivative.any() && gpu_channels(in) && cuda_available()
+                  ? Backend::Cuda
+                  : Backend::Cpu;
   if (backend == Backend::Cpu) return cpu_truth(spec, in);
+  if (spec.derivative.any())
+    throw InvalidParameter(
+        "ground truth on the GPU: a derivative's truth is computed on the CPU "
+        "only");
   if (!fir_truth(spec))
     throw InvalidParameter(std::string("ground truth on the GPU: the ") + to_string(spec.kind) +
                            " filter's truth is computed on the CPU only (the GPU computes the "

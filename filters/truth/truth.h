@@ -3,7 +3,8 @@
 // approximate a Gaussian it is the FIR Gaussian (truncated at ceil(6 sigma)), on the CPU or on the
 // GPU, where even a wide sigma takes milliseconds; for the other recursive kinds the padded
 // sequential recursion of the design (recursive/reference.h); for the edge-aware filter its
-// reference (edge_aware/edge_aware.h).
+// reference (edge_aware/edge_aware.h). A Gaussian derivative's is the sampled Gaussian
+// derivative (scipy.ndimage's kernels), on the CPU.
 #pragma once
 
 #include "../core/image.h"

@@ -394,8 +394,9 @@ TEST_CASE("line_spec: both axes read the spec; design(LineSpec) is design(Filter
     CHECK(a.a == b.a);
   }
   LineSpec line = line_spec(s, Axis::Y);
-  line.derivative = 1;
-  CHECK_THROWS_WITH_AS(design(line), doctest::Contains("derivative must be 0"), InvalidParameter);
+  line.derivative = 3;
+  CHECK_THROWS_WITH_AS(design(line), doctest::Contains("derivative order must be 0, 1 or 2"),
+                       InvalidParameter);
   line.derivative = 0;
   line.order = 6;
   CHECK_THROWS_WITH_AS(design(line), doctest::Contains("order must be in 1..5"), InvalidParameter);
@@ -469,4 +470,62 @@ TEST_CASE("sigma per axis: parsed, described, designed per axis, refused where o
       "algorithm one-way takes one sigma for both axes; alg5, alg6, alg4 or rt take one per axis");
   lee.sigma_y.reset();
   CHECK_NOTHROW(parse_spec(lee));
+}
+
+TEST_CASE("spec: derivatives by name, in the lines, and refused where they mean nothing") {
+  for (const char* text :
+       {"none", "1,0", "0,1", "2,0", "0,2", "1,1", "2,2", "gradient", "laplacian"}) {
+    CAPTURE(text);
+    const auto d = parse_derivative(text);
+    REQUIRE(d);
+    CHECK(to_string(*d) == text);
+  }
+  CHECK(to_string(*parse_derivative("dxy")) == "1,1");
+  CHECK(to_string(*parse_derivative("DYY")) == "0,2");
+  CHECK(to_string(*parse_derivative("0,0")) == "none");
+  for (const char* bad : {"", "1", "1,", "x,1", "1,0,0", "grad", "12,0"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(parse_derivative(bad));
+  }
+  FilterArgs a;
+  a.derivative = "1,2";
+  a.normalized = true;
+  FilterSpec s = parse_spec(a);
+  CHECK(s.derivative.x == 1);
+  CHECK(s.derivative.y == 2);
+  CHECK(s.derivative.normalized);
+  CHECK(line_spec(s, Axis::X).derivative == 1);
+  CHECK(line_spec(s, Axis::Y).derivative == 2);
+  CHECK(describe(s).find("derivative 1,2 normalized") != std::string::npos);
+  CHECK(parse_spec(to_args(s)) == s);
+  // A measure's lines carry no partial of their own: the engines make its terms.
+  a.derivative = "gradient";
+  CHECK(line_spec(parse_spec(a), Axis::X).derivative == 0);
+  auto refused = [](FilterArgs args, const char* words) {
+    CAPTURE(words);
+    CHECK_THROWS_WITH_AS(parse_spec(args), doctest::Contains(words), InvalidParameter);
+  };
+  FilterArgs b;
+  b.derivative = "sideways";
+  refused(b, "--derivative: 'sideways' is not");
+  b.derivative = "3,0";
+  refused(b, "derivative order must be 0, 1 or 2");
+  b.derivative = "1,0";
+  b.filter = "bspline3";
+  refused(b, "has none (the Gaussian kinds have)");
+  b.filter = "gaussian";
+  b.ext = "ignore";
+  refused(b, "extension ignore continues the image by nothing");
+  b.ext.reset();
+  b.filter = "yvrg";
+  b.algo = "two-way";
+  refused(b, "Lee et al.'s partitions");
+  b.algo = "auto";
+  b.sigma = 0.6;
+  refused(b, "for a derivative of order 1");
+  // A kind without derivatives drops the one the kind before had.
+  FilterArgs c;
+  c.derivative = "laplacian";
+  change_filter(c, "sat");
+  CHECK(c.derivative == "none");
 }

@@ -1,0 +1,60 @@
+#include "filters/core/derivative.h"
+
+#include <cmath>
+
+#include "filters/core/design.h"
+
+namespace rf {
+
+DerivativePlan derivative_plan(const FilterSpec& spec, int width, int height) {
+  validate(spec);
+  const Derivative& d = spec.derivative;
+  DerivativePlan plan;
+  DerivativeArgs& a = plan.args;
+  a.measure = d.measure;
+  a.ext = spec.ext;
+  a.width = width;
+  a.height = height;
+  std::vector<std::pair<int, int>> orders;
+  if (d.measure == Derivative::Measure::GradientMagnitude)
+    orders = {{1, 0}, {0, 1}};
+  else if (d.measure == Derivative::Measure::Laplacian)
+    orders = {{2, 0}, {0, 2}};
+  else
+    orders = {{d.x, d.y}};
+  a.terms = int(orders.size());
+  for (int t = 0; t < a.terms; ++t) {
+    FilterSpec s = spec;
+    s.derivative = Derivative{};
+    s.derivative.x = orders[std::size_t(t)].first;
+    s.derivative.y = orders[std::size_t(t)].second;
+    const int ox = orders[std::size_t(t)].first, oy = orders[std::size_t(t)].second;
+    const double scale = d.normalized ? std::pow(sigma_along(spec, Axis::X), ox) *
+                                            std::pow(sigma_along(spec, Axis::Y), oy)
+                                      : 1.0;
+    a.taps[t] = 0;
+    for (int j = -1; j <= 1; ++j)
+      for (int i = -1; i <= 1; ++i) {
+        const double w = double(difference_weight(ox, i)) * difference_weight(oy, j) * scale;
+        if (w == 0.0) continue;
+        a.tap_x[t][a.taps[t]] = i;
+        a.tap_y[t][a.taps[t]] = j;
+        a.weight[t][a.taps[t]] = float(w);
+        ++a.taps[t];
+      }
+    if (!continues_smoothed(spec.ext)) {
+      if (ox > 0) a.pad_x = 1;
+      if (oy > 0) a.pad_y = 1;
+    }
+    plan.smoothing.push_back(s);
+  }
+  return plan;
+}
+
+std::vector<std::string> derivative_stages(const DerivativeArgs& a) {
+  if (a.terms == 1) return {"smoothing", "derivative"};
+  return {"smoothing d/dx", "smoothing d/dy",
+          a.measure == Derivative::Measure::GradientMagnitude ? "gradient magnitude" : "laplacian"};
+}
+
+}  // namespace rf
