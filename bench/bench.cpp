@@ -98,6 +98,7 @@ std::vector<FilterSpec> bench_cases(const BenchOptions& o, FilterKind kind, Back
           spec.order = order;
           spec.ext = ext;
           spec.algo = algo;
+          if (info(kind).params.has(Param::Derivative)) spec.derivative = o.derivative;
           cases.push_back(spec);
         }
   return cases;
@@ -112,6 +113,8 @@ BenchResult case_row(const FilterSpec& spec, int width, int height, int channels
   r.sigma_y = spec.sigma_y.value_or(0.0);
   r.order = spec.order;
   r.ext = sweeps_extensions(spec.kind) ? to_string(spec.ext) : "-";
+  if (spec.derivative.any())
+    r.derivative = to_string(spec.derivative) + (spec.derivative.normalized ? " normalized" : "");
   r.width = width;
   r.height = height;
   r.channels = channels;

@@ -28,12 +28,13 @@ struct BenchResult {
   int width = 0;
   int height = 0;
   int channels = 1;
-  std::string format;  // "f32", "rgba8", "f32x4"
-  double ms = 0.0;     // median over the timed runs, the filter only (no upload, no readback)
-  double gips = 0.0;   // 2^30 pixels per second
-  double gbps = 0.0;   // for the copy floor: bytes read + written per second / 1e9
-  int runs = 0;        // timed runs whose median is `ms`
-  int radius = 0;      // FIR baselines: taps on each side of the centre
+  std::string format;      // "f32", "rgba8", "f32x4"
+  double ms = 0.0;         // median over the timed runs, the filter only (no upload, no readback)
+  double gips = 0.0;       // 2^30 pixels per second
+  double gbps = 0.0;       // for the copy floor: bytes read + written per second / 1e9
+  int runs = 0;            // timed runs whose median is `ms`
+  std::string derivative;  // the engine's rows of a derivative: "1,0", "gradient", ...; "" none
+  int radius = 0;          // FIR baselines: taps on each side of the centre
   // Baselines checked against the double FIR with the same taps and extension (one channel):
   // the largest absolute difference on the benchmark's data in [0.05, 1); < 0: not checked.
   double max_error = -1.0;
@@ -56,6 +57,7 @@ struct BenchOptions {
   std::optional<double> sigma_y;
   std::vector<Algorithm> algos;   // empty: every algorithm the CUDA backend offers (not Auto)
   std::vector<FilterKind> kinds;  // empty: Gaussian and Sat
+  Derivative derivative;          // every case of a kind that takes one (the baselines: none)
   bool baselines = true;          // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor
 };
 

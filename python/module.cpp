@@ -33,8 +33,9 @@ constexpr const char* kSigmaPair =
 
 rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optional<int> order,
                        const std::optional<std::string>& ext, std::optional<double> cval,
-                       const std::string& algo, double sigma_r, double kappa, int iterations,
-                       double pole, const std::string& backend) {
+                       const std::string& derivative, bool normalized, const std::string& algo,
+                       double sigma_r, double kappa, int iterations, double pole,
+                       const std::string& backend) {
   rf::FilterArgs a;
   a.filter = kind;
   if (const auto* pair = std::get_if<std::array<double, 2>>(&sigma)) {
@@ -46,6 +47,8 @@ rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optiona
   a.order = order;
   a.ext = ext;
   a.cval = cval;
+  a.derivative = derivative;
+  a.normalized = normalized;
   a.algo = algo;
   a.sigma_r = sigma_r;
   a.kappa = kappa;
@@ -59,10 +62,12 @@ rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optiona
 // rf::FilterArgs' defaults (those of rfcli).
 auto filter_kwargs() {
   const rf::FilterArgs d;
-  return std::make_tuple(
-      py::arg("sigma") = d.sigma, py::arg("order") = py::none(), py::arg("ext") = py::none(),
-      py::arg("cval") = py::none(), py::arg("algo") = d.algo, py::arg("sigma_r") = d.sigma_r,
-      py::arg("kappa") = d.kappa, py::arg("iterations") = d.iterations, py::arg("pole") = d.pole);
+  return std::make_tuple(py::arg("sigma") = d.sigma, py::arg("order") = py::none(),
+                         py::arg("ext") = py::none(), py::arg("cval") = py::none(),
+                         py::arg("derivative") = d.derivative, py::arg("normalized") = d.normalized,
+                         py::arg("algo") = d.algo, py::arg("sigma_r") = d.sigma_r,
+                         py::arg("kappa") = d.kappa, py::arg("iterations") = d.iterations,
+                         py::arg("pole") = d.pole);
 }
 
 // A packed float image of the array's pixels (uint8 read on [0, 1]), for the paths that convert.
@@ -122,8 +127,9 @@ ArrayView check_out(py::handle out, const ArrayView& in) {
 
 const char* kEngineDoc = R"(A filter planned once and run on many frames.
 
-Engine(kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None, algo='auto',
-       sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5, backend='auto', timing=False)
+Engine(kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
+       derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
+       pole=0.5, backend='auto', timing=False)
 
 The parameters are those of rfstudio.filter(). Designing the filter and precomputing its
 boundary matrices happen on the first frame of a size and format; later frames of the same size
@@ -140,6 +146,9 @@ class PyEngine {
 
   py::object run(py::handle array, py::handle out) {
     const ArrayView in = view_of(array);
+    if (spec_.derivative.any() && in.dtype != Dtype::F32)
+      throw py::value_error("array: " + in.describe() + ": a derivative's values are signed; " +
+                            "filter float32 arrays (uint8 would clamp them)");
     return in.on_device ? run_device(in, out) : run_host(in, out);
   }
 
@@ -253,8 +262,9 @@ const char* filter_doc() {
     const rf::OptionHelp& h = rf::option_help();
     return std::string(R"(Filters an image and returns the result as a new array.
 
-filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None, algo='auto',
-       sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5, backend='auto', out=None)
+filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
+       derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
+       pole=0.5, backend='auto', out=None)
 
 array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anything numpy
     reads without a copy (PIL images, memoryviews), or an object with __dlpack__. uint8 is
@@ -267,8 +277,11 @@ array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anyth
            doc_item("sigma", h.sigma.substr(0, h.sigma.find(';')) + kSigmaPair) +
            doc_item("order", h.order + "; None: the kind's default") +
            doc_item("ext", h.ext + "; None: the kind's default") +
-           doc_item("cval", h.cval + "; None: 0") + doc_item("algo", h.algo) +
-           doc_item("sigma_r", h.sigma_r) + doc_item("kappa", h.kappa) +
+           doc_item("cval", h.cval + "; None: 0") + doc_item("derivative", h.derivative) +
+           doc_item("normalized",
+                    "scale-normalised derivatives: each partial times "
+                    "sigma^order along its axis") +
+           doc_item("algo", h.algo) + doc_item("sigma_r", h.sigma_r) + doc_item("kappa", h.kappa) +
            doc_item("iterations", h.iterations) + doc_item("pole", h.pole) +
            doc_item("backend", h.backend) +
            R"(out: an array of the same shape, dtype and memory to write into (the input itself filters in
@@ -291,8 +304,9 @@ py::tuple names_of(const std::vector<Row>& table) {
 
 const char* kTruthDoc = R"(The ground truth of a filter, computed in double on the CPU.
 
-truth(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None, algo='auto',
-      sigma_r=0.2, kappa=2.0, iterations=2, pole=0.5)
+truth(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
+      derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
+      pole=0.5)
 
 What `rfcli truth` computes: the FIR Gaussian truncated at >= 6 sigma with the chosen extension
 for the Gaussian kinds, the sequential recursion over a padding long enough for the impulse
@@ -317,10 +331,12 @@ void bind_filter(py::module_& m) {
             "filter",
             [](py::handle array, const std::string& kind, const Sigma& sigma,
                std::optional<int> order, const std::optional<std::string>& ext,
-               std::optional<double> cval, const std::string& algo, double sigma_r, double kappa,
-               int iterations, double pole, const std::string& backend, py::handle out) {
-              const rf::FilterArgs a = args_of(kind, sigma, order, ext, cval, algo, sigma_r, kappa,
-                                               iterations, pole, backend);
+               std::optional<double> cval, const std::string& derivative, bool normalized,
+               const std::string& algo, double sigma_r, double kappa, int iterations, double pole,
+               const std::string& backend, py::handle out) {
+              const rf::FilterArgs a =
+                  args_of(kind, sigma, order, ext, cval, derivative, normalized, algo, sigma_r,
+                          kappa, iterations, pole, backend);
               return PyEngine(a, false).run(array, out);
             },
             filter_doc(), py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...,
@@ -354,10 +370,10 @@ void bind_truth(py::module_& m) {
             "truth",
             [](py::handle array, const std::string& kind, const Sigma& sigma,
                std::optional<int> order, const std::optional<std::string>& ext,
-               std::optional<double> cval, const std::string& algo, double sigma_r, double kappa,
-               int iterations, double pole) {
-              return truth(array, args_of(kind, sigma, order, ext, cval, algo, sigma_r, kappa,
-                                          iterations, pole, "auto"));
+               std::optional<double> cval, const std::string& derivative, bool normalized,
+               const std::string& algo, double sigma_r, double kappa, int iterations, double pole) {
+              return truth(array, args_of(kind, sigma, order, ext, cval, derivative, normalized,
+                                          algo, sigma_r, kappa, iterations, pole, "auto"));
             },
             kTruthDoc, py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...);
       },
@@ -372,11 +388,12 @@ void bind_engine(py::module_& m) {
         py::class_<PyEngine>(m, "Engine", kEngineDoc)
             .def(py::init([](const std::string& kind, const Sigma& sigma, std::optional<int> order,
                              const std::optional<std::string>& ext, std::optional<double> cval,
+                             const std::string& derivative, bool normalized,
                              const std::string& algo, double sigma_r, double kappa, int iterations,
                              double pole, const std::string& backend, bool timing) {
                    return std::make_unique<PyEngine>(
-                       args_of(kind, sigma, order, ext, cval, algo, sigma_r, kappa, iterations,
-                               pole, backend),
+                       args_of(kind, sigma, order, ext, cval, derivative, normalized, algo, sigma_r,
+                               kappa, iterations, pole, backend),
                        timing);
                  }),
                  py::arg("kind") = d.filter, py::kw_only(), kw..., py::arg("backend") = d.backend,

@@ -34,6 +34,11 @@ void add_bits_option(CLI::App& cmd, std::optional<int>& bits);
 // 16-bit PNG out; anything to JPEG, BMP or TGA 8 bits; PFM and HDR always float.
 int output_bits(const std::string& out, std::optional<int> bits, int input_bits);
 
+// The depth `out` is written with for `spec`: output_bits's choice, but float for a derivative,
+// whose values are signed and small (refused in one line where the format has no float).
+int output_depth(const FilterSpec& spec, const std::string& out, std::optional<int> bits,
+                 int input_bits);
+
 // Filters a host image of any channel count 1..4 with `engine`; `filter_ms` gets the filter's
 // time as the engine measures it. Pass the image with std::move and it is filtered in place.
 Image run_engine(Engine& engine, const FilterSpec& spec, Image in, double* filter_ms);

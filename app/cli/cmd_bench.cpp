@@ -73,6 +73,7 @@ void print_row(const BenchResult& r) {
   if (r.gbps > 0.0) std::printf("  %.1f GB/s", r.gbps);
   if (r.radius > 0) std::printf("  radius %d", r.radius);
   if (r.max_error >= 0.0) std::printf("  max err %.2e", r.max_error);
+  if (!r.derivative.empty()) std::printf("  derivative %s", r.derivative.c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -99,6 +100,7 @@ nlohmann::json row_json(const BenchResult& r) {
   if (r.sigma_y > 0.0) row["sigma_y"] = r.sigma_y;
   if (r.radius > 0) row["radius"] = r.radius;
   if (r.max_error >= 0.0) row["max_error"] = r.max_error;
+  if (!r.derivative.empty()) row["derivative"] = r.derivative;
   return row;
 }
 
@@ -168,6 +170,7 @@ struct Args {
   std::optional<int> iterations, warmup;
   std::vector<double> sigmas;
   std::optional<double> sigma, sigma_y;
+  std::string derivative = "none";
   double case_ms = 500.0;
   std::string json;
   bool append = false;
@@ -218,6 +221,10 @@ void add_parameter_options(CLI::App& cmd, Args& a) {
                  "Gaussian sigmas, every case at each (default 4; edge-aware: 50)")
       ->delimiter(',');
   cmd.add_option("--sigma", a.sigma, "one sigma: the same as --sigmas with one value");
+  cmd.add_option("--derivative", a.derivative,
+                 "every case of a Gaussian kind as this derivative (" +
+                     std::string(info(Param::Derivative).help) + "); the baselines smooth")
+      ->capture_default_str();
   cmd.add_option("--sigma-y", a.sigma_y,
                  "every Gaussian case at this sigma along y, --sigmas then along x (the "
                  "baselines keep one sigma)");
@@ -408,6 +415,11 @@ Plan parse(const Args& a) {
   if (a.sigma_y && !(*a.sigma_y > 0.0 && std::isfinite(*a.sigma_y)))
     throw UsageError("--sigma-y: must be a positive number");
   o.sigma_y = a.sigma_y;
+  const auto derivative = parse_derivative(a.derivative);
+  if (!derivative)
+    throw UsageError("--derivative: '" + a.derivative +
+                     "' is not none, DX,DY (0, 1 or 2 each), gradient or laplacian");
+  o.derivative = *derivative;
   p.edge_case = a.edge;
   if (!sigmas.empty()) p.edge_case.sigmas = sigmas;
   std::vector<FilterKind> kinds = o.kinds;

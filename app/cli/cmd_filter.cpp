@@ -32,7 +32,7 @@ std::string filter_file(Engine& engine, const FilterSpec& spec, const std::strin
   int in_bits = 8;
   Image img = io::read_image(in, &in_bits);
   const int width = img.width, height = img.height, channels = img.channels;
-  const int out_bits = output_bits(out, bits, in_bits);
+  const int out_bits = output_depth(spec, out, bits, in_bits);
   double ms = 0.0;
   // In place: the peak memory is the float image once, plus the output file's encoding.
   img = run_engine(engine, spec, std::move(img), &ms);
@@ -82,7 +82,7 @@ void report_failure(const std::string& in, const std::string& out, const std::st
 void filter_folder(const Args& a, const FilterSpec& spec) {
   const std::vector<std::string> names = list_images(a.in);
   // A --bits the output format cannot store is refused before anything is written.
-  for (const std::string& name : names) output_bits(name, a.bits, 32);
+  for (const std::string& name : names) output_depth(spec, name, a.bits, 32);
   prepare_output_folder(a.in, a.out);
   std::string note;
   auto engine = make_engine(spec.backend, &note);

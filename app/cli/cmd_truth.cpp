@@ -29,7 +29,7 @@ void add_truth_command(CLI::App& app) {
   add_filter_options(*cmd, args->filter, false);
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
-    output_bits(args->out, args->bits, 32);  // a bad --bits before any work
+    output_depth(spec, args->out, args->bits, 32);  // a bad --bits before any work
     if (check_only()) return;
     int in_bits = 8;
     const Image in = io::read_image(args->in, &in_bits);
@@ -37,7 +37,7 @@ void add_truth_command(CLI::App& app) {
     const Image out = ground_truth(spec, in);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    io::write_image(args->out, out, output_bits(args->out, args->bits, in_bits));
+    io::write_image(args->out, out, output_depth(spec, args->out, args->bits, in_bits));
     std::printf("%s: ground truth of %s in %.0f ms -> %s\n", args->in.c_str(),
                 describe(spec).c_str(), ms, args->out.c_str());
   });

@@ -29,6 +29,11 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
   cmd.add_option("--pole", a.pole, help.pole)->capture_default_str();
   cmd.add_option("--ext", a.ext, help.ext);
   cmd.add_option("--cval", a.cval, help.cval);
+  cmd.add_option("--derivative", a.derivative, help.derivative)
+      ->type_name("DX,DY|gradient|laplacian")
+      ->capture_default_str();
+  cmd.add_flag("--normalized", a.normalized,
+               "scale-normalised derivatives: each partial times sigma^order along its axis");
   cmd.add_option("--sigma-r", a.sigma_r, help.sigma_r)->capture_default_str();
   cmd.add_option("--kappa", a.kappa, help.kappa)->capture_default_str();
   cmd.add_option("--iterations", a.iterations, help.iterations)->capture_default_str();
@@ -58,6 +63,18 @@ int output_bits(const std::string& out, std::optional<int> bits, int input_bits)
   for (int d : depths) list += (list.empty() ? "" : " or ") + std::to_string(d);
   throw UsageError("--bits " + std::to_string(*bits) + ": " + out + " is written with " + list +
                    " bits (16: .png, .tif; 32: .tif, .pfm, .hdr)");
+}
+
+int output_depth(const FilterSpec& spec, const std::string& out, std::optional<int> bits,
+                 int in_bits) {
+  if (!spec.derivative.any()) return output_bits(out, bits, in_bits);
+  const int depth = output_bits(out, bits, 32);
+  if (depth != 32)
+    throw UsageError("--derivative " + to_string(spec.derivative) + ": " + out +
+                     " would be written with " + std::to_string(depth) +
+                     " bits, but a derivative's values are signed: write a float image (.tif, "
+                     ".pfm)");
+  return depth;
 }
 
 Image run_engine(Engine& engine, const FilterSpec& spec, Image in, double* filter_ms) {

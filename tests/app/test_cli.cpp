@@ -125,6 +125,38 @@ TEST_CASE("rfcli filter and truth: --ext constant --cval V, the image continued 
         rf::io::read_image(dir / "filter.pfm").pixels);
 }
 
+TEST_CASE("rfcli filter and truth: --derivative, written as float, the library's pixels") {
+  TempDir dir;
+  const rf::Image in = rf::test::random_image(41, 33, 1, 37);
+  rf::io::write_image(dir / "in.pfm", in);
+  rf::FilterSpec spec;
+  spec.sigma = 3.0;
+  spec.ext = rf::Extension::Clamp;
+  spec.derivative = *rf::parse_derivative("gradient");
+  const std::string input = "'" + (dir / "in.pfm") + "' ";
+  const Run r = rfcli(dir, "filter " + input + "'" + (dir / "g.tif") +
+                               "' --sigma 3 --ext clamp --derivative gradient --backend cpu");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("32-bit float") != std::string::npos);
+  CHECK(r.out.find("derivative gradient") != std::string::npos);
+  CHECK(rf::io::read_image(dir / "g.tif").pixels ==
+        rf::filter_image(spec, in, rf::Backend::Cpu).pixels);
+  const Run t = rfcli(dir, "truth " + input + "'" + (dir / "t.pfm") +
+                               "' --sigma 3 --ext clamp --derivative gradient");
+  REQUIRE(t.status == 0);
+  CHECK(rf::io::read_image(dir / "t.pfm").pixels == rf::ground_truth(spec, in).pixels);
+  // Signed values in an 8- or 16-bit file would be clamped: refused before any work.
+  check_refused(dir, "filter " + input + "'" + (dir / "d.png") + "' --derivative 1,0",
+                "a derivative's values are signed");
+  check_refused(dir, "filter " + input + "'" + (dir / "d.tif") + "' --derivative 1,0 --bits 16",
+                "a derivative's values are signed");
+  CHECK_FALSE(fs::exists(dir / "d.png"));
+  check_refused(dir, "filter " + input + "'" + (dir / "d.pfm") + "' --derivative up",
+                "--derivative: 'up'");
+  check_refused(dir, "filter " + input + "'" + (dir / "d.pfm") + "' --filter sat --derivative 1,0",
+                "has none");
+}
+
 TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along y") {
   TempDir dir;
   const rf::Image in = rf::test::random_image(53, 41, 1, 29);

@@ -300,6 +300,28 @@ class AgainstDoubleReferences(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "only --ext constant takes a value"):
             rfstudio.filter(image, cval=0.5)
 
+    def test_derivatives_are_differences_of_the_smoothed_image(self):
+        # Under mirror the smoothed image continues by mirror: d/dx is its central difference
+        # with the edge samples repeated, the smoothing along x taken with sigma^2 - 1/3
+        # (design.h), along y with sigma itself.
+        image = random_image((19, 23), seed=13)
+        smooth = rfstudio.filter(image, "gaussian", sigma=(3.0, float(np.sqrt(9.0 - 1.0 / 3.0))),
+                                 order=5, ext="mirror", backend="cpu")
+        padded = np.pad(smooth, ((0, 0), (1, 1)), mode="symmetric")
+        want = 0.5 * (padded[:, 2:] - padded[:, :-2])
+        for algo in ("auto", "alg5"):
+            with self.subTest(algo=algo):
+                got = rfstudio.filter(image, "gaussian", sigma=3.0, order=5, ext="mirror",
+                                      derivative="1,0", algo=algo, backend="cpu")
+                self.assertLess(np.abs(got - want).max(), 1e-6)
+        gradient = rfstudio.filter(image, "gaussian", sigma=3.0, derivative="gradient",
+                                   normalized=True, backend="cpu")
+        self.assertGreaterEqual(gradient.min(), 0.0)
+        with self.assertRaisesRegex(ValueError, "a derivative's values are signed"):
+            rfstudio.filter((image * 255).astype(np.uint8), derivative="1,0")
+        with self.assertRaisesRegex(ValueError, "--derivative: 'up'"):
+            rfstudio.filter(image, derivative="up")
+
     def test_sigma_per_axis_rows_first(self):
         image = random_image((23, 31, 4), seed=11)
         for kind, order in (("gaussian", 3), ("gaussian", 5), ("deriche", 2)):

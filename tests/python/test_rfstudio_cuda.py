@@ -186,6 +186,18 @@ class NdimageOnTheGpu(unittest.TestCase):
         self.close(cupy.asnumpy(got), self.cpu(color, 2.0, "constant", 0.4))
         out = cupy.empty((37, 53), cupy.float32)
         self.assertIs(ndimage.gaussian_filter(cupy.asarray(image), 3.0, output=out), out)
+        # Derivatives and both measures on the GPU equal the CPU's, clamp padded, mirror not.
+        for ext, mode in (("clamp", "nearest"), ("mirror", "reflect")):
+            for name, call in (
+                    ("1,0", lambda a: ndimage.gaussian_filter(a, 3.0, order=(0, 1), mode=mode)),
+                    ("gradient", lambda a: ndimage.gaussian_gradient_magnitude(a, 3.0, mode=mode)),
+                    ("laplacian", lambda a: ndimage.gaussian_laplace(a, 3.0, mode=mode))):
+                with self.subTest(ext=ext, derivative=name):
+                    got = call(cupy.asarray(image))
+                    self.assertIsInstance(got, cupy.ndarray)
+                    want = rfstudio.filter(image, "gaussian", sigma=3.0, order=5, ext=ext,
+                                           derivative=name, backend="cpu")
+                    self.close(cupy.asnumpy(got), want, 1e-5)
 
     def test_torch(self):
         try:
