@@ -23,6 +23,8 @@ uniform int u_extension;       // 0 ignore, 1 zero, 2 clamp, 3 repeat, 4 mirror,
 uniform float u_cval;          // the constant extension's value
 uniform bool u_tiles_result;
 uniform float u_result_gain;   // display gain of the result (1; 1/area for summed-area tables)
+uniform int u_signed_view;     // a derivative: 0 off, 1 diverging, 2 magnitude (view_settings.h)
+uniform float u_signed_range;  // the value at either end of its scale
 
 out vec4 frag_color;
 
@@ -69,7 +71,19 @@ vec3 background(vec2 canvas) {
   return ((cell.x + cell.y) & 1) == 0 ? vec3(0.16) : vec3(0.19);
 }
 
-vec3 result_at(ivec2 p) { return texelFetch(u_result, p, 0).rgb * u_result_gain; }
+// app/gui/colormap.h's diverging scale, t in [-1, 1].
+vec3 diverging(float t) {
+  t = clamp(t, -1.0, 1.0);
+  vec3 end = t < 0.0 ? vec3(0.13, 0.32, 0.78) : vec3(0.80, 0.13, 0.15);
+  return mix(vec3(0.93), end, abs(t));
+}
+
+vec3 result_at(ivec2 p) {
+  vec3 v = texelFetch(u_result, p, 0).rgb * u_result_gain;
+  if (u_signed_view == 0) return v;
+  float y = dot(v, vec3(0.299, 0.587, 0.114)) / u_signed_range;
+  return u_signed_view == 1 ? diverging(y) : inferno(y);
+}
 
 float scale_position(float v) {
   if (!u_diff_log) return v * u_amplification;

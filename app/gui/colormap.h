@@ -29,6 +29,16 @@ inline Rgb inferno(float t) {
   return {v[0], v[1], v[2]};
 }
 
+// The diverging scale of signed values (derivatives): blue below zero, near-white at zero, red
+// above; t in [-1, 1]. shaders/view.frag.glsl has the same.
+inline Rgb diverging(float t) {
+  t = std::clamp(t, -1.0f, 1.0f);
+  const Rgb mid{0.93f, 0.93f, 0.93f};
+  const Rgb end = t < 0.0f ? Rgb{0.13f, 0.32f, 0.78f} : Rgb{0.80f, 0.13f, 0.15f};
+  const float a = t < 0.0f ? -t : t;
+  return {mid.r + a * (end.r - mid.r), mid.g + a * (end.g - mid.g), mid.b + a * (end.b - mid.b)};
+}
+
 // The fixed scales. Log: |d| * amplification from 1e-7 (float rounding) to 1 (the whole range of
 // an image on [0, 1]), one colour band per decade. Linear: 0 to 1 / amplification.
 inline constexpr float kLogScaleLowDecade = -7.0f;

@@ -56,6 +56,8 @@ void Compositor::draw(const Pane& pane, int framebuffer_height, const PaneConten
   glUniform1f(loc("u_cval"), c.cval);
   glUniform1i(loc("u_tiles_result"), c.tiles_result);
   glUniform1f(loc("u_result_gain"), c.result_gain);
+  glUniform1i(loc("u_signed_view"), int(c.derivative.view));
+  glUniform1f(loc("u_signed_range"), c.derivative.range);
   const GLuint textures[3] = {c.original, c.result, c.truth ? c.truth : c.result};
   const char* names[3] = {"u_original", "u_result", "u_truth"};
   for (int i = 0; i < 3; ++i) {

@@ -28,6 +28,7 @@ struct PaneContent {
   float cval = 0.0f;  // the constant extension's value (FilterSpec::cval)
   bool tiles_result = false;
   float result_gain = 1.0f;
+  DerivativeView derivative;  // how a derivative's result is coloured
 };
 
 class Compositor {

@@ -22,6 +22,8 @@ struct GivenText {
   std::optional<int> order;
   std::optional<std::string> ext;
   std::optional<double> cval;
+  std::optional<std::string> derivative;
+  bool normalized = false;
   std::string view, truth;
   std::string image, folder, video, camera, pattern, pattern_size, pattern_format;
   std::string record_codec, pace;
@@ -85,6 +87,10 @@ void add_filter_options(CLI::App& app, GivenText& t) {
   app.add_option("--pole", t.filter.pole, help.pole);
   app.add_option("--ext", t.ext, help.ext);
   app.add_option("--cval", t.cval, help.cval);
+  app.add_option("--derivative", t.derivative, help.derivative)
+      ->type_name("DX,DY|gradient|laplacian");
+  app.add_flag("--normalized", t.normalized,
+               "scale-normalised derivatives: each partial times sigma^order along its axis");
   app.add_option("--sigma-r", t.filter.sigma_r, help.sigma_r);
   app.add_option("--kappa", t.filter.kappa, help.kappa);
   app.add_option("--iterations", t.filter.iterations, help.iterations);
@@ -179,6 +185,8 @@ std::string apply_filter(const GivenText& t, StudioOptions* o) {
   // A preset's value goes with its constant extension: another given extension drops it.
   if (t.ext && parse_extension(*t.ext) != Extension::Constant) args.cval.reset();
   if (t.cval) args.cval = t.cval;
+  if (t.derivative) args.derivative = *t.derivative;
+  if (t.normalized) args.normalized = true;
   try {
     o->spec = parse_spec_unvalidated(args);
   } catch (const InvalidParameter& e) {

@@ -130,6 +130,10 @@ json to_json(const Preset& p) {
                  {"algo", to_string(s.algo)},         {"backend", to_string(s.backend)}};
   if (s.sigma_y) j["filter"][key(Param::SigmaY)] = *s.sigma_y;
   if (s.ext == Extension::Constant) j["filter"]["cval"] = s.cval;
+  if (s.derivative.any()) {
+    j["filter"][key(Param::Derivative)] = to_string(s.derivative);
+    j["filter"]["normalized"] = s.derivative.normalized;
+  }
   j["view"] = {{"mode", to_string(p.view.mode)},
                {"split", p.view.split},
                {"diff_scale", p.view.diff_scale == DiffScale::Log ? "log" : "linear"},
@@ -137,7 +141,8 @@ json to_json(const Preset& p) {
                {"tiles_show_result", p.view.tiles_show_result},
                {"profile_vertical", p.view.profile_vertical},
                {"profile_line", p.view.profile_line},
-               {"probe", {p.view.probe_x, p.view.probe_y}}};
+               {"probe", {p.view.probe_x, p.view.probe_y}},
+               {"derivative_gain", p.view.derivative_gain}};
   j["diff"] = {{"truth", to_string(p.diff.truth)},
                {"truth_ext", to_string(p.diff.truth_ext)},
                {"auto_band", p.diff.auto_band},
@@ -179,6 +184,13 @@ Preset preset_from_json(const json& j, const Preset& base) {
     if (f.contains(key(Param::Ext)) && parse_extension(*a.ext) != Extension::Constant)
       a.cval.reset();
     read(f, "cval", &a.cval);
+    // A kind named here without a derivative: the smoothed image, unless the preset says one.
+    if (f.contains("kind")) {
+      a.derivative = "none";
+      a.normalized = false;
+    }
+    read(f, key(Param::Derivative), &a.derivative);
+    read(f, "normalized", &a.normalized);
     read(f, key(Param::SigmaR), &a.sigma_r);
     read(f, key(Param::Kappa), &a.kappa);
     read(f, key(Param::Iterations), &a.iterations);
@@ -195,6 +207,7 @@ Preset preset_from_json(const json& j, const Preset& base) {
     read(v, "tiles_show_result", &p.view.tiles_show_result);
     read(v, "profile_vertical", &p.view.profile_vertical);
     read(v, "profile_line", &p.view.profile_line);
+    read(v, "derivative_gain", &p.view.derivative_gain);
     if (v.contains("probe")) {
       const json& probe = v.at("probe");
       if (!probe.is_array() || probe.size() != 2)

@@ -198,7 +198,8 @@ void Studio::draw_canvas_windows() {
   const CanvasRect& c = canvas.rect();
   if (view.mode == ViewMode::Profile) {
     const float top = c.y + std::floor(c.h * 0.6f);
-    profile_window(probes.profile(), spec.ext, c.x, top, c.w, c.y + c.h - top);
+    profile_window(probes.profile(), spec.ext, spec.derivative.any(), c.x, top, c.w,
+                   c.y + c.h - top);
   }
   if (view.mode == ViewMode::Response) response_view(probes.response(), c.x, c.y, c.w, c.h);
   if (view.mode == ViewMode::Race) race_view(race, spec, processor, c.x, c.y, c.w, c.h);
@@ -259,7 +260,9 @@ PaneContent Studio::pane_content(int shader_mode, float scale_x, float scale_y) 
   // a ramp whose brightness is the running mean.
   if (spec.kind == FilterKind::Sat && processor.width() > 0)
     c.result_gain = 1.0f / (float(processor.width()) * float(processor.height()));
+  c.derivative = derivative_view(spec, view.derivative_gain);
   if (view.mode == ViewMode::Impulse) {
+    c.derivative = DerivativeView{};
     c.result = probes.impulse().texture.id();
     c.low_decade = kImpulseLowDecade;
     c.high_decade = 0.0f;

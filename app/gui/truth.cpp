@@ -30,11 +30,30 @@ FilterSpec truth_spec(const TruthRequest& r) {
 
 struct Cancelled {};
 
+// A derivative's padded truth: ref::filter_image_padded's differenced lines, channel by channel.
+Image padded_derivative(const FilterSpec& spec, const Image& in, std::atomic<float>* progress,
+                        const std::atomic<bool>* cancel) {
+  Image out = in;
+  for (int c = 0; c < 3; ++c) {
+    if (cancel->load()) throw Cancelled{};
+    Image plane(in.width, in.height, 1);
+    for (std::size_t i = 0; i < plane.pixels.size(); ++i) plane.pixels[i] = in.pixels[4 * i + c];
+    const std::vector<double> t =
+        ref::with_derivative(spec, [&](const FilterSpec& s, int dx, int dy) {
+          return ref::filter_image_padded(design_axes(s), s.ext, plane, s.cval, dx, dy);
+        });
+    for (std::size_t i = 0; i < plane.pixels.size(); ++i) out.pixels[4 * i + c] = float(t[i]);
+    progress->store(float(c + 1) / 3.0f);
+  }
+  return out;
+}
+
 // Columns (the filter along y) then rows (along x), each line through the padded double
 // reference (filter_line_padded). Under the constant extension the rows see the column filter of
 // the constant past their ends, as ref::filter_image_padded has it.
 Image padded_truth(const FilterSpec& spec, const Image& in, std::atomic<float>* progress,
                    const std::atomic<bool>* cancel) {
+  if (spec.derivative.any()) return padded_derivative(spec, in, progress, cancel);
   const AxisDesigns f = design_axes(spec);
   const double row_cval =
       spec.ext == Extension::Constant ? ref::padded_constant_after(f.y, spec.cval) : 0.0;
@@ -115,6 +134,8 @@ std::string truth_label(const TruthRequest& r) {
       break;
   }
   if (s.kind == FilterKind::EdgeAware) return "edge-aware reference in double (algorithm A)";
+  if (fir_truth(s) && s.derivative.any())
+    return "sampled Gaussian derivative in double (6 sigma), " + ext;
   if (fir_truth(s)) return "FIR Gaussian in double (6 sigma), " + ext;
   return "padded sequential recursion in double, " + ext;
 }

@@ -1,5 +1,7 @@
 #include "app/gui/view_settings.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace rf::gui {
@@ -17,6 +19,24 @@ const std::pair<TruthMode, const char*> kTruthModes[] = {{TruthMode::Fir, "fir"}
                                                          {TruthMode::OtherExtension, "extension"}};
 
 }  // namespace
+
+DerivativeView derivative_view(const FilterSpec& spec, float gain) {
+  DerivativeView v;
+  const Derivative& d = spec.derivative;
+  if (!d.any()) return v;
+  int ox = d.x, oy = d.y;
+  if (d.measure != Derivative::Measure::Partial)
+    ox = oy = d.measure == Derivative::Measure::GradientMagnitude ? 1 : 2;
+  v.view = d.measure == Derivative::Measure::GradientMagnitude ? SignedView::Magnitude
+                                                               : SignedView::Diverging;
+  // A measure's orders are along both axes, but its size is one partial's.
+  const double sx = spec.sigma, sy = sigma_along(spec, Axis::Y);
+  double scale = d.measure == Derivative::Measure::Partial ? std::pow(sx, ox) * std::pow(sy, oy)
+                                                           : std::pow(std::min(sx, sy), ox);
+  if (d.normalized) scale = 1.0;
+  v.range = float(0.5 / scale / std::max(gain, 1e-6f));
+  return v;
+}
 
 const char* to_string(ViewMode m) {
   for (const auto& [mode, name] : kViewModes)

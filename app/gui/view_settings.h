@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "filters/core/extension.h"
+#include "filters/core/spec.h"
 
 namespace rf::gui {
 
@@ -39,6 +40,7 @@ struct ViewSettings {
   bool profile_vertical = false;   // profile along a column instead of a row
   int profile_line = -1;           // row (or column) index; -1: the middle
   int probe_x = -1, probe_y = -1;  // impulse position; -1: a pixel near the top-left corner
+  float derivative_gain = 1.0f;    // contrast of a derivative's colour scale (derivative_range)
   bool show_ui = true;
 };
 
@@ -50,6 +52,17 @@ struct DiffSettings {
   bool auto_band = true;  // band width = ceil(3 sigma)
   int band = 12;          // border band width in pixels
 };
+
+// How a derivative's result is shown: signed values on the diverging scale from -range (blue)
+// to +range (red), a gradient magnitude on inferno from 0 to range; the luminance of RGB.
+enum class SignedView { Off, Diverging, Magnitude };
+struct DerivativeView {
+  SignedView view = SignedView::Off;
+  float range = 1.0f;
+};
+// The scale of `spec`'s derivative: range 0.5 / sigma^order (a unit step's first derivative
+// peaks at 0.4 / sigma, its second at 0.24 / sigma^2), 0.5 scale-normalised, over `gain`.
+DerivativeView derivative_view(const FilterSpec& spec, float gain);
 
 // Names on the command line and in presets: "original", "result", "diff", "split", "side",
 // "tiles", "profile", "impulse", "response", "race"; "fir", "padded", "extension".

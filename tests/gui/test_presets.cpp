@@ -34,9 +34,22 @@ TEST_CASE("presets: a random state survives a JSON round trip") {
     if (p.spec.ext == Extension::Constant) p.spec.cval = -1.0 + 3.0 * u(rng);
     const std::vector<Algorithm> algos = algorithms_for(Backend::Auto, k.kind);
     p.spec.algo = algos[rng() % algos.size()];
+    const bool partitions = p.spec.algo == Algorithm::OneWay || p.spec.algo == Algorithm::TwoWay;
+    if (k.params.has(Param::Derivative) && p.spec.ext != Extension::Ignore && !partitions &&
+        rng() % 2) {
+      const auto choices = derivative_choices(k.kind);
+      p.spec.derivative = choices[rng() % choices.size()].first;
+      p.spec.derivative.normalized = p.spec.derivative.any() && rng() % 2;
+      p.view.derivative_gain = float(0.1 + 10.0 * u(rng));
+    }
     p.spec.sigma = 0.5 + 199.5 * u(rng);
     const bool lee = p.spec.algo == Algorithm::OneWay || p.spec.algo == Algorithm::TwoWay;
     if (k.params.has(Param::SigmaY) && !lee && rng() % 2) p.spec.sigma_y = 0.5 + 99.5 * u(rng);
+    // A derivative smooths with sigma^2 - 1/3: the designs hold that from sigma 0.77.
+    if (p.spec.derivative.any()) {
+      p.spec.sigma = std::max(p.spec.sigma, 1.0);
+      if (p.spec.sigma_y) p.spec.sigma_y = std::max(*p.spec.sigma_y, 1.0);
+    }
     p.spec.pole = -0.9 + 1.8 * u(rng);
     p.spec.sigma_r = 0.01 + u(rng);
     p.spec.kappa = 8 * u(rng);

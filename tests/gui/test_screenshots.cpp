@@ -178,6 +178,43 @@ TEST_CASE("offscreen: the diff view lights up the border band when boundaries ar
   CHECK(exact_edge.mean < 60.0);
 }
 
+// The mean red minus blue over a box: a derivative's diverging scale is red above zero.
+double red_over_blue(const Rgba8Image& img, Box b) {
+  double s = 0;
+  std::size_t n = 0;
+  for (int y = b.y0; y < b.y1; ++y)
+    for (int x = b.x0; x < b.x1; ++x, ++n) {
+      const std::uint8_t* p = &img.pixels[(std::size_t(y) * img.width + x) * 4];
+      s += double(p[0]) - double(p[2]);
+    }
+  return n ? s / n : 0.0;
+}
+
+TEST_CASE("offscreen: a derivative is drawn signed, near-white where it is zero") {
+  // The astronaut: smooth areas (near zero: near-white), d/dx red where the image brightens to
+  // the right and blue where it darkens; the gradient magnitude on inferno, dark where smooth.
+  const std::string common = "--hide-ui --view result --sigma 4 ";
+  const Rgba8Image dx = shoot("derivative-dx", common + "--derivative 1,0");
+  const Rgba8Image grad = shoot("derivative-gradient", common + "--derivative gradient");
+  const Box b = image_box();
+  const Moments signed_view = moments(dx, b, all);
+  const Moments magnitude = moments(grad, b, all);
+  CAPTURE(signed_view.mean);
+  CAPTURE(magnitude.mean);
+  CHECK(signed_view.mean > 180.0);  // mostly flat: near-white
+  CHECK(magnitude.mean < 80.0);     // mostly flat: dark
+  double reddest = -255, bluest = 255;
+  const int step = (b.x1 - b.x0) / 16;
+  for (int y = b.y0; y + step <= b.y1; y += step)
+    for (int x = b.x0; x + step <= b.x1; x += step) {
+      const double rb = red_over_blue(dx, {x, y, x + step, y + step});
+      reddest = std::max(reddest, rb);
+      bluest = std::min(bluest, rb);
+    }
+  CHECK(reddest > 15.0);
+  CHECK(bluest < -15.0);
+}
+
 TEST_CASE("offscreen: tiles, split, side by side, profile and impulse views render") {
   const Rgba8Image mirror = shoot("tiles-mirror", "--hide-ui --view tiles --ext mirror");
   const Rgba8Image repeat = shoot("tiles-repeat", "--hide-ui --view tiles --ext repeat");

@@ -43,6 +43,33 @@ std::string extension_hint(Extension ext) {
   return out;
 }
 
+std::vector<std::pair<Derivative, std::string>> derivative_choices(FilterKind kind) {
+  if (!info(kind).params.has(Param::Derivative)) return {};
+  std::vector<std::pair<Derivative, std::string>> out;
+  const struct {
+    int x, y;
+    const char* label;
+  } partials[] = {{0, 0, "none (the smoothed image)"},
+                  {1, 0, "d/dx"},
+                  {0, 1, "d/dy"},
+                  {2, 0, "d2/dx2"},
+                  {0, 2, "d2/dy2"},
+                  {1, 1, "d2/dxdy"}};
+  for (const auto& p : partials) {
+    Derivative d;
+    d.x = p.x;
+    d.y = p.y;
+    out.emplace_back(d, p.label);
+  }
+  Derivative g;
+  g.measure = Derivative::Measure::GradientMagnitude;
+  out.emplace_back(g, "gradient magnitude");
+  Derivative l;
+  l.measure = Derivative::Measure::Laplacian;
+  out.emplace_back(l, "Laplacian d2/dx2 + d2/dy2");
+  return out;
+}
+
 std::vector<Extension> truth_extension_choices() {
   std::vector<Extension> out;
   for (const ExtensionInfo& e : extension_table())

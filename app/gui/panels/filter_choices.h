@@ -21,6 +21,10 @@ std::vector<int> order_choices(FilterKind kind);
 std::vector<Extension> extension_choices(FilterKind kind);
 std::string extension_hint(Extension ext);
 
+// The derivatives to choose from (none first) with their labels, for a kind that takes one
+// (Param::Derivative); empty otherwise. Scale normalisation is a box of its own.
+std::vector<std::pair<Derivative, std::string>> derivative_choices(FilterKind kind);
+
 // The extensions a ground truth can take: every one but ignore, which extends nothing.
 std::vector<Extension> truth_extension_choices();
 

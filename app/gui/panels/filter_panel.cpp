@@ -113,6 +113,36 @@ void parameter_sliders(FilterSpec& s) {
     ImGui::SliderInt("iterations", &s.iterations, 1, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
 }
 
+// The derivative box and its scale normalisation, for the kinds that take one.
+void derivative_control(FilterSpec& s) {
+  const auto choices = derivative_choices(s.kind);
+  if (choices.empty()) return;
+  Derivative& d = s.derivative;
+  std::string current = to_string(d);
+  for (const auto& [choice, label] : choices)
+    if (choice.x == d.x && choice.y == d.y && choice.measure == d.measure) current = label;
+  if (ImGui::BeginCombo("derivative", current.c_str())) {
+    for (const auto& [choice, label] : choices)
+      if (ImGui::Selectable(label.c_str(), current == label)) {
+        const bool normalized = d.normalized;
+        d = choice;
+        d.normalized = normalized && d.any();
+      }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "a derivative of the smoothed image: differences of it, exact at the border "
+        "for every extension; signed values, shown blue (< 0) to red (> 0)");
+  if (d.any()) {
+    ImGui::Checkbox("scale-normalised (x sigma^order)", &d.normalized);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "each partial times sigma^order along its axis, so that responses "
+          "compare across scales (ITK's NormalizeAcrossScale)");
+  }
+}
+
 // The extensions the kind takes, explained; the algorithms the backend that runs offers (one it
 // does not offer, after the kind or the backend changed, falls back to auto); the backends.
 void extension_and_backend(FilterSpec& s, Backend running_backend) {
@@ -179,6 +209,7 @@ void filter_panel(FilterSpec& spec, bool& filter_every_frame, const Processor& p
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x - label_w);
   kind_combo(spec);
   parameter_sliders(spec);
+  derivative_control(spec);
   extension_and_backend(spec, processor.running_backend());
   ImGui::PopItemWidth();
   coefficients_node(spec);

@@ -46,8 +46,8 @@ void inspector_panel(const Canvas& canvas, Processor& processor, const GroundTru
                      ViewMode mode, const ImpulseData& impulse);
 
 // The line profile plot, in its own window over the lower part of the canvas.
-void profile_window(const ProfileData& profile, Extension current, float x, float y, float w,
-                    float h);
+void profile_window(const ProfileData& profile, Extension current, bool derivative, float x,
+                    float y, float w, float h);
 // The response view (what the filter is) and the algorithm race, over the canvas.
 void response_view(const ResponseData& response, float x, float y, float w, float h);
 void race_view(AlgorithmRace& race, const FilterSpec& spec, Processor& processor, float x, float y,

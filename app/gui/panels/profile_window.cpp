@@ -24,12 +24,16 @@ struct Series {
 constexpr std::size_t kExtensions = std::size(kAllExtensions);
 const ImU32 kExtensionColors[kExtensions] = {
     IM_COL32(255, 90, 90, 255),  IM_COL32(150, 150, 255, 255), IM_COL32(255, 170, 60, 255),
-    IM_COL32(90, 220, 120, 255), IM_COL32(230, 110, 230, 255), IM_COL32(240, 230, 90, 255)};
+    IM_COL32(90, 220, 120, 255), IM_COL32(230, 110, 230, 255), IM_COL32(240, 230, 90, 255),
+    IM_COL32(170, 200, 255, 255)};
+static_assert(std::size(kExtensionColors) == kExtensions, "a colour for every extension");
 
-// The curves drawn, back to front: the input, the other extensions shown, the truth, the result.
-std::vector<Series> profile_series(const ProfileData& p, Extension current, const bool* shown) {
+// The curves drawn, back to front: the input (not beside a derivative, whose values are of
+// another scale), the other extensions shown, the truth, the result.
+std::vector<Series> profile_series(const ProfileData& p, Extension current, const bool* shown,
+                                   bool derivative) {
   std::vector<Series> series;
-  series.push_back({&p.input, IM_COL32(140, 140, 140, 255), 1.0f, "input"});
+  if (!derivative) series.push_back({&p.input, IM_COL32(140, 140, 140, 255), 1.0f, "input"});
   for (Extension e : kAllExtensions) {
     const int i = int(e);
     if (i < int(p.by_extension.size()) && shown[i] && e != current)
@@ -41,10 +45,11 @@ std::vector<Series> profile_series(const ProfileData& p, Extension current, cons
 }
 
 // The legend, with a toggle for each other extension's curve.
-void profile_legend(const ProfileData& p, Extension current, bool* shown) {
+void profile_legend(const ProfileData& p, Extension current, bool* shown, bool derivative) {
   ImGui::TextColored(ImVec4(1, 1, 1, 1), "result (%s)", to_string(current));
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.55f, 0.55f, 0.55f, 1), "input");
+  ImGui::TextColored(ImVec4(0.55f, 0.55f, 0.55f, 1),
+                     derivative ? "(input not drawn: another scale)" : "input");
   if (!p.truth.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.31f, 0.86f, 1, 1), "truth");
@@ -108,7 +113,8 @@ void plot_series(const std::vector<Series>& series, int n) {
 
 }  // namespace
 
-void profile_window(const ProfileData& p, Extension current, float x, float y, float w, float h) {
+void profile_window(const ProfileData& p, Extension current, bool derivative, float x, float y,
+                    float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
@@ -122,8 +128,8 @@ void profile_window(const ProfileData& p, Extension current, float x, float y, f
     static bool initialised = false;
     if (!initialised) std::fill(std::begin(shown), std::end(shown), true);
     initialised = true;
-    const std::vector<Series> series = profile_series(p, current, shown);
-    profile_legend(p, current, shown);
+    const std::vector<Series> series = profile_series(p, current, shown, derivative);
+    profile_legend(p, current, shown, derivative);
     plot_series(series, int(p.result.size()));
   }
   ImGui::End();

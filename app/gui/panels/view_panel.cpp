@@ -5,9 +5,11 @@
 
 #include "app/gui/algorithm_race.h"
 #include "app/gui/canvas.h"
+#include "app/gui/colormap.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/processing.h"
 #include "app/gui/view_probes.h"
+#include "filters/core/image.h"
 
 namespace rf::gui {
 namespace {
@@ -20,6 +22,35 @@ const std::pair<ViewMode, const char*> kModes[] = {
     {ViewMode::Response, "response"},       {ViewMode::Race, "algorithm race"},
 };
 
+// A derivative's colour scale under the mode buttons: the bar with its ends, and its contrast.
+void derivative_scale(ViewSettings& v, const FilterSpec& spec) {
+  const DerivativeView dv = derivative_view(spec, v.derivative_gain);
+  const bool shows_result = v.mode != ViewMode::Diff && v.mode != ViewMode::Impulse &&
+                            v.mode != ViewMode::Response && v.mode != ViewMode::Race &&
+                            v.mode != ViewMode::Original;
+  if (dv.view == SignedView::Off || !shows_result) return;
+  const float s = ImGui::GetFontSize();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x * 0.6f, h = 0.8f * s;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int steps = 48;
+  for (int i = 0; i < steps; ++i) {
+    const float t = (i + 0.5f) / steps;
+    const Rgb c = dv.view == SignedView::Diverging ? diverging(2.0f * t - 1.0f) : inferno(t);
+    dl->AddRectFilled(ImVec2(p.x + w * i / steps, p.y), ImVec2(p.x + w * (i + 1) / steps, p.y + h),
+                      IM_COL32(to_unorm8(c.r), to_unorm8(c.g), to_unorm8(c.b), 255));
+  }
+  ImGui::Dummy(ImVec2(w, h));
+  if (dv.view == SignedView::Diverging)
+    ImGui::Text("%-9.3g 0 %9.3g", -double(dv.range), double(dv.range));
+  else
+    ImGui::Text("0 .. %.3g", double(dv.range));
+  ImGui::SameLine();
+  ImGui::TextDisabled("(luminance)");
+  ImGui::SliderFloat("contrast", &v.derivative_gain, 0.05f, 100.0f, "x%.2f",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+}
+
 }  // namespace
 
 void view_panel(ViewSettings& v, Canvas& canvas, const ImpulseData& impulse, AlgorithmRace& race,
@@ -31,6 +62,7 @@ void view_panel(ViewSettings& v, Canvas& canvas, const ImpulseData& impulse, Alg
     if (ImGui::RadioButton(label, v.mode == mode)) v.mode = mode;
   }
   ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+  derivative_scale(v, spec);
   switch (v.mode) {
     case ViewMode::Split:
       ImGui::SliderFloat("split", &v.split, 0.0f, 1.0f, "%.2f");
