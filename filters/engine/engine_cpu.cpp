@@ -147,11 +147,16 @@ class DerivativeFilter final : public HostFilter {
       terms_.push_back(make_smoothing_filter(s, padded_w_, padded_h_, channels));
       buffers_.emplace_back(std::size_t(padded_w_) * padded_h_ * channels);
     }
+    // Each column's three neighbours as buffer offsets; a row of sums per thread.
+    columns_.resize(std::size_t(width) * 3);
+    for (int x = 0; x < width; ++x)
+      for (int k = 0; k < 3; ++k)
+        columns_[std::size_t(x) * 3 + k] =
+            std::ptrdiff_t(smoothed_index(x + k - 1, width, a.pad_x, a.ext)) * channels;
+    sums_.resize(std::size_t(omp_get_max_threads()) * width * channels);
   }
   bool in_place() const override { return false; }
-  std::vector<std::string> stage_names() const override {
-    return derivative_stages(plan_.args);
-  }
+  std::vector<std::string> stage_names() const override { return derivative_stages(plan_.args); }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     // Padded, the image is padded once, into the last term's buffer: the others smooth it from
     // there, the last in place.
@@ -192,23 +197,19 @@ class DerivativeFilter final : public HostFilter {
   void combine(float* out) const {
     const DerivativeArgs& a = plan_.args;
     const int C = channels_;
-    std::vector<std::ptrdiff_t> cols(std::size_t(a.width) * 3);
-    for (int x = 0; x < a.width; ++x)
-      for (int k = 0; k < 3; ++k)
-        cols[std::size_t(x) * 3 + k] =
-            std::ptrdiff_t(smoothed_index(x + k - 1, a.width, a.pad_x, a.ext)) * C;
+    const std::ptrdiff_t* cols = columns_.data();
     // Pixels [x0, x1) read their neighbours at x - 1 .. x + 1 of the buffer directly.
     const int x0 = a.pad_x ? 0 : std::min(1, a.width), x1 = a.pad_x ? a.width : a.width - 1;
     const bool squares = squares_terms(a);
     const std::size_t row_floats = std::size_t(a.width) * C;
 #pragma omp parallel if (row_floats * a.height >= kParallelCopyFloats)
     {
-      std::vector<float> sum(row_floats);
+      float* sum = sums_.data() + std::size_t(omp_get_thread_num()) * row_floats;
 #pragma omp for schedule(static)
       for (int y = 0; y < a.height; ++y) {
         float* o = out + std::size_t(y) * row_floats;
         for (int t = 0; t < a.terms; ++t) {
-          std::fill(sum.begin(), sum.end(), 0.0f);
+          std::fill(sum, sum + row_floats, 0.0f);
           for (int k = 0; k < a.taps[t]; ++k) {
             const float w = a.weight[t][k];
             const float* row =
@@ -240,6 +241,8 @@ class DerivativeFilter final : public HostFilter {
   int channels_, padded_w_ = 0, padded_h_ = 0;
   std::vector<std::unique_ptr<HostFilter>> terms_;
   std::vector<std::vector<float>> buffers_;
+  std::vector<std::ptrdiff_t> columns_;
+  mutable std::vector<float> sums_;  // combine()'s rows of sums, one per thread
 };
 
 std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, int height,

@@ -185,8 +185,16 @@ void coefficients_node(const FilterSpec& s) {
       }
       if (r.causal_only) coeffs += "\ncausal only";
       if (approximates_gaussian(s.kind)) {
-        const DesignError e = gaussian_design_error(s);
-        std::snprintf(buf, sizeof buf, "vs sampled Gaussian: L2 %.2e, max %.2e", e.l2_relative,
+        // Along x: the smoothing, or the partial along x the difference makes of it.
+        FilterSpec along_x = s;
+        along_x.derivative = Derivative{};
+        if (s.derivative.measure == Derivative::Measure::Partial)
+          along_x.derivative.x = s.derivative.x;
+        const DesignError e = gaussian_design_error(along_x);
+        const char* what = along_x.derivative.x == 0   ? "Gaussian"
+                           : along_x.derivative.x == 1 ? "Gaussian d/dx"
+                                                       : "Gaussian d2/dx2";
+        std::snprintf(buf, sizeof buf, "vs sampled %s: L2 %.2e, max %.2e", what, e.l2_relative,
                       e.max_relative);
         design_error = buf;
       }
