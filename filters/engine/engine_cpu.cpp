@@ -202,7 +202,9 @@ class DerivativeFilter final : public HostFilter {
     const int x0 = a.pad_x ? 0 : std::min(1, a.width), x1 = a.pad_x ? a.width : a.width - 1;
     const bool squares = squares_terms(a);
     const std::size_t row_floats = std::size_t(a.width) * C;
-#pragma omp parallel if (row_floats * a.height >= kParallelCopyFloats)
+    // No more threads than rows of sums were planned for (the thread count may change after).
+    const int threads = int(sums_.size() / std::max<std::size_t>(row_floats, 1));
+#pragma omp parallel num_threads(threads) if (row_floats * a.height >= kParallelCopyFloats)
     {
       float* sum = sums_.data() + std::size_t(omp_get_thread_num()) * row_floats;
 #pragma omp for schedule(static)
