@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace rf::gui {
@@ -24,15 +25,13 @@ DerivativeView derivative_view(const FilterSpec& spec, float gain) {
   DerivativeView v;
   const Derivative& d = spec.derivative;
   if (!d.any()) return v;
-  int ox = d.x, oy = d.y;
-  if (d.measure != Derivative::Measure::Partial)
-    ox = oy = d.measure == Derivative::Measure::GradientMagnitude ? 1 : 2;
   v.view = d.measure == Derivative::Measure::GradientMagnitude ? SignedView::Magnitude
                                                                : SignedView::Diverging;
-  // A measure's orders are along both axes, but its size is one partial's.
+  // The largest of its partials (a measure's size is one partial's).
   const double sx = spec.sigma, sy = sigma_along(spec, Axis::Y);
-  double scale = d.measure == Derivative::Measure::Partial ? std::pow(sx, ox) * std::pow(sy, oy)
-                                                           : std::pow(std::min(sx, sy), ox);
+  double scale = std::numeric_limits<double>::infinity();
+  for (const Partial& p : partials(d))
+    scale = std::min(scale, std::pow(sx, p.x) * std::pow(sy, p.y));
   if (d.normalized) scale = 1.0;
   v.range = float(0.5 / scale / std::max(gain, 1e-6f));
   return v;

@@ -15,20 +15,14 @@ DerivativePlan derivative_plan(const FilterSpec& spec, int width, int height) {
   a.ext = spec.ext;
   a.width = width;
   a.height = height;
-  std::vector<std::pair<int, int>> orders;
-  if (d.measure == Derivative::Measure::GradientMagnitude)
-    orders = {{1, 0}, {0, 1}};
-  else if (d.measure == Derivative::Measure::Laplacian)
-    orders = {{2, 0}, {0, 2}};
-  else
-    orders = {{d.x, d.y}};
+  const std::vector<Partial> orders = partials(d);
   a.terms = int(orders.size());
   for (int t = 0; t < a.terms; ++t) {
     FilterSpec s = spec;
     s.derivative = Derivative{};
-    s.derivative.x = orders[std::size_t(t)].first;
-    s.derivative.y = orders[std::size_t(t)].second;
-    const int ox = orders[std::size_t(t)].first, oy = orders[std::size_t(t)].second;
+    s.derivative.x = orders[std::size_t(t)].x;
+    s.derivative.y = orders[std::size_t(t)].y;
+    const int ox = orders[std::size_t(t)].x, oy = orders[std::size_t(t)].y;
     const double scale = d.normalized ? std::pow(sigma_along(spec, Axis::X), ox) *
                                             std::pow(sigma_along(spec, Axis::Y), oy)
                                       : 1.0;

@@ -244,16 +244,14 @@ void validate(const FilterSpec& spec) {
     if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay)
       refuse("derivative " + to_string(d) + ": Lee et al.'s partitions (" + to_string(spec.algo) +
              ") approximate the border; use auto, rt, alg4, alg5 or alg6");
-    // The measures are made of partials of order 1 (gradient) or 2 (Laplacian) along each axis.
-    if (d.measure != Derivative::Measure::Partial) {
-      const int order = d.measure == Derivative::Measure::GradientMagnitude ? 1 : 2;
+    // Each partial's lines: a derivative smooths with less than sigma^2 (smoothing_sigma).
+    for (const Partial& part : partials(d))
       for (Axis axis : {Axis::X, Axis::Y}) {
         LineSpec line = line_spec(spec, axis);
-        line.derivative = order;
+        line.derivative = axis == Axis::X ? part.x : part.y;
         check_line(line, axis == Axis::X ? (spec.sigma_y ? "sigma along x" : "sigma")
                                          : (spec.sigma_y ? "sigma along y" : "sigma"));
       }
-    }
   }
   if (spec.sigma_y && !p.has(Param::SigmaY))
     refuse(std::string("sigma: the ") + info(spec.kind).title +

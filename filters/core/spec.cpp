@@ -142,6 +142,18 @@ std::string to_string(const Derivative& d) {
   return std::to_string(d.x) + "," + std::to_string(d.y);
 }
 
+std::vector<Partial> partials(const Derivative& d) {
+  switch (d.measure) {
+    case Derivative::Measure::GradientMagnitude:
+      return {{1, 0}, {0, 1}};
+    case Derivative::Measure::Laplacian:
+      return {{2, 0}, {0, 2}};
+    case Derivative::Measure::Partial:
+      break;
+  }
+  return {{d.x, d.y}};
+}
+
 std::optional<Derivative> parse_derivative(std::string_view s) {
   Derivative d;
   if (same_name(s, "none") || same_name(s, "0,0")) return d;

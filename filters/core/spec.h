@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "extension.h"
 
@@ -103,6 +104,13 @@ std::optional<Extension> parse_extension(std::string_view);
 // "dyy" and "dxy". Scale normalisation is a flag of its own (--normalized) and not in the text.
 std::string to_string(const Derivative&);
 std::optional<Derivative> parse_derivative(std::string_view);
+
+// The partials a derivative is made of, each its orders along x and y: one for a partial, d/dx
+// and d/dy for the gradient magnitude, d2/dx2 and d2/dy2 for the Laplacian.
+struct Partial {
+  int x = 0, y = 0;
+};
+std::vector<Partial> partials(const Derivative&);
 
 // One line describing the spec for logs, titles and JSON sidecars.
 std::string describe(const FilterSpec&);

@@ -170,7 +170,7 @@ __global__ void derivative_kernel(Io smoothed0, Io smoothed1, Io dst, Derivative
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= a.width) return;
   const bool squares = squares_terms(a);
-  // Several rows a thread (four: 7% faster than one on an H200; the pass stays latency bound,
+  // Several rows a thread, their loads in flight together (the pass is latency bound:
   // docs/bench/README.md).
 #pragma unroll
   for (int r = 0; r < kDerivativeRows; ++r) {
@@ -225,9 +225,7 @@ class DerivativeFilter final : public FrameFilter {
     const bool direct = !plan_.args.pad_x && !plan_.args.pad_y && terms_[0]->reads(src);
     for (auto& t : terms_) t->prepare(direct ? src : buffer_kind(), buffer_kind());
   }
-  std::vector<std::string> stage_names() const override {
-    return derivative_stages(plan_.args);
-  }
+  std::vector<std::string> stage_names() const override { return derivative_stages(plan_.args); }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     const DerivativeArgs& a = plan_.args;
     const dim3 block(256, 1);

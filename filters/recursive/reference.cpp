@@ -253,11 +253,9 @@ std::vector<double> with_derivative(
     const FilterSpec& spec,
     const std::function<std::vector<double>(const FilterSpec&, int, int)>& partial) {
   const Derivative& d = spec.derivative;
-  std::vector<std::pair<int, int>> orders = {{d.x, d.y}};
-  if (d.measure == Derivative::Measure::GradientMagnitude) orders = {{1, 0}, {0, 1}};
-  if (d.measure == Derivative::Measure::Laplacian) orders = {{2, 0}, {0, 2}};
   std::vector<double> out;
-  for (const auto& [dx, dy] : orders) {
+  for (const Partial& p : partials(d)) {
+    const int dx = p.x, dy = p.y;
     FilterSpec term = spec;
     term.derivative = Derivative{};
     term.derivative.x = dx;
@@ -275,6 +273,12 @@ std::vector<double> with_derivative(
   if (d.measure == Derivative::Measure::GradientMagnitude)
     for (double& v : out) v = std::sqrt(v);
   return out;
+}
+
+std::vector<double> padded_reference(const FilterSpec& spec, const Image& in) {
+  return with_derivative(spec, [&](const FilterSpec& s, int dx, int dy) {
+    return filter_image_padded(design_axes(s), s.ext, in, s.cval, dx, dy);
+  });
 }
 
 }  // namespace rf::ref

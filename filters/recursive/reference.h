@@ -53,4 +53,8 @@ std::vector<double> with_derivative(
     const FilterSpec& spec,
     const std::function<std::vector<double>(const FilterSpec&, int, int)>& partial);
 
+// (b) of a whole spec of a recursive kind: filter_image_padded of design_axes(spec), with its
+// derivative (with_derivative), in double.
+std::vector<double> padded_reference(const FilterSpec& spec, const Image& in);
+
 }  // namespace rf::ref

@@ -26,7 +26,7 @@ Image as_float(const std::vector<double>& v, const Image& like) {
 
 Image cpu_truth(const FilterSpec& spec, const Image& in) {
   if (spec.kind == FilterKind::EdgeAware) return edge_aware_reference(spec, in);
-  if (spec.derivative.any())  // the sampled Gaussian derivatives, scipy.ndimage's
+  if (fir_truth(spec))  // a derivative's: the sampled Gaussian derivatives, scipy.ndimage's
     return as_float(ref::with_derivative(spec,
                                          [&](const FilterSpec& s, int dx, int dy) {
                                            return ref::fir_gaussian(in, s.sigma,
@@ -34,10 +34,7 @@ Image cpu_truth(const FilterSpec& spec, const Image& in) {
                                                                     s.cval, dx, dy);
                                          }),
                     in);
-  if (fir_truth(spec))
-    return as_float(
-        ref::fir_gaussian(in, spec.sigma, sigma_along(spec, Axis::Y), spec.ext, spec.cval), in);
-  return as_float(ref::filter_image_padded(design_axes(spec), spec.ext, in, spec.cval), in);
+  return as_float(ref::padded_reference(spec, in), in);
 }
 
 }  // namespace

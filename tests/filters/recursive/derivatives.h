@@ -93,10 +93,7 @@ inline DerivativeOutcome check_derivatives(Engine& engine, Backend backend) {
           const Shape& shape = shapes[(seed + std::uint64_t(k)) % 6];
           const Image in = random_image(shape.w, shape.h, shape.c, seed++, 0.05f, 1.0f);
           spec.algo = Algorithm::Auto;
-          const std::vector<double> want =
-              ref::with_derivative(spec, [&](const FilterSpec& s, int dx, int dy) {
-                return ref::filter_image_padded(design_axes(s), s.ext, in, s.cval, dx, dy);
-              });
+          const std::vector<double> want = ref::padded_reference(spec, in);
           double peak = 0.0, scale = 0.0;
           for (double v : want) peak = std::max(peak, std::abs(v));
           for (float v : in.pixels) scale = std::max(scale, double(std::abs(v)));
