@@ -247,6 +247,7 @@ void validate(const FilterSpec& spec) {
     // Each partial's lines: a derivative smooths with less than sigma^2 (smoothing_sigma).
     for (const Partial& part : partials(d))
       for (Axis axis : {Axis::X, Axis::Y}) {
+        if (!filters_along(spec, axis)) continue;
         LineSpec line = line_spec(spec, axis);
         line.derivative = axis == Axis::X ? part.x : part.y;
         check_line(line, axis == Axis::X ? (spec.sigma_y ? "sigma along x" : "sigma")
@@ -257,8 +258,27 @@ void validate(const FilterSpec& spec) {
     refuse(std::string("sigma: the ") + info(spec.kind).title +
            " takes one sigma for both axes (got " + number(spec.sigma) + "," +
            number(*spec.sigma_y) + ")");
-  check_line(line_spec(spec, Axis::X), spec.sigma_y ? "sigma along x" : "sigma");
-  if (spec.sigma_y) check_line(line_spec(spec, Axis::Y), "sigma along y");
+  if (spec.axes != Axes::Both) {
+    const Axis along = spec.axes == Axes::X ? Axis::X : Axis::Y;
+    const char* name = along == Axis::X ? "x" : "y";
+    if (spec.kind == FilterKind::EdgeAware)
+      refuse(std::string("axes: the ") + info(spec.kind).title +
+             " filters both axes of an image, not " + name + " alone");
+    if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6 ||
+        spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay)
+      refuse(std::string("algorithm ") + to_string(spec.algo) +
+             " filters both axes of an image at once; along " + name +
+             " alone use auto, rt or alg4");
+    for (const Partial& part : partials(d))
+      if ((along == Axis::X ? part.y : part.x) != 0)
+        refuse("derivative " + to_string(d) + ": along " + name + " alone the filter takes no " +
+               "derivative along " + (along == Axis::X ? "y" : "x"));
+    check_line(line_spec(spec, along),
+               spec.sigma_y ? (along == Axis::X ? "sigma along x" : "sigma along y") : "sigma");
+  } else {
+    check_line(line_spec(spec, Axis::X), spec.sigma_y ? "sigma along x" : "sigma");
+    if (spec.sigma_y) check_line(line_spec(spec, Axis::Y), "sigma along y");
+  }
   if (p.has(Param::SigmaR)) check_range("sigma_r", info(Param::SigmaR).range, spec.sigma_r, false);
   if (spec.ext == Extension::Constant && !std::isfinite(spec.cval))
     refuse("cval must be a finite number (got " + number(spec.cval) + ")");
@@ -274,6 +294,10 @@ Recursive design(const FilterSpec& spec) {
 
 AxisDesigns design_axes(const FilterSpec& spec) {
   validate(spec);
+  if (spec.axes != Axes::Both) {
+    const Recursive f = design(line_spec(spec, spec.axes == Axes::X ? Axis::X : Axis::Y));
+    return {f, f, spec.axes};
+  }
   return {design(line_spec(spec, Axis::X)), design(line_spec(spec, Axis::Y))};
 }
 
@@ -286,6 +310,7 @@ double dc_gain(const Recursive& f) {
 
 ConstantValues constant_values(const AxisDesigns& f, double cval) {
   // Zero is zero past the columns too, whatever the gain (a running sum's is infinite).
+  if (!f.filters(Axis::Y)) return {cval, cval};
   return {cval, cval == 0.0 ? 0.0 : cval * dc_gain(f.y)};
 }
 

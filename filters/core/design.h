@@ -36,11 +36,17 @@ Recursive design(const FilterSpec& spec);
 // The filters along the two axes of an image: columns run `y` (down, then up), rows `x`. Both
 // have the same order and the same kind of poles (one kind, one order per spec); they differ
 // where the spec gives a sigma per axis. One Recursive converts to the same filter on both.
+// `axes` says which passes run (FilterSpec::axes); an axis left alone holds the other's filter.
 struct AxisDesigns {
   Recursive x, y;
-  AxisDesigns(Recursive x_, Recursive y_) : x(std::move(x_)), y(std::move(y_)) {}
+  Axes axes = Axes::Both;
+  AxisDesigns(Recursive x_, Recursive y_, Axes axes_ = Axes::Both)
+      : x(std::move(x_)), y(std::move(y_)), axes(axes_) {}
   AxisDesigns(const Recursive& both) : x(both), y(both) {}  // NOLINT: one filter for both axes
   const Recursive& along(Axis axis) const { return axis == Axis::X ? x : y; }
+  bool filters(Axis axis) const {
+    return axes == Axes::Both || (axes == Axes::X) == (axis == Axis::X);
+  }
 };
 
 // A derivative of order 1 or 2 along a line is the central difference (x[i+1] - x[i-1]) / 2 or
@@ -62,7 +68,7 @@ double dc_gain(const Recursive& f);
 // What each pass sees beyond the image under Extension::Constant, which continues the image with
 // `cval` in every direction. The columns run first and see cval itself; the rows then run over the
 // column-filtered image, whose continuation is the column filter of the constant: cval times its
-// gain at DC.
+// gain at DC (cval itself where the columns are left alone).
 struct ConstantValues {
   double columns = 0.0, rows = 0.0;
 };

@@ -207,8 +207,13 @@ std::string describe(const FilterSpec& s) {
   if (p.has(Param::Derivative) && s.derivative.any())
     out +=
         ", derivative " + to_string(s.derivative) + (s.derivative.normalized ? " normalized" : "");
+  if (s.axes != Axes::Both) out += s.axes == Axes::X ? ", along x only" : ", along y only";
   if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
   return out;
+}
+
+bool filters_along(const FilterSpec& spec, Axis axis) {
+  return spec.axes == Axes::Both || (spec.axes == Axes::X) == (axis == Axis::X);
 }
 
 double sigma_along(const FilterSpec& spec, Axis axis) {

@@ -61,6 +61,15 @@ struct Derivative {
   bool operator!=(const Derivative& o) const { return !(*this == o); }
 };
 
+// The axes of an image: X along rows (the image width), Y along columns (the height).
+enum class Axis { X, Y };
+
+// The axes a spec filters a frame along: both, or one with the other left alone (a batch of
+// lines; rf::filter_array in array.h filters an N-D array one axis at a time this way). The
+// block algorithms that overlap the two axes (alg5, alg6), Lee et al.'s partitions and the
+// edge-aware filter take both only.
+enum class Axes { Both, X, Y };
+
 struct FilterSpec {
   FilterKind kind = FilterKind::Gaussian;
   double sigma = 4.0;  // Gaussian standard deviation in pixels (Gaussian, Deriche, Yvrg, EdgeAware)
@@ -72,17 +81,18 @@ struct FilterSpec {
   Extension ext = Extension::Mirror;
   double cval = 0.0;      // the value outside the image under Extension::Constant (frame scale)
   Derivative derivative;  // the Gaussian kinds: a derivative of the smoothed image
-  double sigma_r = 0.2;   // EdgeAware range sigma on the [0, 1] intensity scale
-  double kappa = 2.0;     // EdgeAware warm-up distance in units of sigma (algorithms C, D)
-  int iterations = 2;     // EdgeAware iterations N
+  Axes axes = Axes::Both;
+  double sigma_r = 0.2;  // EdgeAware range sigma on the [0, 1] intensity scale
+  double kappa = 2.0;    // EdgeAware warm-up distance in units of sigma (algorithms C, D)
+  int iterations = 2;    // EdgeAware iterations N
   Algorithm algo = Algorithm::Auto;
   Backend backend = Backend::Auto;
 
   bool operator==(const FilterSpec& o) const {
     return kind == o.kind && sigma == o.sigma && sigma_y == o.sigma_y && order == o.order &&
            pole == o.pole && ext == o.ext && cval == o.cval && derivative == o.derivative &&
-           sigma_r == o.sigma_r && kappa == o.kappa && iterations == o.iterations &&
-           algo == o.algo && backend == o.backend;
+           axes == o.axes && sigma_r == o.sigma_r && kappa == o.kappa &&
+           iterations == o.iterations && algo == o.algo && backend == o.backend;
   }
   bool operator!=(const FilterSpec& o) const { return !(*this == o); }
 };
@@ -115,8 +125,8 @@ std::vector<Partial> partials(const Derivative&);
 // One line describing the spec for logs, titles and JSON sidecars.
 std::string describe(const FilterSpec&);
 
-// The axes of an image: X along rows (the image width), Y along columns (the height).
-enum class Axis { X, Y };
+// Whether the spec filters along `axis` (FilterSpec::axes).
+bool filters_along(const FilterSpec& spec, Axis axis);
 
 // The standard deviation along `axis`: sigma_y along Y where it is set, sigma otherwise.
 double sigma_along(const FilterSpec& spec, Axis axis);

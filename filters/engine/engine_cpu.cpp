@@ -40,20 +40,30 @@ const char* format_name(PixelFormat f) {
   }
 }
 
-// RT and auto: the line filter of rt_cpu.h, columns then rows, in place.
+// RT and auto: the line filter of rt_cpu.h, columns then rows (or the one axis asked), in place.
 class LineFilter final : public HostFilter {
  public:
   LineFilter(const AxisDesigns& f, Extension ext, double cval, int width, int height, int channels)
       : plan_(f, ext, width, height, channels, cval),
         floats_(std::size_t(width) * height * channels) {}
   bool in_place() const override { return true; }
-  std::vector<std::string> stage_names() const override { return {"columns", "rows"}; }
+  std::vector<std::string> stage_names() const override {
+    std::vector<std::string> names;
+    if (plan_.filters_columns()) names.push_back("columns");
+    if (plan_.filters_rows()) names.push_back("rows");
+    return names;
+  }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     if (in != out) std::memcpy(out, in, floats_ * sizeof(float));
-    plan_.run_columns(out);
-    mark(0);
-    plan_.run_rows(out);
-    mark(1);
+    std::size_t stage = 0;
+    if (plan_.filters_columns()) {
+      plan_.run_columns(out);
+      mark(stage++);
+    }
+    if (plan_.filters_rows()) {
+      plan_.run_rows(out);
+      mark(stage++);
+    }
   }
 
  private:
@@ -270,6 +280,7 @@ class CpuEngine final : public Engine {
       throw InvalidParameter("frame size: " + std::to_string(width) + "x" + std::to_string(height) +
                              " is empty");
     filter_.reset();
+    validate(spec);
     check_format(spec, format);
     filter_ = make_host_filter(spec, width, height, channel_count(format));
     spec_ = spec;

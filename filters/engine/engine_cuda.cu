@@ -136,6 +136,9 @@ class LeeFilter final : public FrameFilter {
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format);
 
+// Columns from which auto filters the columns alone of a frame with RT (a thread per column).
+constexpr std::size_t kRtColumns = 65536;
+
 // Rows of a frame each thread of the derivative's kernels takes.
 constexpr int kDerivativeRows = 4;
 
@@ -282,7 +285,7 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
 
 // The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
 // and as fast at large sigma as at small (docs/bench/README.md), for every filter whose modes it
-// carries (every design we ship), and algorithm 4 otherwise.
+// carries (every design we ship), and algorithm 4 otherwise and along one axis.
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format) {
   const int channels = channel_count(format);
@@ -302,7 +305,13 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
       return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4,
                                      spec.cval);
     case Algorithm::Auto:
-      if (!fully_overlapped::carries_modes(f))
+      // Down the columns alone of a frame this wide, a thread per column reads and writes whole
+      // rows at a time, and RT beats algorithm 4's pass and transpose (docs/bench/README.md: a
+      // 512^3 volume's pass through its pages, H200, 0.83 ms against 1.02 at order 1).
+      if (f.axes == Axes::Y && std::size_t(width) * channels >= kRtColumns)
+        return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT,
+                                       spec.cval);
+      if (!fully_overlapped::carries_modes(f) || f.axes != Axes::Both)
         return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4,
                                        spec.cval);
       [[fallthrough]];
@@ -343,6 +352,7 @@ class CudaEngine final : public Engine {
     if (width <= 0 || height <= 0)
       throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
                              std::to_string(height) + ")");
+    validate(spec);
     check_format(spec, format);
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();

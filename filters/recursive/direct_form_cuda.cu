@@ -585,8 +585,36 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
     write<C>(a.dst, x_of(i), y_of(i), recursion_step(f, read<C>(tmp, x_of(i), y_of(i)), w));
 }
 
+// A pass left alone (AxisDesigns::axes) as the other's partner: dst(y, x) = src(x, y) for a src of
+// width x height, through a shared-memory tile so that reads and writes both coalesce.
+template <int C>
+__global__ void __launch_bounds__(32 * 8)
+    transpose_kernel(const Io src, const Io dst, int width, int height) {
+  __shared__ Vec<C> tile[32][33];
+  const int x0 = blockIdx.x * 32, y0 = blockIdx.y * 32;
+  for (int j = threadIdx.y; j < 32; j += 8) {
+    const int x = x0 + threadIdx.x, y = y0 + j;
+    if (x < width && y < height) tile[j][threadIdx.x] = read<C>(src, x, y);
+  }
+  __syncthreads();
+  for (int j = threadIdx.y; j < 32; j += 8) {
+    const int x = y0 + threadIdx.x, y = x0 + j;
+    if (x < height && y < width) write<C>(dst, x, y, tile[threadIdx.x][j]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Host launchers
+
+void transpose(const Io& src, const Io& dst, int width, int height, int channels,
+               cudaStream_t stream) {
+  const dim3 grid((width + 31) / 32, (height + 31) / 32), block(32, 8);
+  if (channels == 1)
+    transpose_kernel<1><<<grid, block, 0, stream>>>(src, dst, width, height);
+  else
+    transpose_kernel<4><<<grid, block, 0, stream>>>(src, dst, width, height);
+  CUDA_CHECK_LAUNCH();
+}
 
 template <int R, int C, class P, class S, int G>
 void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream) {
@@ -730,20 +758,35 @@ class DirectFormFilter final : public FrameFilter {
                                                             : kFloatWindowGainHighOrder;
     columns_.rec.float_blocks = row_args_.rec.float_blocks =
         !double_carries && gain <= window_gain ? 1 : 0;
-    columns_.carries.next_pbar = row_args_.carries.pbar;
-    columns_.carries.next_ebar = row_args_.carries.ebar;
+    filters_columns_ = filters.filters(Axis::Y);
+    filters_rows_ = filters.filters(Axis::X);
+    // Both passes: the column pass's output step yields the row pass's block carries.
+    if (filters_columns_ && filters_rows_) {
+      columns_.carries.next_pbar = row_args_.carries.pbar;
+      columns_.carries.next_ebar = row_args_.carries.ebar;
+    }
     columns_.rec.next_b0 = row_args_.rec.b0;
     for (int k = 0; k < kMaxOrder; ++k) columns_.rec.next_a[k] = row_args_.rec.a[k];
   }
 
   bool reads(IoKind) const override { return true; }  // every kind, through io.cuh
   bool writes(IoKind) const override { return true; }
-  std::vector<std::string> stage_names() const override { return {"columns", "rows"}; }
+  std::vector<std::string> stage_names() const override {
+    if (!filters_rows_) return {"columns"};
+    if (!filters_columns_) return {"rows"};
+    return {"columns", "rows"};
+  }
 
-  // Columns (src -> transposed scratch), then rows (scratch -> dst).
+  // Columns (src -> transposed scratch), then rows (scratch -> dst). An axis left alone: its
+  // pass is a transpose (alg4), or not run (rt, which does not transpose).
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     PassArgs cols = columns_;
     PassArgs rows = row_args_;
+    if (!filters_columns_ || !filters_rows_) {
+      enqueue_one_axis(src, dst, stream);
+      if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
+      return;
+    }
     if (rt_) {
       const Io c = float_io(rt_columns_), t = float_io(rt_rows_);
       cols.src = src;
@@ -766,6 +809,28 @@ class DirectFormFilter final : public FrameFilter {
   }
 
  private:
+  void enqueue_one_axis(const Io& src, const Io& dst, cudaStream_t stream) {
+    PassArgs pass = filters_columns_ ? columns_ : row_args_;
+    pass.src = src;
+    pass.dst = dst;
+    if (rt_) {
+      launch_rt_pass(order_, channels_, pass, float_io(filters_columns_ ? rt_columns_ : rt_rows_),
+                     !filters_columns_, stream);
+      return;
+    }
+    const Io scratch = float_io(scratch_);
+    if (filters_columns_) {
+      pass.dst = scratch;
+      launch_overlapped_pass(order_, channels_, pass, true, stream);
+      transpose(scratch, dst, height_, width_, channels_, stream);
+    } else {
+      // The rows as the columns of the transposed frame: the pass finds its own block carries.
+      transpose(src, scratch, width_, height_, channels_, stream);
+      pass.src = scratch;
+      launch_overlapped_pass(order_, channels_, pass, true, stream);
+    }
+  }
+
   Io float_io(const DeviceBuffer& b) const {
     return Io{channels_ == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(b.ptr), b.pitch, 0};
   }
@@ -861,6 +926,7 @@ class DirectFormFilter final : public FrameFilter {
   }
 
   bool rt_;
+  bool filters_columns_ = true, filters_rows_ = true;  // the axes filtered (AxisDesigns::axes)
   int order_, channels_, width_, height_;
   PassArgs columns_, row_args_;
   PassBuffers cols_, rows_;

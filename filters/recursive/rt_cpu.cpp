@@ -344,9 +344,10 @@ struct ImagePlan::Impl {
   // Small images run on one thread: waking a second costs more than it saves, and far more on a
   // loaded machine, where it may not get a core for a whole time slice.
   bool parallel = true;
-  LineMaps columns;  // lines of `height` samples
-  LineMaps rows;     // lines of `width` samples
-  int chunk = 0;     // floats per row in a chunk of the column pass
+  LineMaps columns;                                  // lines of `height` samples
+  LineMaps rows;                                     // lines of `width` samples
+  bool filters_columns = true, filters_rows = true;  // AxisDesigns::axes
+  int chunk = 0;                                     // floats per row in a chunk of the column pass
   // Per thread: the column pass's feedback rows (2 R x chunk doubles) or the row pass's block of
   // kLanes lines (width x kLanes doubles).
   std::size_t scratch_per_thread = 0;
@@ -404,10 +405,13 @@ ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int h
       ext == Extension::Constant ? constant_values(filters, cval) : ConstantValues{};
   const LineMaps columns = direct_form::line_maps(filters.y, ext, height);
   p.columns = at_value(columns, k.columns);
-  p.rows = at_value(width == height && filters.x.a == filters.y.a && filters.x.b0 == filters.y.b0
-                        ? columns
-                        : direct_form::line_maps(filters.x, ext, width),
-                    k.rows);
+  p.filters_columns = filters.filters(Axis::Y);
+  p.filters_rows = filters.filters(Axis::X);
+  if (p.filters_rows)
+    p.rows = at_value(width == height && filters.x.a == filters.y.a && filters.x.b0 == filters.y.b0
+                          ? columns
+                          : direct_form::line_maps(filters.x, ext, width),
+                      k.rows);
   // Strips as wide as 4 cache lines per row, as long as the block stays well inside a core's L2.
   const std::ptrdiff_t row_floats = std::ptrdiff_t(width) * channels;
   // Two chunks per thread, whole cache lines each, for balance; at least a page of floats per
@@ -415,8 +419,8 @@ ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int h
   const std::ptrdiff_t per = (row_floats + 2 * p.threads - 1) / (2 * p.threads);
   p.chunk = int(
       std::min<std::ptrdiff_t>(row_floats, std::max<std::ptrdiff_t>(1024, (per + 15) / 16 * 16)));
-  p.scratch_per_thread =
-      std::max(std::size_t(2) * kMaxOrder * p.chunk, std::size_t(kLanes) * width);
+  p.scratch_per_thread = std::max(std::size_t(2) * kMaxOrder * p.chunk,
+                                  p.filters_rows ? std::size_t(kLanes) * width : std::size_t(0));
   p.scratch.assign(p.scratch_per_thread * p.threads, 0.0);
 }
 
@@ -433,6 +437,14 @@ void ImagePlan::run(float* data) const {
   run_rows(data);
 }
 
+bool ImagePlan::filters_columns() const {
+  return impl_->filters_columns;
+}
+
+bool ImagePlan::filters_rows() const {
+  return impl_->filters_rows;
+}
+
 // Both passes hand out strips or bands dynamically: on a shared machine a thread can lose its core
 // for a while, and a static split would leave the other waiting at the barrier.
 
@@ -440,6 +452,7 @@ void ImagePlan::run(float* data) const {
 // are one row apart.
 void ImagePlan::run_columns(float* data) const {
   const Impl& p = *impl_;
+  if (!p.filters_columns) return;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int chunks = int((row + p.chunk - 1) / p.chunk);
 #pragma omp parallel for schedule(dynamic) num_threads(p.threads) if (p.parallel)
@@ -455,6 +468,7 @@ void ImagePlan::run_columns(float* data) const {
 // channel of one row.
 void ImagePlan::run_rows(float* data) const {
   const Impl& p = *impl_;
+  if (!p.filters_rows) return;
   const int band = kLanes / p.channels;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int bands = (p.height + band - 1) / band;

@@ -13,6 +13,8 @@ namespace rf::cpu {
 // and scratch. run() filters columns (down, up) then rows (right, left), every channel
 // independently, multithreaded, with no allocation.
 //
+// Where AxisDesigns::axes leaves an axis alone, its pass is not run.
+//
 // Both passes filter many independent lines at once, one SIMD lane per line, with the recursions
 // in double: the column pass streams whole row segments down and up the image, the row pass
 // transposes bands of rows into per-thread scratch. The exact extension enters each line only
@@ -31,9 +33,12 @@ class ImagePlan {
   // call at a time per plan.
   void run(float* data) const;
 
-  // The two halves of run(), for per-stage timings.
+  // The two halves of run(), for per-stage timings; each does nothing where its axis is left
+  // alone (AxisDesigns::axes).
   void run_columns(float* data) const;
   void run_rows(float* data) const;
+  bool filters_columns() const;
+  bool filters_rows() const;
 
   int threads() const;  // OpenMP threads used by run()
 
