@@ -11,6 +11,7 @@
 // here names a CUDA type: device memory and streams travel as void* and std::uint64_t.
 #pragma once
 
+#include "core/array.h"
 #include "core/design.h"
 #include "core/device_frame.h"
 #include "core/engine.h"

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -118,6 +119,58 @@ int pointer_device(const void* p) {
   cudaPointerAttributes attr{};
   CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
   return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged ? attr.device : -1;
+}
+
+}  // namespace rf::cuda
+
+namespace rf::cuda {
+namespace {
+
+// One thread per float of a frame row: o * inner + i of row j (blockIdx.y).
+template <bool Gather>
+__global__ void axis_kernel(const float* src, float* dst, std::size_t pitch, std::int64_t outer,
+                            int n, std::int64_t inner, int j0) {
+  const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= outer * inner) return;
+  const int j = j0 + int(blockIdx.y);
+  const std::int64_t o = k / inner, i = k - o * inner;
+  const std::size_t array_index = std::size_t((o * n + j) * inner + i);
+  if constexpr (Gather)
+    reinterpret_cast<float*>(reinterpret_cast<char*>(dst) + std::size_t(j) * pitch)[k] =
+        src[array_index];
+  else
+    dst[array_index] = reinterpret_cast<const float*>(reinterpret_cast<const char*>(src) +
+                                                      std::size_t(j) * pitch)[k];
+}
+
+template <bool Gather>
+void launch_axis(const float* src, float* dst, std::size_t pitch, std::int64_t outer, int n,
+                 std::int64_t inner, void* stream) {
+  const std::int64_t row = outer * inner;
+  // Rows in launches of at most 65535 (the grid's y limit).
+  for (int j0 = 0; j0 < n; j0 += 65535) {
+    const dim3 grid(unsigned((row + 255) / 256), unsigned(std::min(65535, n - j0)));
+    axis_kernel<Gather>
+        <<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(src, dst, pitch, outer, n, inner, j0);
+    CUDA_CHECK_LAUNCH();
+  }
+}
+
+}  // namespace
+
+void gather_axis(const float* src, float* frame, std::size_t frame_pitch, std::int64_t outer, int n,
+                 std::int64_t inner, void* stream) {
+  launch_axis<true>(src, frame, frame_pitch, outer, n, inner, stream);
+}
+
+void scatter_axis(const float* frame, std::size_t frame_pitch, float* dst, std::int64_t outer,
+                  int n, std::int64_t inner, void* stream) {
+  launch_axis<false>(frame, dst, frame_pitch, outer, n, inner, stream);
+}
+
+void copy_on_device(const float* src, float* dst, std::size_t count, void* stream) {
+  CUDA_CHECK(cudaMemcpyAsync(dst, src, count * sizeof(float), cudaMemcpyDeviceToDevice,
+                             static_cast<cudaStream_t>(stream)));
 }
 
 }  // namespace rf::cuda

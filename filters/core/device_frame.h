@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "image.h"
@@ -39,5 +40,16 @@ void synchronize(void* stream = nullptr);
 // lives. Both throw BackendUnavailable without CUDA.
 int current_device();
 int pointer_device(const void* p);
+
+// The lines along the middle axis of a float array of shape (outer, n, inner) in device memory, as
+// the columns of a pitched frame of n rows of outer * inner floats (row j, column o * inner + i
+// holds src[(o * n + j) * inner + i]), and back: how rf::ArrayFilter filters one axis of a batch
+// in one launch of the engine. Queued on `stream` (a cudaStream_t).
+void gather_axis(const float* src, float* frame, std::size_t frame_pitch, std::int64_t outer, int n,
+                 std::int64_t inner, void* stream);
+void scatter_axis(const float* frame, std::size_t frame_pitch, float* dst, std::int64_t outer,
+                  int n, std::int64_t inner, void* stream);
+// `count` floats copied within device memory on `stream`.
+void copy_on_device(const float* src, float* dst, std::size_t count, void* stream);
 
 }  // namespace rf::cuda

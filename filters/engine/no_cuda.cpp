@@ -57,6 +57,16 @@ int pointer_device(const void*) {
   no_cuda("memory on a CUDA device");
 }
 
+void gather_axis(const float*, float*, std::size_t, std::int64_t, int, std::int64_t, void*) {
+  no_cuda("an array on a CUDA device");
+}
+void scatter_axis(const float*, std::size_t, float*, std::int64_t, int, std::int64_t, void*) {
+  no_cuda("an array on a CUDA device");
+}
+void copy_on_device(const float*, float*, std::size_t, void*) {
+  no_cuda("an array on a CUDA device");
+}
+
 Image fir_ground_truth(const Image&, double, double, Extension, double) {
   no_cuda("the ground truth on the GPU");
 }

@@ -1,0 +1,450 @@
+#include "filters/core/array.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "filters/core/design.h"
+#include "filters/core/device_frame.h"
+#include "filters/core/errors.h"
+
+namespace rf {
+namespace {
+
+// One plan of an engine: `frames` frames of width x height, frame_floats apart; or, on the device,
+// the lines of the middle axis of (outer, n, inner) gathered into one frame of n rows (`gathered`,
+// device_frame.h), filtered there in one run and scattered back.
+struct Step {
+  std::unique_ptr<Engine> engine;
+  FilterSpec spec;
+  int width = 0, height = 0;
+  PixelFormat format = PixelFormat::R32F;
+  std::int64_t frames = 1;
+  std::size_t frame_floats = 0;
+  std::unique_ptr<cuda::DeviceFrame> gathered;
+  std::int64_t outer = 0, inner = 0;
+};
+
+// The steps of one partial derivative (or of the filter itself).
+using Term = std::vector<Step>;
+
+std::int64_t product(const std::vector<std::int64_t>& shape, int from, int to) {
+  std::int64_t p = 1;
+  for (int i = from; i < to; ++i) p *= shape[std::size_t(i)];
+  return p;
+}
+
+int frame_side(std::int64_t n, int axis) {
+  if (n > INT_MAX)
+    throw InvalidParameter("axis " + std::to_string(axis) + ": " + std::to_string(n) +
+                           " samples in one frame of its pass exceed the engines' " +
+                           std::to_string(INT_MAX));
+  return int(n);
+}
+
+// The DC gain of the smoothing along a line (0 after a derivative): what the next pass sees of a
+// constant beyond the array.
+double gain_of(const FilterSpec& filter, const AxisPass& p, int derivative) {
+  if (derivative != 0) return 0.0;
+  LineSpec line = line_spec(filter, Axis::X);
+  line.sigma = p.sigma;
+  line.ext = p.ext;
+  return dc_gain(design(line));
+}
+
+std::string axis_error(int axis, const std::exception& e) {
+  return "axis " + std::to_string(axis) + ": " + e.what();
+}
+
+}  // namespace
+
+const char* to_string(DType t) {
+  switch (t) {
+    case DType::U8:
+      return "uint8";
+    case DType::U16:
+      return "uint16";
+    case DType::F16:
+      return "float16";
+    case DType::F32:
+      return "float32";
+    case DType::F64:
+      return "float64";
+  }
+  return "?";
+}
+
+std::size_t size_of(DType t) {
+  switch (t) {
+    case DType::U8:
+      return 1;
+    case DType::U16:
+    case DType::F16:
+      return 2;
+    case DType::F32:
+      return 4;
+    case DType::F64:
+      return 8;
+  }
+  return 0;
+}
+
+struct ArrayFilter::Impl {
+  std::vector<std::int64_t> shape;
+  MemorySpace space = MemorySpace::Host;  // where the steps run: the array's, or the staging's
+  Backend backend = Backend::Cpu;
+  // A host array on the CUDA backend: uploaded whole, filtered there, downloaded.
+  std::unique_ptr<cuda::DeviceFrame> staging;
+  Derivative::Measure measure = Derivative::Measure::Partial;
+  std::vector<Term> terms;
+  std::vector<float> term_out, sum;  // a measure's term and running sum (host)
+  std::size_t floats = 0;
+  std::string description;
+
+  Term plan_term(const ArraySpec& spec, std::vector<AxisPass> passes,
+                 const std::vector<int>& derivatives, Backend backend);
+  void run_term(Term& term, const float* in, float* out, void* stream);
+};
+
+Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> passes,
+                                  const std::vector<int>& derivatives, Backend backend) {
+  const int dims = int(shape.size());
+  Term term;
+  double outside = spec.filter.cval;  // what the next pass sees beyond the array (constant)
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const AxisPass& p = passes[i];
+    const int d = derivatives[i];
+    const std::int64_t inner = product(shape, p.axis + 1, dims);
+    Step step;
+    step.spec = spec.filter;
+    step.spec.sigma_y.reset();
+    step.spec.derivative = Derivative{};
+    step.spec.derivative.normalized = spec.filter.derivative.normalized;
+    step.spec.ext = p.ext;
+    step.spec.cval = outside;
+    // On the device a batch of frames would take a launch each: there only a whole array is one
+    // 2-D plan, and the axes of a batch are gathered one at a time.
+    const bool device = space == MemorySpace::Device;
+    const bool merges =
+        i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 && passes[i + 1].ext == p.ext &&
+        (product(shape, p.axis + 2, dims) == 1 || product(shape, p.axis + 2, dims) == 4) &&
+        (!device || p.axis == 0);
+    int axis_named = p.axis;
+    if (merges) {
+      // Columns along p.axis, rows along the next: an image (or a batch of them).
+      const AxisPass& q = passes[i + 1];
+      const std::int64_t channels = product(shape, q.axis + 1, dims);
+      step.spec.sigma = q.sigma;
+      if (q.sigma != p.sigma) step.spec.sigma_y = p.sigma;
+      step.spec.derivative.x = derivatives[i + 1];
+      step.spec.derivative.y = d;
+      step.width = frame_side(shape[std::size_t(q.axis)], q.axis);
+      step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
+      step.format = channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+      step.frames = product(shape, 0, p.axis);
+      step.frame_floats = std::size_t(step.width) * step.height * channels;
+      try {
+        outside *= gain_of(spec.filter, p, d) * gain_of(spec.filter, q, derivatives[i + 1]);
+      } catch (const InvalidParameter&) {
+        // Refused by the plan below, with the engines' words.
+      }
+      ++i;
+    } else if (inner == 1 || inner == 4) {
+      // The rows of one frame: the last axis (of pixels of 1 or 4 channels).
+      step.spec.sigma = p.sigma;
+      step.spec.axes = Axes::X;
+      step.spec.derivative.x = d;
+      step.width = frame_side(shape[std::size_t(p.axis)], p.axis);
+      step.height = frame_side(product(shape, 0, p.axis), p.axis);
+      step.format = inner == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+      step.frames = 1;
+      step.frame_floats = std::size_t(step.width) * step.height * inner;
+    } else {
+      // The columns of `outer` frames inner samples wide (on the device, of one frame gathered).
+      const std::int64_t outer = product(shape, 0, p.axis);
+      step.spec.sigma = p.sigma;
+      step.spec.axes = Axes::Y;
+      step.spec.derivative.y = d;
+      step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
+      step.format = PixelFormat::R32F;
+      if (device && outer > 1) {
+        step.width = frame_side(outer * inner, p.axis);
+        step.outer = outer;
+        step.inner = inner;
+        step.gathered = std::make_unique<cuda::DeviceFrame>(step.width, step.height,
+                                                            PixelFormat::R32F, MemorySpace::Device);
+      } else {
+        step.width = frame_side(inner, p.axis);
+        step.frames = outer;
+      }
+      step.frame_floats = std::size_t(step.width) * step.height;
+    }
+    if (!merges) {
+      try {
+        outside *= gain_of(spec.filter, p, d);
+      } catch (const InvalidParameter&) {
+      }
+    }
+    try {
+      step.engine = make_engine(this->backend);
+      step.engine->plan(step.spec, step.width, step.height, step.format);
+    } catch (const InvalidParameter& e) {
+      throw InvalidParameter(axis_error(axis_named, e));
+    }
+    term.push_back(std::move(step));
+  }
+  return term;
+}
+
+void ArrayFilter::Impl::run_term(Term& term, const float* in, float* out, void* stream) {
+  for (Step& s : term) {
+    if (s.gathered) {
+      const FrameView f = s.gathered->view();
+      cuda::gather_axis(in, static_cast<float*>(f.data), f.pitch, s.outer, s.height, s.inner,
+                        stream);
+      s.engine->run(f, f, stream);
+      cuda::scatter_axis(static_cast<const float*>(f.data), f.pitch, out, s.outer, s.height,
+                         s.inner, stream);
+      in = out;
+      continue;
+    }
+    FrameView src, dst;
+    for (FrameView* v : {&src, &dst}) {
+      v->width = s.width;
+      v->height = s.height;
+      v->format = s.format;
+      v->pitch = std::size_t(s.width) * bytes_per_pixel(s.format);
+      v->space = space;
+    }
+    for (std::int64_t f = 0; f < s.frames; ++f) {
+      src.data = const_cast<float*>(in) + std::size_t(f) * s.frame_floats;
+      dst.data = out + std::size_t(f) * s.frame_floats;
+      s.engine->run(src, dst, stream);
+    }
+    in = out;  // the next step filters the result in place
+  }
+  if (term.empty() && in != out) {
+    if (space == MemorySpace::Device)
+      cuda::copy_on_device(in, out, floats, stream);
+    else
+      std::memmove(out, in, floats * sizeof(float));
+  }
+}
+
+ArrayFilter::ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape, Backend backend,
+                         MemorySpace space)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  const int dims = int(shape.size());
+  if (dims < 1) throw InvalidParameter("array: no axes");
+  for (int a = 0; a < dims; ++a)
+    if (shape[std::size_t(a)] < 1)
+      throw InvalidParameter("array: axis " + std::to_string(a) + " is empty (shape " + [&] {
+        std::string s;
+        for (auto n : shape) s += (s.empty() ? "" : "x") + std::to_string(n);
+        return s;
+      }() + ")");
+  m.shape = std::move(shape);
+  m.space = space;
+  m.floats = std::size_t(product(m.shape, 0, dims));
+  if (space == MemorySpace::CudaSurface)
+    throw InvalidParameter("array: host or device memory, not a surface");
+  m.backend =
+      backend == Backend::Auto ? (cuda_available() ? Backend::Cuda : Backend::Cpu) : backend;
+  if (space == MemorySpace::Device && m.backend != Backend::Cuda)
+    throw InvalidParameter("array: in device memory, filtered by the CUDA backend only");
+  if (space == MemorySpace::Host && m.backend == Backend::Cuda &&
+      m.floats <= std::size_t(INT_MAX)) {
+    m.staging = std::make_unique<cuda::DeviceFrame>(int(m.floats), 1, PixelFormat::R32F,
+                                                    MemorySpace::Device);
+    m.space = MemorySpace::Device;
+  }
+
+  std::vector<AxisPass> passes = spec.passes;
+  std::sort(passes.begin(), passes.end(),
+            [](const AxisPass& a, const AxisPass& b) { return a.axis < b.axis; });
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    if (passes[i].axis < 0 || passes[i].axis >= dims)
+      throw InvalidParameter("axes: axis " + std::to_string(passes[i].axis) +
+                             " is outside an array of " + std::to_string(dims) +
+                             (dims == 1 ? " axis" : " axes"));
+    if (i > 0 && passes[i].axis == passes[i - 1].axis)
+      throw InvalidParameter("axes: axis " + std::to_string(passes[i].axis) + " is given twice");
+    if (passes[i].derivative < 0 || passes[i].derivative > 2)
+      throw InvalidParameter("derivative order must be 0, 1 or 2 along each axis (got " +
+                             std::to_string(passes[i].derivative) + " along axis " +
+                             std::to_string(passes[i].axis) + ")");
+  }
+  const Derivative::Measure measure = spec.filter.derivative.measure;
+  m.measure = measure;
+  std::vector<int> orders;
+  for (const AxisPass& p : passes) orders.push_back(p.derivative);
+  if (measure == Derivative::Measure::Partial) {
+    m.terms.push_back(m.plan_term(spec, passes, orders, backend));
+  } else {
+    const char* name =
+        measure == Derivative::Measure::GradientMagnitude ? "gradient magnitude" : "Laplacian";
+    if (passes.empty())
+      throw InvalidParameter(std::string("derivative: the ") + name + " needs an axis to filter");
+    if (std::any_of(orders.begin(), orders.end(), [](int o) { return o != 0; }))
+      throw InvalidParameter(std::string("derivative: the ") + name +
+                             " takes no partial derivative orders besides");
+    if (space != MemorySpace::Host)
+      throw InvalidParameter(std::string("derivative: the ") + name +
+                             " of an array in device memory is made of its partials by the "
+                             "caller");
+    const int order = measure == Derivative::Measure::GradientMagnitude ? 1 : 2;
+    for (std::size_t t = 0; t < passes.size(); ++t) {
+      std::vector<int> o(passes.size(), 0);
+      o[t] = order;
+      m.terms.push_back(m.plan_term(spec, passes, o, backend));
+    }
+    m.term_out.resize(m.floats);
+    m.sum.resize(m.floats);
+  }
+  for (const Term& t : m.terms)
+    if (!t.empty()) {
+      m.description = t.front().engine->description();
+      break;
+    }
+}
+
+ArrayFilter::~ArrayFilter() = default;
+ArrayFilter::ArrayFilter(ArrayFilter&&) noexcept = default;
+ArrayFilter& ArrayFilter::operator=(ArrayFilter&&) noexcept = default;
+
+const std::vector<std::int64_t>& ArrayFilter::shape() const {
+  return impl_->shape;
+}
+
+std::string ArrayFilter::description() const {
+  return impl_->description;
+}
+
+void ArrayFilter::run(const float* in, float* out, void* stream) {
+  Impl& m = *impl_;
+  // A host array on the device: one upload, the passes there, one download (per term).
+  auto staged = [&](Term& t, float* result) {
+    auto* data = static_cast<float*>(m.staging->view().data);
+    m.staging->upload(in);
+    m.run_term(t, data, data, stream);
+    m.staging->download(result);
+  };
+  if (m.measure == Derivative::Measure::Partial) {
+    if (m.staging)
+      staged(m.terms.front(), out);
+    else
+      m.run_term(m.terms.front(), in, out, stream);
+    return;
+  }
+  // Each term from `in` (which may be `out`), summed apart, then written.
+  const bool squares = m.measure == Derivative::Measure::GradientMagnitude;
+  std::fill(m.sum.begin(), m.sum.end(), 0.0f);
+  for (Term& t : m.terms) {
+    if (m.staging)
+      staged(t, m.term_out.data());
+    else
+      m.run_term(t, in, m.term_out.data(), stream);
+    for (std::size_t i = 0; i < m.floats; ++i)
+      m.sum[i] += squares ? m.term_out[i] * m.term_out[i] : m.term_out[i];
+  }
+  for (std::size_t i = 0; i < m.floats; ++i) out[i] = squares ? std::sqrt(m.sum[i]) : m.sum[i];
+}
+
+std::uint16_t to_half(float f) {
+  std::uint32_t x;
+  std::memcpy(&x, &f, sizeof x);
+  const std::uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  if (a >= 0x7f800000u) return std::uint16_t(sign | (a > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (a >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u);  // 65520 and up round to infinity
+  if (a < 0x38800000u) {
+    // Below 2^-14: a multiple of 2^-24, rounded to nearest even (the scaling is exact).
+    float v;
+    std::memcpy(&v, &a, sizeof v);
+    return std::uint16_t(sign | std::uint32_t(std::nearbyint(v * 16777216.0f)));
+  }
+  std::uint32_t h = ((((a >> 23) - 127 + 15) << 10) | ((a & 0x7fffffu) >> 13));
+  const std::uint32_t rest = a & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry moves into the exponent
+  return std::uint16_t(sign | h);
+}
+
+float from_half(std::uint16_t h) {
+  const int e = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  const float sign = (h & 0x8000) ? -1.0f : 1.0f;
+  if (e == 0) return sign * std::ldexp(float(mant), -24);
+  if (e == 31) return mant ? std::nanf("") : sign * INFINITY;
+  return sign * std::ldexp(float(mant | 0x400), e - 25);
+}
+
+namespace {
+
+void to_float(const void* in, DType t, float* out, std::size_t n) {
+  switch (t) {
+    case DType::U8:
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<const std::uint8_t*>(in)[i];
+      break;
+    case DType::U16:
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<const std::uint16_t*>(in)[i];
+      break;
+    case DType::F16:
+      for (std::size_t i = 0; i < n; ++i)
+        out[i] = from_half(static_cast<const std::uint16_t*>(in)[i]);
+      break;
+    case DType::F32:
+      if (in != out) std::memmove(out, in, n * sizeof(float));
+      break;
+    case DType::F64:
+      for (std::size_t i = 0; i < n; ++i) out[i] = float(static_cast<const double*>(in)[i]);
+      break;
+  }
+}
+
+template <class T>
+T saturate(float v, float top) {
+  v = v > 0.0f ? v : 0.0f;  // NaN too
+  v = v < top ? v : top;
+  return T(std::lrintf(v));
+}
+
+void from_float(const float* in, void* out, DType t, std::size_t n) {
+  switch (t) {
+    case DType::U8:
+      for (std::size_t i = 0; i < n; ++i)
+        static_cast<std::uint8_t*>(out)[i] = saturate<std::uint8_t>(in[i], 255.0f);
+      break;
+    case DType::U16:
+      for (std::size_t i = 0; i < n; ++i)
+        static_cast<std::uint16_t*>(out)[i] = saturate<std::uint16_t>(in[i], 65535.0f);
+      break;
+    case DType::F16:
+      for (std::size_t i = 0; i < n; ++i) static_cast<std::uint16_t*>(out)[i] = to_half(in[i]);
+      break;
+    case DType::F32:
+      if (in != out) std::memmove(out, in, n * sizeof(float));
+      break;
+    case DType::F64:
+      for (std::size_t i = 0; i < n; ++i) static_cast<double*>(out)[i] = in[i];
+      break;
+  }
+}
+
+}  // namespace
+
+void filter_array(const ArraySpec& spec, const std::vector<std::int64_t>& shape, const void* in,
+                  DType in_type, void* out, DType out_type, Backend backend) {
+  ArrayFilter filter(spec, shape, backend);
+  const std::size_t n = std::size_t(product(shape, 0, int(shape.size())));
+  if (in_type == DType::F32 && out_type == DType::F32) {
+    filter.run(static_cast<const float*>(in), static_cast<float*>(out));
+    return;
+  }
+  std::vector<float> work(n);
+  to_float(in, in_type, work.data(), n);
+  filter.run(work.data(), work.data());
+  from_float(work.data(), out, out_type, n);
+}
+
+}  // namespace rf

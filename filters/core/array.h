@@ -1,0 +1,82 @@
+// N-D arrays (1-D signals, images, volumes, batches, any channel count) filtered one axis at a
+// time on the engines: what scipy.ndimage, ITK and rfcli's --axes ask of a separable filter.
+//
+// A pass filters one axis k of a C-contiguous array of shape (d_0, ..., d_{n-1}) seen as
+// outer x d_k x inner (outer = d_0 ... d_{k-1}, inner = d_{k+1} ... d_{n-1}): its lines are the
+// inner columns of each of the outer frames of inner x d_k samples, which the engine filters
+// along y alone (FilterSpec::axes); where inner is 1 (the last axis) or 4 (the last axis before
+// four interleaved channels), the lines are the rows of one frame of d_k x outer, filtered along x
+// alone. Two passes over adjacent axes with the same extension whose inner is 1 or 4 are one 2-D
+// plan, as an image is filtered (every algorithm, alg5 included). Every extension stays exact:
+// each pass sees the array continued by its own axis's extension, and under the constant
+// extension the value `cval` filtered by the passes before it (cval times their gain at DC for a
+// smoothing, 0 after a derivative), which is the N-D array continued by cval in every direction.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine.h"
+#include "spec.h"
+
+namespace rf {
+
+// The filtering of one axis of an array.
+struct AxisPass {
+  int axis = 0;
+  double sigma = 4.0;  // the kinds with a sigma; others ignore it
+  int derivative = 0;  // 0, 1 or 2: the order of the Gaussian derivative along the axis
+  Extension ext = Extension::Mirror;
+};
+
+// What an array is filtered with. `filter` gives the kind, order, pole, cval, algorithm and
+// (derivative.normalized) scale normalisation; its sigma, sigma_y, ext, derivative orders and axes
+// are the passes'. A measure (filter.derivative.measure) is made over the axes of the passes: the
+// gradient magnitude of the first derivatives along each, the Laplacian of the second ones.
+struct ArraySpec {
+  FilterSpec filter;
+  std::vector<AxisPass> passes;  // at most one per axis, in any order
+};
+
+// Sample types of arrays in and out. Integers are filtered as their values (not normalised to
+// [0, 1]) and written back rounded to nearest, saturated; float16 is IEEE binary16.
+enum class DType { U8, U16, F16, F32, F64 };
+const char* to_string(DType);
+std::size_t size_of(DType);
+
+// Plans the passes of `spec` for C-contiguous float32 arrays of `shape` on engines of `backend`
+// (one engine per distinct pass, so a run replans nothing), in host memory (MemorySpace::Host) or
+// in the CUDA engine's device memory (MemorySpace::Device: the CUDA backend; no measure there).
+// Throws InvalidParameter for an axis out of range or given twice, an empty or too large axis, a
+// spec the engines refuse (naming the pass's axis), a derivative or measure without passes.
+class ArrayFilter {
+ public:
+  ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape, Backend backend,
+              MemorySpace space = MemorySpace::Host);
+  ~ArrayFilter();
+  ArrayFilter(ArrayFilter&&) noexcept;
+  ArrayFilter& operator=(ArrayFilter&&) noexcept;
+
+  // `in` may be `out`. On the device, `stream` is the cudaStream_t the passes run on.
+  void run(const float* in, float* out, void* stream = nullptr);
+
+  const std::vector<std::int64_t>& shape() const;
+  std::string description() const;  // the engines', e.g. "CPU, OpenMP 2 threads"
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A host array of any DType filtered into a host array of any DType (the same shape, C-contiguous;
+// in == out allowed when the types are equal), through float32.
+void filter_array(const ArraySpec& spec, const std::vector<std::int64_t>& shape, const void* in,
+                  DType in_type, void* out, DType out_type, Backend backend = Backend::Auto);
+
+// float <-> binary16, round to nearest even, as the host converts it.
+std::uint16_t to_half(float v);
+float from_half(std::uint16_t h);
+
+}  // namespace rf
