@@ -45,21 +45,6 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-std::vector<std::uint8_t> read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not an image file");
-  File f(std::fopen(path.c_str(), "rb"));
-  if (!f) fail(path, std::string("cannot open (") + std::strerror(errno) + ")");
-  std::vector<std::uint8_t> bytes;
-  std::uint8_t chunk[1 << 16];
-  std::size_t got;
-  while ((got = std::fread(chunk, 1, sizeof chunk, f.get())) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + got);
-  if (std::ferror(f.get())) fail(path, std::string("read error (") + std::strerror(errno) + ")");
-  if (bytes.empty()) fail(path, "empty file");
-  return bytes;
-}
-
 void check_size(const std::string& path, long long w, long long h) {
   if (w < 1 || h < 1)
     fail(path, "invalid image size " + std::to_string(w) + "x" + std::to_string(h));
@@ -133,24 +118,6 @@ float pfm_sample(const std::uint8_t* p, bool little_endian) {
   float v;
   std::memcpy(&v, &u, 4);
   return v;
-}
-
-// Refuses NaN and infinite samples, naming how many and the first in reading order from the top
-// of the image; `format` names the file's format.
-void check_finite(const std::string& path, const Image& img, const char* format) {
-  std::size_t bad = 0, first_bad = 0;
-  for (std::size_t at = img.pixels.size(); at-- > 0;)
-    if (!std::isfinite(img.pixels[at])) {
-      ++bad;
-      first_bad = at;
-    }
-  if (!bad) return;
-  const std::size_t row = std::size_t(img.width) * img.channels;
-  const std::size_t x = (first_bad % row) / img.channels, y = first_bad / row,
-                    c = first_bad % img.channels;
-  fail(path, std::to_string(bad) + " NaN or infinite samples (the first at x=" + std::to_string(x) +
-                 " y=" + std::to_string(y) + " channel " + std::to_string(c) +
-                 "); refusing non-finite " + format + " data");
 }
 
 Image read_pfm(const std::string& path, const std::vector<std::uint8_t>& b) {
@@ -490,8 +457,39 @@ std::uint16_t to_unorm16(float v) {
   return std::uint16_t(std::lrintf(s));  // ties to even in the default rounding mode
 }
 
+std::vector<std::uint8_t> read_image_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not an image file");
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) fail(path, std::string("cannot open (") + std::strerror(errno) + ")");
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t chunk[1 << 16];
+  std::size_t got;
+  while ((got = std::fread(chunk, 1, sizeof chunk, f.get())) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + got);
+  if (std::ferror(f.get())) fail(path, std::string("read error (") + std::strerror(errno) + ")");
+  if (bytes.empty()) fail(path, "empty file");
+  return bytes;
+}
+
+void check_finite(const std::string& path, const Image& img, const char* format) {
+  std::size_t bad = 0, first_bad = 0;
+  for (std::size_t at = img.pixels.size(); at-- > 0;)
+    if (!std::isfinite(img.pixels[at])) {
+      ++bad;
+      first_bad = at;
+    }
+  if (!bad) return;
+  const std::size_t row = std::size_t(img.width) * img.channels;
+  const std::size_t x = (first_bad % row) / img.channels, y = first_bad / row,
+                    c = first_bad % img.channels;
+  fail(path, std::to_string(bad) + " NaN or infinite samples (the first at x=" + std::to_string(x) +
+                 " y=" + std::to_string(y) + " channel " + std::to_string(c) +
+                 "); refusing non-finite " + format + " data");
+}
+
 Image read_image(const std::string& path, int* bits) {
-  return decode_image(read_file(path), path, bits);
+  return decode_image(read_image_file(path), path, bits);
 }
 
 Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& name, int* bits) {
@@ -500,13 +498,7 @@ Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& na
     if (bits) *bits = 32;
     return read_pfm(name, bytes);
   }
-  if (is_tiff(bytes)) {
-    int stored = 8;
-    Image img = decode_tiff(bytes, name, &stored);
-    if (stored == 32) check_finite(name, img, "float TIFF");
-    if (bits) *bits = stored;
-    return img;
-  }
+  if (is_tiff(bytes)) return decode_tiff(bytes, name, bits);
   return read_stb(name, bytes, bits);
 }
 
@@ -527,16 +519,21 @@ std::vector<int> output_depths(const std::string& path) {
   return f->depths;
 }
 
+int output_depth(const std::string& path, int bits) {
+  const std::vector<int> depths = output_depths(path);
+  if (bits == 0) return depths.front();
+  if (std::find(depths.begin(), depths.end(), bits) == depths.end())
+    fail(path, std::to_string(bits) + "-bit output: " + lower_extension(path) + " stores " +
+                   depth_list(depths) + " bits");
+  return bits;
+}
+
 void write_image(const std::string& path, const Image& img, int bits) {
   if (img.width < 1 || img.height < 1 || img.channels < 1 || img.channels > 4 ||
       img.pixels.size() != std::size_t(img.width) * img.height * img.channels)
     fail(path, "nothing to write: the image is empty or malformed");
-  const std::vector<int> depths = output_depths(path);
+  bits = output_depth(path, bits);
   const std::string ext = lower_extension(path);
-  if (bits == 0) bits = depths.front();
-  if (std::find(depths.begin(), depths.end(), bits) == depths.end())
-    fail(path,
-         std::to_string(bits) + "-bit output: " + ext + " stores " + depth_list(depths) + " bits");
   if (ext == ".pfm" && img.channels == 2) fail(path, "PFM stores 1 or 3 channels, not 2");
   const bool tiff = ext == ".tif" || ext == ".tiff";
   const bool eight_bit = bits == 8 && !tiff;

@@ -13,7 +13,7 @@
 //     marker (a lenient decoder would fill the rest of such an image with grey);
 //   - zero sizes, or more than kMaxSide pixels per side (checked from the header, before any
 //     pixel memory is allocated);
-//   - multi-page TIFFs (app/io/tiff.h);
+//   - multi-page TIFFs: a 3-D volume, which read_volume() reads (app/io/volume.h);
 //   - PFM and float TIFF with NaN or infinite samples: the message gives their count and the
 //     first one's position (x, y from the top, channel). A float image with holes is almost always
 //     a bug upstream, and filtering would smear each hole over the whole image.
@@ -25,7 +25,8 @@
 // 8, else 32. Integer samples are clamped to [0, 1] and rounded to the nearest step of 1/255 or
 // 1/65535 (NaN as 0), so a 16-bit file read and written again is unchanged. The file is written
 // whole or not at all (app/io/atomic_file.h): a failed write leaves an existing file at the path
-// untouched and no partial file behind.
+// untouched and no partial file behind. A stack of images, as one multi-page TIFF, is written by
+// write_volume() (app/io/volume.h).
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,12 @@ Image read_image(const std::string& path, int* bits = nullptr);
 // naming it in errors.
 Image decode_image(const std::vector<std::uint8_t>& bytes, const std::string& name,
                    int* bits = nullptr);
+// The bytes read_image() decodes: the whole file, refused as above when it is missing,
+// unreadable, empty or a directory.
+std::vector<std::uint8_t> read_image_file(const std::string& path);
+// Refuses `img` when it holds NaN or infinite samples, as read_image() does for PFM and float TIFF
+// (`format` names it in the message); `name` names the file, or the page of one.
+void check_finite(const std::string& name, const Image& img, const char* format);
 
 // The extensions of the formats above, lower-case, for folder listings: a file's bytes decide how
 // it is decoded, its extension only whether a folder's file is taken for an image.
@@ -55,6 +62,10 @@ bool has_image_extension(const std::string& path);  // case-insensitive
 // order: {8, 16} for .png, {8, 16, 32} for .tif, {32} for .pfm. Throws IoError for an extension it
 // does not write.
 std::vector<int> output_depths(const std::string& path);
+
+// The depth write_image() writes to `path` for `bits`: `bits` itself, or for 0 the format's
+// default. Throws IoError when `bits` is not among output_depths(path).
+int output_depth(const std::string& path, int bits);
 
 // Throws IoError when `bits` (0: the format's default) is not among output_depths(path).
 void write_image(const std::string& path, const Image& img, int bits = 0);
