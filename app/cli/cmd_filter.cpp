@@ -1,6 +1,7 @@
-// rfcli filter IN OUT <filter options>: filter an image with the chosen backend, or every image of
-// a folder into another folder.
+// rfcli filter IN OUT <filter options>: filter an image with the chosen backend, every image of a
+// folder into another folder, or a volume (a multi-page TIFF) along the axes asked.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -11,6 +12,8 @@
 
 #include "app/cli/cli.h"
 #include "app/io/image_io.h"
+#include "app/io/volume.h"
+#include "filters/core/array.h"
 #include "filters/core/errors.h"
 
 namespace rf::cli {
@@ -22,7 +25,80 @@ struct Args {
   std::string in, out;
   std::optional<int> bits;
   FilterArgs filter;
+  std::string axes;               // --axes: "x,y", "x,y,z", ... (empty: the input's own)
+  std::optional<double> sigma_z;  // --sigma-z: through the pages (default: the sigma along x)
 };
+
+// --axes as the array axes of a volume (z 0, y 1, x 2), in the order given.
+std::vector<int> parse_axes(const std::string& text) {
+  std::vector<int> axes;
+  std::string names = text;
+  std::replace(names.begin(), names.end(), ',', ' ');
+  char name = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == ' ') continue;
+    name = char(std::tolower(static_cast<unsigned char>(names[i])));
+    const bool alone = i + 1 == names.size() || names[i + 1] == ' ';
+    const int axis = name == 'z' ? 0 : name == 'y' ? 1 : name == 'x' ? 2 : -1;
+    if (axis < 0 || !alone)
+      throw UsageError("--axes '" + text + "': name the axes x, y and z, e.g. x,y or x,y,z");
+    if (std::find(axes.begin(), axes.end(), axis) != axes.end())
+      throw UsageError("--axes '" + text + "': " + name + " is given twice");
+    axes.push_back(axis);
+  }
+  if (axes.empty()) throw UsageError("--axes '" + text + "': no axis (x, y, z)");
+  return axes;
+}
+
+bool is_tiff_name(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return ext == ".tif" || ext == ".tiff";
+}
+
+// A volume (depth pages of width x height) filtered along `axes` (z 0, y 1, x 2) with `spec`:
+// its sigma along x and y, sigma_z through the pages, its derivative's orders along x and y (a
+// measure over the axes filtered).
+std::string filter_volume(const Args& a, const FilterSpec& spec, io::Volume v, int in_bits,
+                          const std::vector<int>& axes) {
+  ArraySpec array;
+  array.filter = spec;
+  const bool partial = spec.derivative.measure == Derivative::Measure::Partial;
+  std::string named;
+  for (int axis : axes) {
+    AxisPass p;
+    p.axis = axis;
+    p.ext = spec.ext;
+    p.sigma = axis == 0   ? a.sigma_z.value_or(spec.sigma)
+              : axis == 1 ? sigma_along(spec, Axis::Y)
+                          : sigma_along(spec, Axis::X);
+    p.derivative = !partial || axis == 0 ? 0 : axis == 1 ? spec.derivative.y : spec.derivative.x;
+    array.passes.push_back(p);
+    named += std::string(named.empty() ? "" : ",") + (axis == 0 ? "z" : axis == 1 ? "y" : "x");
+  }
+  const auto missing = [&](int axis) {
+    return std::find(axes.begin(), axes.end(), axis) == axes.end();
+  };
+  if (partial && ((spec.derivative.x && missing(2)) || (spec.derivative.y && missing(1))))
+    throw UsageError("--derivative " + to_string(spec.derivative) + ": along an axis not among " +
+                     "--axes " + named);
+  const int out_bits = output_depth(spec, a.out, a.bits, in_bits);
+  ArrayFilter filter(array, {v.depth, v.height, v.width, v.channels}, spec.backend);
+  const auto t0 = std::chrono::steady_clock::now();
+  filter.run(v.voxels.data(), v.voxels.data());
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  io::write_volume(a.out, v, out_bits);
+  char line[64], z[48] = "";
+  std::snprintf(line, sizeof line, " in %.2f ms -> ", ms);
+  if (a.sigma_z) std::snprintf(z, sizeof z, ", sigma_z %g", *a.sigma_z);
+  return a.in + ": " + std::to_string(v.width) + "x" + std::to_string(v.height) + "x" +
+         std::to_string(v.depth) + " volume, " + std::to_string(v.channels) + " channel" +
+         (v.channels == 1 ? "" : "s") + ", " + describe(spec) + z + ", along " + named + " on " +
+         filter.description() + line + a.out + ", " + std::to_string(out_bits) +
+         (out_bits == 32 ? "-bit float" : "-bit");
+}
 
 // Reads `in`, filters it with `engine` and writes `out`; returns the line rfcli prints for it.
 // The engine plans only when the size or channel count changes, so a folder of same-sized images
@@ -111,6 +187,17 @@ void filter_folder(const Args& a, const FilterSpec& spec) {
 }
 
 void filter_one(const Args& a, const FilterSpec& spec) {
+  // A TIFF may be a stack of pages; --axes filters any image as a volume.
+  if (!a.axes.empty() || a.sigma_z || is_tiff_name(a.in)) {
+    int bits = 8;
+    io::Volume v = io::read_volume(a.in, &bits);
+    if (v.depth > 1 || !a.axes.empty() || a.sigma_z) {
+      const std::vector<int> axes =
+          parse_axes(a.axes.empty() ? (v.depth > 1 ? "x,y,z" : "x,y") : a.axes);
+      std::printf("%s\n", filter_volume(a, spec, std::move(v), bits, axes).c_str());
+      return;
+    }
+  }
   std::string note;
   auto engine = make_engine(spec.backend, &note);
   std::printf("%s\n", filter_file(*engine, spec, a.in, a.out, a.bits).c_str());
@@ -127,7 +214,7 @@ void add_filter_command(CLI::App& app) {
       "Filter an image (PNG, JPEG, BMP, TGA, HDR, TIFF, PFM), or every image of a folder");
   cmd->add_option(
          "IN", args->in,
-         "input image (of a TIFF, the one page: stacks are refused), or a folder of images")
+         "input image, a multi-page TIFF (a 3-D volume: see --axes), or a folder of images")
       ->required();
   cmd->add_option("OUT", args->out,
                   "output image, its format following the extension; for a folder IN, the output "
@@ -137,10 +224,21 @@ void add_filter_command(CLI::App& app) {
       ->required();
   add_bits_option(*cmd, args->bits);
   add_filter_options(*cmd, args->filter, true);
+  cmd->add_option("--axes", args->axes,
+                  "the axes to filter, of x (along rows), y (down columns) and z (through the "
+                  "pages of a multi-page TIFF, a 3-D volume): x,y for an image, x,y,z for a "
+                  "volume by default; z alone filters through the pages, x,y each page apart. "
+                  "The volume is written as a multi-page TIFF (.tif)")
+      ->type_name("x,y,z");
+  cmd->add_option("--sigma-z", args->sigma_z,
+                  "sigma through the pages of a volume (default: the sigma along x)");
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
     std::error_code ec;
     const bool folder = fs::is_directory(args->in, ec);
+    if (!args->axes.empty()) parse_axes(args->axes);  // a mistake before any work
+    if (folder && (!args->axes.empty() || args->sigma_z))
+      throw UsageError("--axes, --sigma-z: for one image or volume, not a folder");
     if (!folder) output_bits(args->out, args->bits, 32);  // a bad --bits before any work
     if (check_only()) return;
     if (folder)

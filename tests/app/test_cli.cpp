@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/io/image_io.h"
+#include "app/io/volume.h"
+#include "filters/core/array.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
@@ -188,6 +190,54 @@ TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along 
                 "filter " + input + "'" + (dir / "bad.pfm") + "' --filter edge-aware --sigma 2,3",
                 "takes one sigma for both axes");
   CHECK(!fs::exists(dir / "bad.pfm"));
+}
+
+TEST_CASE("rfcli filter: a multi-page TIFF is a volume, filtered along --axes") {
+  TempDir dir;
+  rf::io::Volume v;
+  v.width = 13;
+  v.height = 11;
+  v.depth = 7;
+  v.channels = 1;
+  const rf::Image pages = rf::test::random_image(13, 11 * 7, 1, 31);
+  v.voxels = pages.pixels;
+  rf::io::write_volume(dir / "stack.tif", v, 32);
+  const std::string input = "'" + (dir / "stack.tif") + "' ";
+  // By default along x, y and z; --sigma-z through the pages.
+  Run r = rfcli(dir, "filter " + input + "'" + (dir / "xyz.tif") +
+                         "' --sigma 2 --sigma-z 1.5 --ext clamp --backend cpu");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("13x11x7 volume") != std::string::npos);
+  CHECK(r.out.find("along x,y,z") != std::string::npos);
+  rf::ArraySpec spec;
+  spec.passes = {{0, 1.5, 0, rf::Extension::Clamp},
+                 {1, 2.0, 0, rf::Extension::Clamp},
+                 {2, 2.0, 0, rf::Extension::Clamp}};
+  std::vector<float> want = v.voxels;
+  rf::ArrayFilter(spec, {7, 11, 13, 1}, rf::Backend::Cpu).run(want.data(), want.data());
+  const rf::io::Volume got = rf::io::read_volume(dir / "xyz.tif");
+  CHECK(got.depth == 7);
+  CHECK(got.voxels == want);
+  // Through the pages alone: each pixel's line of 7 samples, the pages otherwise apart.
+  r = rfcli(dir, "filter " + input + "'" + (dir / "z.tif") + "' --axes z --sigma 3 --backend cpu");
+  REQUIRE(r.status == 0);
+  spec.passes = {{0, 3.0, 0, rf::Extension::Mirror}};
+  want = v.voxels;
+  rf::ArrayFilter(spec, {7, 11, 13, 1}, rf::Backend::Cpu).run(want.data(), want.data());
+  CHECK(rf::io::read_volume(dir / "z.tif").voxels == want);
+  // Mistakes: one line, exit 2, nothing written.
+  check_refused(dir, "filter " + input + "'" + (dir / "bad.tif") + "' --axes x,w", "--axes 'x,w'");
+  check_refused(dir, "filter " + input + "'" + (dir / "bad.tif") + "' --axes x,x",
+                "x is given twice");
+  check_refused(dir, "filter " + input + "'" + (dir / "bad.tif") + "' --axes z --derivative 1,0",
+                "along an axis not among --axes z");
+  check_refused(dir, "filter " + input + "'" + (dir / "bad.png") + "'", "needs .tif");
+  CHECK(!fs::exists(dir / "bad.tif"));
+  CHECK(!fs::exists(dir / "bad.png"));
+  // A folder takes no --axes.
+  fs::create_directories(dir / "folder");
+  check_refused(dir, "filter '" + (dir / "folder") + "' '" + (dir / "out") + "' --axes z",
+                "not a folder");
 }
 
 TEST_CASE("rfcli truth: writes the double-precision ground truth") {
