@@ -35,6 +35,8 @@ struct BenchResult {
   int runs = 0;            // timed runs whose median is `ms`
   std::string derivative;  // the engine's rows of a derivative: "1,0", "gradient", ...; "" none
   int radius = 0;          // FIR baselines: taps on each side of the centre
+  int depth = 0;           // a volume's pages (width x height x depth); 0: a frame
+  std::string axes;        // a volume's axes filtered ("x,y,z", "x,y", "z"); "" for a frame
   // Baselines checked against the double FIR with the same taps and extension (one channel):
   // the largest absolute difference on the benchmark's data in [0.05, 1); < 0: not checked.
   double max_error = -1.0;
@@ -59,6 +61,9 @@ struct BenchOptions {
   std::vector<FilterKind> kinds;  // empty: Gaussian and Sat
   Derivative derivative;          // every case of a kind that takes one (the baselines: none)
   bool baselines = true;          // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor
+  // The CUDA backend only: an n^3 float32 volume filtered along its three axes, its pages alone
+  // and through them (rf::ArrayFilter), beside a copy of its bytes; 0: none.
+  int volume = 0;
 };
 
 inline constexpr int kBenchMinRuns = 10;
@@ -113,7 +118,7 @@ class Rows {
   explicit Rows(void (*progress)(const BenchResult&)) : progress_(progress) {}
   void add(const BenchResult& row);
   // `row` with the median, run count and GiP/s of `t`.
-  void add(BenchResult row, const Timing& t);
+  void add(BenchResult row, const Timing& t);  // GiP/s of width x height (x depth) pixels
   std::vector<BenchResult> take() { return std::move(rows_); }
 
  private:

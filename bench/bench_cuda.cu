@@ -23,6 +23,7 @@
 #include "bench/npp_cuda.h"
 #include "bench/random.h"
 #include "bench/timer.h"
+#include "filters/core/array.h"
 #include "filters/core/cuda_check.cuh"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/engine.h"
@@ -168,6 +169,7 @@ class CudaBench {
   void cufft(Frame& f, const BenchResult& base, double sigma);
   void gaussian_baselines(Frame& f);
   void cub_sat(Frame& f);
+  void volume_cases();
 
   const BenchOptions o_;
   void (*const note_fn_)(const std::string&);
@@ -344,6 +346,64 @@ void CudaBench::cub_sat(Frame& f) {
   rows_.add(r, measure([&] { sat.run(f.in.f(), f.out.f(), stream_.stream); }));
 }
 
+// An n^3 volume in device memory: a copy of its bytes, then the Gaussian along the three axes (one
+// 2-D plan of x and y, a pass through the pages), the pages alone, and through them alone.
+void CudaBench::volume_cases() {
+  const int n = o_.volume;
+  const std::size_t count = std::size_t(n) * n * n, bytes = count * sizeof(float);
+  DeviceBuffer in, out;
+  in.allocate(bytes);
+  out.allocate(bytes);
+  const std::vector<float> host = random_floats(count, 77);
+  CUDA_CHECK(cudaMemcpy(in.ptr, host.data(), bytes, cudaMemcpyHostToDevice));
+  BenchResult base;
+  base.width = base.height = base.depth = n;
+  base.format = "f32";
+  {
+    BenchResult r = base;
+    r.impl = r.filter = "copy";
+    r.ext = "-";
+    const Timing t = measure([&] {
+      CUDA_CHECK(cudaMemcpyAsync(out.ptr, in.ptr, bytes, cudaMemcpyDeviceToDevice, stream_.stream));
+    });
+    r.gbps = 2.0 * double(bytes) / (t.median_ms * 1e-3) / 1e9;
+    rows_.add(r, t);
+  }
+  const std::pair<const char*, Algorithm> cases[] = {
+      {"x,y,z", Algorithm::Auto}, {"x,y,z", Algorithm::RT}, {"x,y,z", Algorithm::Alg4},
+      {"x,y", Algorithm::Auto},   {"z", Algorithm::Auto},   {"z", Algorithm::RT},
+      {"z", Algorithm::Alg4}};
+  const double sigma = o_.sigmas.front();
+  for (int order : o_.orders)
+    for (Extension ext : o_.exts)
+      for (const auto& [axes, algo] : cases) {
+        ArraySpec spec;
+        spec.filter.order = order;
+        spec.filter.algo = algo;
+        const std::string names = axes;
+        for (int axis = 0; axis < 3; ++axis)
+          if (names.find("zyx"[axis]) != std::string::npos)
+            spec.passes.push_back({axis, sigma, 0, ext});
+        BenchResult r = base;
+        r.impl = "rfstudio";
+        r.algo = to_string(algo);
+        r.filter = to_string(FilterKind::Gaussian);
+        r.sigma = sigma;
+        r.order = order;
+        r.ext = to_string(ext);
+        r.axes = axes;
+        try {
+          ArrayFilter filter(spec, {n, n, n}, Backend::Cuda, MemorySpace::Device);
+          const auto* src = static_cast<const float*>(in.ptr);
+          auto* dst = static_cast<float*>(out.ptr);
+          rows_.add(r, measure([&] { filter.run(src, dst, stream_.stream); }));
+        } catch (const InvalidParameter& e) {
+          note(std::string("volume ") + axes + " " + r.algo + " order " + std::to_string(order) +
+               " " + r.ext + " skipped: " + e.what());
+        }
+      }
+}
+
 std::vector<BenchResult> CudaBench::run() {
   if (o_.baselines) {
     std::string npp_why, cufft_why;
@@ -353,6 +413,7 @@ std::vector<BenchResult> CudaBench::run() {
     if (!cufft_) note("cuFFT baseline skipped: " + cufft_why);
     copy_floor();
   }
+  if (o_.volume > 0) volume_cases();
   for (const Shape& shape : bench_shapes(o_))
     for (int c : o_.channels) {
       Frame f(shape, c);

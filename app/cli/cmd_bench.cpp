@@ -64,8 +64,11 @@ void print_header() {
 }
 
 void print_row(const BenchResult& r) {
-  char size[32];
-  std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
+  char size[48];
+  if (r.depth > 0)
+    std::snprintf(size, sizeof size, "%dx%dx%d", r.width, r.height, r.depth);
+  else
+    std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
   std::printf("%-10s %-8s %-10s %6s %5d %-7s %11s %3d %-6s %10.3f %9.3f %5d", r.impl.c_str(),
               r.algo.c_str(), r.filter.c_str(),
               (sigma_text(r.sigma) + (r.sigma_y > 0.0 ? "," + sigma_text(r.sigma_y) : "")).c_str(),
@@ -74,6 +77,7 @@ void print_row(const BenchResult& r) {
   if (r.radius > 0) std::printf("  radius %d", r.radius);
   if (r.max_error >= 0.0) std::printf("  max err %.2e", r.max_error);
   if (!r.derivative.empty()) std::printf("  derivative %s", r.derivative.c_str());
+  if (!r.axes.empty()) std::printf("  along %s", r.axes.c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -101,6 +105,8 @@ nlohmann::json row_json(const BenchResult& r) {
   if (r.radius > 0) row["radius"] = r.radius;
   if (r.max_error >= 0.0) row["max_error"] = r.max_error;
   if (!r.derivative.empty()) row["derivative"] = r.derivative;
+  if (r.depth > 0) row["depth"] = r.depth;
+  if (!r.axes.empty()) row["axes"] = r.axes;
   return row;
 }
 
@@ -176,6 +182,7 @@ struct Args {
   bool append = false;
   std::string backend = to_string(Backend::Cpu);
   bool no_baselines = false;
+  int volume = 0;
   bench::EdgeCase edge;
   std::string edge_image;  // mirror-tiled to each size; empty: seeded random rectangles
 
@@ -249,6 +256,11 @@ void add_output_options(CLI::App& cmd, Args& a) {
       ->capture_default_str();
   cmd.add_flag("--no-baselines", a.no_baselines,
                "CUDA: skip the FIR, NPP, cuFFT, CUB and copy baselines");
+  cmd.add_option("--volume", a.volume,
+                 "CUDA: also an N^3 float32 volume filtered along x,y,z, x,y and z alone (at the "
+                 "first sigma, every order and extension), beside a copy of its bytes")
+      ->type_name("N")
+      ->check(CLI::Range(1, 2048));
 }
 
 // ---- Checking them ---------------------------------------------------------------------------
@@ -427,7 +439,10 @@ Plan parse(const Args& a) {
   o.algos = parse_algorithms(a.algos, kinds);
   if (p.edge) check_edge(p);
   o.baselines = !a.no_baselines;
+  o.volume = a.volume;
   check_run(p, a);
+  if (o.volume > 0 && p.backend == Backend::Cpu)
+    throw UsageError("--volume: the volume cases are timed on the CUDA backend (--backend cuda)");
   o.case_ms = a.case_ms;
   check_cases(o, p.backend);
   return p;
