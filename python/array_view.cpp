@@ -81,7 +81,8 @@ void set_layout(ArrayView& v, int ndim, const std::int64_t* shape, const std::in
   v.channel_axis = ndim == 3;
   v.channels = ndim == 3 ? int(shape[2]) : 1;
   if (v.channels > 4)
-    refuse(std::to_string(v.channels) + " channels: rfstudio filters 1 to 4 channels");
+    refuse(std::to_string(v.channels) +
+           " channels: rfstudio.filter takes 1 to 4 (rfstudio.ndimage any number of axes)");
   const std::ptrdiff_t item = std::ptrdiff_t(item_size(v.dtype));
   v.channel_stride = ndim == 3 && v.channels > 1 ? std::ptrdiff_t(strides[2]) : item;
   v.pixel_stride = v.width > 1 ? std::ptrdiff_t(strides[1]) : std::ptrdiff_t(v.pixel_bytes());
@@ -100,7 +101,8 @@ ArrayView from_cuda_array_interface(py::handle obj) {
   else if (typestr == "|u1" || typestr == "<u1" || typestr == "=u1")
     v.dtype = Dtype::U8;
   else
-    refuse("typestr '" + typestr + "': rfstudio filters float32 or uint8 arrays");
+    refuse("typestr '" + typestr +
+           "': rfstudio.filter takes float32 or uint8 arrays (rfstudio.ndimage any real dtype)");
   if (cai.contains("mask") && !cai["mask"].is_none()) refuse("masked arrays are not filtered");
   const py::tuple data = cai["data"];
   v.data = reinterpret_cast<void*>(data[0].cast<std::uintptr_t>());
@@ -144,7 +146,7 @@ ArrayView from_numpy(const py::array& a) {
     v.dtype = Dtype::U8;
   else
     refuse("dtype " + dt.attr("name").cast<std::string>() +
-           ": rfstudio filters float32 or uint8 arrays");
+           ": rfstudio.filter takes float32 or uint8 arrays (rfstudio.ndimage any real dtype)");
   const int ndim = int(a.ndim());
   check_ndim(ndim);
   std::int64_t sh[3] = {0, 0, 0}, st[3] = {0, 0, 0};
@@ -198,9 +200,10 @@ ArrayView from_dlpack(py::handle obj) {
   else if (t.dtype.code == kDLUInt && t.dtype.bits == 8 && t.dtype.lanes == 1)
     v.dtype = Dtype::U8;
   else
-    refuse("DLPack dtype (code " + std::to_string(t.dtype.code) + ", " +
-           std::to_string(t.dtype.bits) + " bits, " + std::to_string(t.dtype.lanes) +
-           " lanes): rfstudio filters float32 or uint8 arrays");
+    refuse(
+        "DLPack dtype (code " + std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) +
+        " bits, " + std::to_string(t.dtype.lanes) +
+        " lanes): rfstudio.filter takes float32 or uint8 arrays (rfstudio.ndimage any real dtype)");
   check_ndim(t.ndim);
   const std::int64_t item = std::int64_t(item_size(v.dtype));
   std::int64_t st[3] = {0, 0, 0};

@@ -20,6 +20,7 @@
 
 #include <rf/rf.h>
 
+#include "array_filter.h"
 #include "array_view.h"
 #include "device_array.h"
 
@@ -483,4 +484,5 @@ PYBIND11_MODULE(_rfstudio, m) {
   bind_coeffs(m);
   bind_names(m);
   bind_device_array(m);
+  bind_array_filter(m);
 }

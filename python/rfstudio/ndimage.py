@@ -16,9 +16,11 @@ What differs, and why:
   (order 5 up to sigma 200, 4 up to 1000, 3 beyond, 1 below 0.5): relative RMS error about 1e-3
   against the sampled Gaussian (docs/design-errors.md has each order's).
 - The arithmetic is float32 (float64 arrays are filtered in float32 and returned as float64).
-- Two axes at a time: the axes with a sigma above zero (after `axes`) must be two, the others
-  are filtered as independent channels (an H x W x 3 image: sigma=(s, s, 0) or axes=(0, 1)).
-  One axis and three are refused with a ValueError naming the argument.
+- Any number of dimensions and axes: each axis with a sigma above zero (after `axes`) is filtered
+  on its own (rf::ArrayFilter: two adjacent image axes together, as an image), the others are
+  left alone, as scipy does with sigma 0.
+- uint8, uint16, float16, float32 and float64 arrays are filtered as they are (integers as their
+  values, rounded back); other integer types through float64.
 - Derivatives (order 1 or 2 per axis, gaussian_gradient_magnitude, gaussian_laplace) are
   differences of the recursive Gaussian, exact at the border for every mode, smoothed with
   sigma^2 - 1/3 (first) or - 1/6 (second) so that smoothing and difference together match the
@@ -30,7 +32,7 @@ What differs, and why:
   in every direction. scipy pads each axis's pass with cval, also beside a derivative (whose
   continuation is 0), so the two differ near the border unless the derivative is along the last
   axis.
-- One mode for both axes (a mode per axis is refused unless the two are the same).
+- A mode per axis, as scipy takes it.
 - A CuPy array or a PyTorch CUDA tensor is filtered on its GPU, without leaving it, and comes
   back as the same library's array (float32 arithmetic there too; `output` a dtype, or an array
   of the same library).
@@ -56,7 +58,8 @@ MODES = {
     "grid-constant": "constant",
 }
 
-__all__ = ["gaussian_filter", "gaussian_gradient_magnitude", "gaussian_laplace", "MODES"]
+__all__ = ["gaussian_filter", "gaussian_filter1d", "gaussian_gradient_magnitude",
+           "gaussian_laplace", "MODES"]
 
 
 def _per_axis(value, count, name):
@@ -88,20 +91,11 @@ class _Numpy:
     def __init__(self):
         self.float32 = np.float32
 
-    def moveaxis(self, a, src, dst):
-        return np.moveaxis(a, src, dst)
-
     def contiguous(self, a):
         return np.ascontiguousarray(a)
 
     def astype(self, a, dtype):
         return a.astype(dtype)
-
-    def empty(self, shape, dtype, like):
-        return np.empty(shape, dtype)
-
-    def wrap(self, result):
-        return result
 
     def round_into(self, a, dtype):
         info = np.iinfo(dtype)
@@ -109,7 +103,7 @@ class _Numpy:
 
 
 class _Cupy(_Numpy):
-    """... on CuPy arrays ..."""
+    """... on CuPy arrays (filtered on the current device and stream) ..."""
 
     def __init__(self):
         import cupy
@@ -118,17 +112,20 @@ class _Cupy(_Numpy):
         self.float32 = cupy.float32
         self.dtype_of = np.dtype
 
-    def moveaxis(self, a, src, dst):
-        return self.xp.moveaxis(a, src, dst)
-
     def contiguous(self, a):
         return self.xp.ascontiguousarray(a)
 
     def empty(self, shape, dtype, like):
         return self.xp.empty(shape, dtype)
 
-    def wrap(self, result):
-        return self.xp.asarray(result)
+    def address(self, a):
+        return a.data.ptr
+
+    def stream(self):
+        return self.xp.cuda.get_current_stream().ptr
+
+    def sqrt(self, a):
+        return self.xp.sqrt(a)
 
     def round_into(self, a, dtype):
         info = np.iinfo(dtype)
@@ -136,7 +133,7 @@ class _Cupy(_Numpy):
 
 
 class _Torch(_Numpy):
-    """... and on PyTorch tensors."""
+    """... and on PyTorch tensors (on their device's current stream)."""
 
     def __init__(self):
         import torch
@@ -147,9 +144,6 @@ class _Torch(_Numpy):
     def dtype_of(self, dtype):
         return dtype
 
-    def moveaxis(self, a, src, dst):
-        return self.torch.movedim(a, src, dst)
-
     def contiguous(self, a):
         return a.contiguous()
 
@@ -159,8 +153,14 @@ class _Torch(_Numpy):
     def empty(self, shape, dtype, like):
         return self.torch.empty(shape, dtype=dtype, device=like.device)
 
-    def wrap(self, result):
-        return self.torch.from_dlpack(result)
+    def address(self, a):
+        return a.data_ptr()
+
+    def stream(self):
+        return self.torch.cuda.current_stream().cuda_stream
+
+    def sqrt(self, a):
+        return self.torch.sqrt(a)
 
     def round_into(self, a, dtype):
         info = self.torch.iinfo(dtype)
@@ -194,15 +194,27 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     return _gaussian(input, sigma, order, output, mode, cval, axes, "partial")
 
 
+def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0,
+                      truncate=4.0, *, radius=None):
+    """scipy.ndimage.gaussian_filter1d: the Gaussian (or its derivative of `order` 0, 1 or 2)
+    along one axis, exact at its border; truncate and radius: accepted, no effect."""
+    ndim = np.ndim(input) if not hasattr(input, "ndim") else input.ndim
+    if not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+        raise ValueError(f"axis: {axis} for an array of {ndim} dimensions")
+    if not isinstance(sigma, numbers.Real):
+        raise ValueError(f"sigma: {sigma} (one number along one axis)")
+    return _gaussian(input, sigma, order, output, mode, cval, (axis,), "partial")
+
+
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
-    """scipy.ndimage.gaussian_gradient_magnitude: sqrt of the sum over the two filtered axes of
+    """scipy.ndimage.gaussian_gradient_magnitude: sqrt of the sum over the filtered axes of
     the squared first Gaussian derivatives, each exact at the border. kwargs: truncate, radius
     (no effect) and axes, as gaussian_filter takes them."""
     return _gaussian(input, sigma, 0, output, mode, cval, _axes_of(kwargs), "gradient")
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
-    """scipy.ndimage.gaussian_laplace: the sum over the two filtered axes of the second Gaussian
+    """scipy.ndimage.gaussian_laplace: the sum over the filtered axes of the second Gaussian
     derivatives, each exact at the border. kwargs as gaussian_gradient_magnitude's."""
     return _gaussian(input, sigma, 0, output, mode, cval, _axes_of(kwargs), "laplacian")
 
@@ -257,53 +269,59 @@ def _gaussian(input, sigma, order, output, mode, cval, axes, measure):
         out_dtype = out.dtype
     if not filtered and measure == "partial":
         result = lib.astype(x, out_dtype) if on_gpu else x.astype(out_dtype, copy=True)
+    elif not filtered:
+        raise ValueError(f"sigma: {sigmas}: the {measure} needs an axis with a sigma above 0")
     else:
-        if len(filtered) != 2:
-            raise ValueError(f"sigma: {len(filtered)} axes to filter; rfstudio.ndimage filters two "
-                             "at a time (give the others sigma 0, or name two in axes)")
-        if len({MODES[m] for _, _, m, _ in filtered}) != 1:
-            raise ValueError(f"mode: {[m for _, _, m, _ in filtered]}: one mode for both axes")
-        result = _filter_two_axes(lib, on_gpu, x, filtered, float(cval), out_dtype, measure)
+        result = _filter_axes(lib, on_gpu, x, filtered, float(cval), out_dtype, measure)
     if out is None:
         return result
     out[...] = result
     return out
 
 
-def _filter_two_axes(lib, on_gpu, x, filtered, cval, out_dtype, measure):
-    (ay, sy, mode, oy), (ax, sx, _, ox) = sorted(filtered)
-    ext = MODES[mode]
-    derivative = {"gradient": "gradient", "laplacian": "laplacian"}.get(measure, f"{ox},{oy}")
+# The dtypes the library filters in and out itself (integers as their values).
+_NATIVE = {np.dtype(t) for t in (np.uint8, np.uint16, np.float16, np.float32, np.float64)}
+
+
+def _filter_axes(lib, on_gpu, x, filtered, cval, out_dtype, measure):
+    """The axes of `filtered` (axis, sigma, mode, order), one pass each (rf::ArrayFilter)."""
     # The measures and derivatives smooth with less than sigma^2 (the difference that follows
     # smooths the rest): the design's order is chosen for that.
-    least = {"gradient": 1, "laplacian": 2}.get(measure, None)
-    shrink = [1 / 3 if o == 1 else 1 / 6 if o == 2 else 0.0 for o in (least or oy, least or ox)]
-    smoothing = [s * s - v for s, v in zip((sy, sx), shrink)]
-    if min(smoothing) <= 0:
-        raise ValueError(f"sigma: {(sy, sx)} is too small for the derivative: it smooths with "
-                         "sqrt(sigma^2 - 1/3) along a first derivative, sqrt(sigma^2 - 1/6) along "
-                         "a second")
-    design = _order_for([np.sqrt(v) for v in smoothing])
-    # The two axes first, every other axis one channel of its own, filtered as one plane each.
-    moved = lib.moveaxis(x, (ay, ax), (0, 1))
-    h, w = moved.shape[:2]
-    planes = lib.contiguous(moved.reshape(h, w, -1))
-    if (not on_gpu and x.dtype == np.uint8 and np.dtype(out_dtype) == np.uint8
-            and derivative == "0,0"):
-        work, scale = planes, 255.0  # filtered on [0, 1] and rounded back, cval on that scale
-    else:
-        work, scale = lib.astype(planes, lib.float32), 1.0
-    kwargs = dict(sigma=(sy, sx), order=design, ext=ext)
-    if derivative != "0,0":
-        kwargs["derivative"] = derivative
-    if ext == "constant":
-        kwargs["cval"] = cval / scale
-    result = lib.empty(tuple(work.shape), work.dtype, like=work)
-    for c in range(work.shape[2]):
-        plane = lib.contiguous(work[:, :, c])
-        result[:, :, c] = lib.wrap(_rfstudio.filter(plane, "gaussian", **kwargs))
-    result = lib.moveaxis(result.reshape(tuple(moved.shape)), (0, 1), (ay, ax))
+    least = {"gradient": 1, "laplacian": 2}.get(measure)
+    smoothing = []
+    for a, s, m, o in filtered:
+        v = {1: 1 / 3, 2: 1 / 6}.get(least or o, 0.0)
+        if s * s - v <= 0:
+            raise ValueError(f"sigma: {s} along axis {a} is too small for the derivative: it "
+                             "smooths with sqrt(sigma^2 - 1/3) along a first derivative, "
+                             "sqrt(sigma^2 - 1/6) along a second")
+        smoothing.append(np.sqrt(s * s - v))
+    design = _order_for(smoothing)
+    passes = [(a, s, 0 if least else o, MODES[m]) for a, s, m, o in filtered]
     integer = np.dtype(str(out_dtype).replace("torch.", "")).kind in "iu"
-    if integer and result.dtype != out_dtype:
-        return lib.round_into(result, out_dtype)
-    return lib.astype(result, out_dtype)
+    if not on_gpu:
+        work = np.ascontiguousarray(x if x.dtype in _NATIVE else x.astype(np.float64))
+        native_out = np.dtype(out_dtype) in _NATIVE
+        result = np.empty(work.shape, out_dtype if native_out else np.float64)
+        _rfstudio.filter_array(work, result, passes, order=design, cval=cval,
+                               measure=measure if least else "none", backend="cpu")
+        if native_out:
+            return result
+        return lib.round_into(result, out_dtype) if integer else result.astype(out_dtype)
+    # On the GPU: float32, a measure made of its partials here.
+    work = lib.contiguous(lib.astype(x, lib.float32))
+    terms = [[o for _, _, o, _ in passes]] if not least else [
+        [least if i == t else 0 for i in range(len(passes))] for t in range(len(passes))]
+    total = None
+    for orders in terms:
+        term = lib.empty(tuple(work.shape), lib.float32, like=work)
+        _rfstudio.filter_array_device(
+            lib.address(work), lib.address(term), list(work.shape),
+            [(a, s, o, e) for (a, s, _, e), o in zip(passes, orders)], order=design, cval=cval,
+            stream=lib.stream())
+        if least == 1:
+            term = term * term
+        total = term if total is None else total + term
+    if least == 1:
+        total = lib.sqrt(total)
+    return lib.round_into(total, out_dtype) if integer else lib.astype(total, out_dtype)

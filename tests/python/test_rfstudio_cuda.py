@@ -199,6 +199,44 @@ class NdimageOnTheGpu(unittest.TestCase):
                                            derivative=name, backend="cpu")
                     self.close(cupy.asnumpy(got), want, 1e-5)
 
+    def test_volumes_and_batches(self):
+        # A 3-D CuPy volume along every axis (a mode per axis, a derivative, a measure) and a
+        # batch of PyTorch images: the CPU's N-D filter of the same arrays, to float rounding.
+        from rfstudio import ndimage
+
+        volume = random_image((13, 17, 19), np.float32, seed=24)
+        cases = (
+            lambda a: ndimage.gaussian_filter(a, (1.5, 2.5, 4.0), mode=("wrap", "nearest", "mirror")),
+            lambda a: ndimage.gaussian_filter(a, 3.0, order=(0, 1, 0), mode="constant", cval=0.3),
+            lambda a: ndimage.gaussian_laplace(a, 2.0, mode="reflect"),
+            lambda a: ndimage.gaussian_filter1d(a, 6.0, axis=0, mode="mirror"),
+        )
+        try:
+            import cupy
+        except ImportError:
+            cupy = None
+        if cupy is not None:
+            for i, call in enumerate(cases):
+                with self.subTest(cupy_case=i):
+                    got = call(cupy.asarray(volume))
+                    self.assertIsInstance(got, cupy.ndarray)
+                    self.close(cupy.asnumpy(got), call(volume))
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        if torch is not None and torch.cuda.is_available():
+            batch = random_image((5, 3, 21, 23), np.float32, seed=25)
+            call = lambda a: ndimage.gaussian_filter(a, (0, 0, 2.0, 3.0), mode="nearest")
+            got = call(torch.from_numpy(batch).cuda())
+            self.assertTrue(got.is_cuda)
+            self.close(got.cpu().numpy(), call(batch))
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                got = call(torch.from_numpy(batch).cuda())
+            stream.synchronize()
+            self.close(got.cpu().numpy(), call(batch))
+
     def test_torch(self):
         try:
             import torch
