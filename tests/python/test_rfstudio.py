@@ -519,7 +519,8 @@ class Engines(unittest.TestCase):
                 self.assertLess(np.abs(engine.run(image) - truth).max(), tolerance)
 
     def test_the_gil_is_released_while_filtering(self):
-        image = random_image((2048, 2048, 4), seed=41)
+        # Large enough that one run spans several of this thread's beats on a 16-core machine.
+        image = random_image((3072, 3072, 4), seed=41)
         engine = rfstudio.Engine("gaussian", sigma=4.0, backend="cpu")
         engine.run(image)  # planned
         started = threading.Event()
