@@ -103,13 +103,17 @@ struct ArrayFilter::Impl {
   std::size_t floats = 0;
   std::string description;
 
+  bool in_double = false;  // R64F steps: float64 filtered in double (the CPU's line filter)
+
+  // The steps of one partial, on engines of `backend`.
   Term plan_term(const ArraySpec& spec, std::vector<AxisPass> passes,
-                 const std::vector<int>& derivatives, Backend backend);
-  void run_term(Term& term, const float* in, float* out, void* stream);
+                 const std::vector<int>& derivatives);
+  // `in` and `out`: float, or double where in_double.
+  void run_term(Term& term, const void* in, void* out, void* stream);
 };
 
 Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> passes,
-                                  const std::vector<int>& derivatives, Backend backend) {
+                                  const std::vector<int>& derivatives) {
   const int dims = int(shape.size());
   Term term;
   double outside = spec.filter.cval;  // what the next pass sees beyond the array (constant)
@@ -127,10 +131,13 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
     // On the device a batch of frames would take a launch each: there only a whole array is one
     // 2-D plan, and the axes of a batch are gathered one at a time.
     const bool device = space == MemorySpace::Device;
-    const bool merges =
-        i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 && passes[i + 1].ext == p.ext &&
-        (product(shape, p.axis + 2, dims) == 1 || product(shape, p.axis + 2, dims) == 4) &&
-        (!device || p.axis == 0);
+    // Frames of four interleaved channels are float only.
+    const auto packs = [&](std::int64_t inner_samples) {
+      return inner_samples == 1 || (inner_samples == 4 && !in_double);
+    };
+    const bool merges = i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 &&
+                        passes[i + 1].ext == p.ext && packs(product(shape, p.axis + 2, dims)) &&
+                        (!device || p.axis == 0);
     int axis_named = p.axis;
     if (merges) {
       // Columns along p.axis, rows along the next: an image (or a batch of them).
@@ -142,7 +149,9 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
       step.spec.derivative.y = d;
       step.width = frame_side(shape[std::size_t(q.axis)], q.axis);
       step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
-      step.format = channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+      step.format = in_double       ? PixelFormat::R64F
+                    : channels == 1 ? PixelFormat::R32F
+                                    : PixelFormat::RGBA32F;
       step.frames = product(shape, 0, p.axis);
       step.frame_floats = std::size_t(step.width) * step.height * channels;
       try {
@@ -151,14 +160,16 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
         // Refused by the plan below, with the engines' words.
       }
       ++i;
-    } else if (inner == 1 || inner == 4) {
+    } else if (packs(inner)) {
       // The rows of one frame: the last axis (of pixels of 1 or 4 channels).
       step.spec.sigma = p.sigma;
       step.spec.axes = Axes::X;
       step.spec.derivative.x = d;
       step.width = frame_side(shape[std::size_t(p.axis)], p.axis);
       step.height = frame_side(product(shape, 0, p.axis), p.axis);
-      step.format = inner == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+      step.format = in_double    ? PixelFormat::R64F
+                    : inner == 1 ? PixelFormat::R32F
+                                 : PixelFormat::RGBA32F;
       step.frames = 1;
       step.frame_floats = std::size_t(step.width) * step.height * inner;
     } else {
@@ -168,7 +179,7 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
       step.spec.axes = Axes::Y;
       step.spec.derivative.y = d;
       step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
-      step.format = PixelFormat::R32F;
+      step.format = in_double ? PixelFormat::R64F : PixelFormat::R32F;
       if (device && outer > 1) {
         step.width = frame_side(outer * inner, p.axis);
         step.outer = outer;
@@ -188,7 +199,7 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
       }
     }
     try {
-      step.engine = make_engine(this->backend);
+      step.engine = make_engine(backend);
       step.engine->plan(step.spec, step.width, step.height, step.format);
     } catch (const InvalidParameter& e) {
       throw InvalidParameter(axis_error(axis_named, e));
@@ -198,15 +209,16 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
   return term;
 }
 
-void ArrayFilter::Impl::run_term(Term& term, const float* in, float* out, void* stream) {
+void ArrayFilter::Impl::run_term(Term& term, const void* in, void* out, void* stream) {
+  const std::size_t sample = in_double ? sizeof(double) : sizeof(float);
   for (Step& s : term) {
     if (s.gathered) {
       const FrameView f = s.gathered->view();
-      cuda::gather_axis(in, static_cast<float*>(f.data), f.pitch, s.outer, s.height, s.inner,
-                        stream);
+      cuda::gather_axis(static_cast<const float*>(in), static_cast<float*>(f.data), f.pitch,
+                        s.outer, s.height, s.inner, stream);
       s.engine->run(f, f, stream);
-      cuda::scatter_axis(static_cast<const float*>(f.data), f.pitch, out, s.outer, s.height,
-                         s.inner, stream);
+      cuda::scatter_axis(static_cast<const float*>(f.data), f.pitch, static_cast<float*>(out),
+                         s.outer, s.height, s.inner, stream);
       in = out;
       continue;
     }
@@ -219,24 +231,32 @@ void ArrayFilter::Impl::run_term(Term& term, const float* in, float* out, void* 
       v->space = space;
     }
     for (std::int64_t f = 0; f < s.frames; ++f) {
-      src.data = const_cast<float*>(in) + std::size_t(f) * s.frame_floats;
-      dst.data = out + std::size_t(f) * s.frame_floats;
+      src.data = const_cast<char*>(static_cast<const char*>(in)) +
+                 std::size_t(f) * s.frame_floats * sample;
+      dst.data = static_cast<char*>(out) + std::size_t(f) * s.frame_floats * sample;
       s.engine->run(src, dst, stream);
     }
     in = out;  // the next step filters the result in place
   }
   if (term.empty() && in != out) {
     if (space == MemorySpace::Device)
-      cuda::copy_on_device(in, out, floats, stream);
+      cuda::copy_on_device(static_cast<const float*>(in), static_cast<float*>(out), floats, stream);
     else
-      std::memmove(out, in, floats * sizeof(float));
+      std::memmove(out, in, floats * sample);
   }
 }
 
 ArrayFilter::ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape, Backend backend,
-                         MemorySpace space)
+                         MemorySpace space, DType precision)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  if (precision != DType::F32 && precision != DType::F64)
+    throw InvalidParameter(std::string("array: filtered in float32 or float64, not ") +
+                           to_string(precision));
+  m.in_double = precision == DType::F64;
+  if (m.in_double && (space != MemorySpace::Host || backend == Backend::Cuda))
+    throw InvalidParameter("float64: arrays are filtered in double on the CPU backend");
+  if (m.in_double) backend = Backend::Cpu;
   const int dims = int(shape.size());
   if (dims < 1) throw InvalidParameter("array: no axes");
   for (int a = 0; a < dims; ++a)
@@ -282,7 +302,7 @@ ArrayFilter::ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape,
   std::vector<int> orders;
   for (const AxisPass& p : passes) orders.push_back(p.derivative);
   if (measure == Derivative::Measure::Partial) {
-    m.terms.push_back(m.plan_term(spec, passes, orders, backend));
+    m.terms.push_back(m.plan_term(spec, passes, orders));
   } else {
     const char* name =
         measure == Derivative::Measure::GradientMagnitude ? "gradient magnitude" : "Laplacian";
@@ -299,7 +319,7 @@ ArrayFilter::ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape,
     for (std::size_t t = 0; t < passes.size(); ++t) {
       std::vector<int> o(passes.size(), 0);
       o[t] = order;
-      m.terms.push_back(m.plan_term(spec, passes, o, backend));
+      m.terms.push_back(m.plan_term(spec, passes, o));
     }
     m.term_out.resize(m.floats);
     m.sum.resize(m.floats);
@@ -323,8 +343,17 @@ std::string ArrayFilter::description() const {
   return impl_->description;
 }
 
+void ArrayFilter::run(const double* in, double* out) {
+  Impl& m = *impl_;
+  if (!m.in_double) throw std::logic_error("ArrayFilter: run(double) of a float32 plan");
+  if (m.measure != Derivative::Measure::Partial)
+    throw InvalidParameter("float64: the gradient magnitude and Laplacian are made in float32");
+  m.run_term(m.terms.front(), in, out, nullptr);
+}
+
 void ArrayFilter::run(const float* in, float* out, void* stream) {
   Impl& m = *impl_;
+  if (m.in_double) throw std::logic_error("ArrayFilter: run(float) of a float64 plan");
   // A host array on the device: one upload, the passes there, one download (per term).
   auto staged = [&](Term& t, float* result) {
     auto* data = static_cast<float*>(m.staging->view().data);
@@ -433,10 +462,25 @@ void from_float(const float* in, void* out, DType t, std::size_t n) {
 
 }  // namespace
 
+bool filters_in_double(const ArraySpec& spec, Backend backend) {
+  const FilterSpec& f = spec.filter;
+  const bool line_filter = (f.algo == Algorithm::Auto || f.algo == Algorithm::RT) &&
+                           f.kind != FilterKind::EdgeAware &&
+                           f.derivative.measure == Derivative::Measure::Partial;
+  return backend != Backend::Cuda && line_filter &&
+         std::all_of(spec.passes.begin(), spec.passes.end(),
+                     [](const AxisPass& p) { return p.derivative == 0; });
+}
+
 void filter_array(const ArraySpec& spec, const std::vector<std::int64_t>& shape, const void* in,
                   DType in_type, void* out, DType out_type, Backend backend) {
-  ArrayFilter filter(spec, shape, backend);
   const std::size_t n = std::size_t(product(shape, 0, int(shape.size())));
+  if (in_type == DType::F64 && out_type == DType::F64 && filters_in_double(spec, backend)) {
+    ArrayFilter filter(spec, shape, Backend::Cpu, MemorySpace::Host, DType::F64);
+    filter.run(static_cast<const double*>(in), static_cast<double*>(out));
+    return;
+  }
+  ArrayFilter filter(spec, shape, backend);
   if (in_type == DType::F32 && out_type == DType::F32) {
     filter.run(static_cast<const float*>(in), static_cast<float*>(out));
     return;

@@ -51,16 +51,19 @@ std::size_t size_of(DType);
 // in the CUDA engine's device memory (MemorySpace::Device: the CUDA backend; no measure there).
 // Throws InvalidParameter for an axis out of range or given twice, an empty or too large axis, a
 // spec the engines refuse (naming the pass's axis), a derivative or measure without passes.
+// `precision` F64 plans float64 arrays filtered in double throughout, on the CPU's line filter
+// (rt or auto; no derivative), in host memory; F32 (the default) float32 arrays in float32.
 class ArrayFilter {
  public:
   ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape, Backend backend,
-              MemorySpace space = MemorySpace::Host);
+              MemorySpace space = MemorySpace::Host, DType precision = DType::F32);
   ~ArrayFilter();
   ArrayFilter(ArrayFilter&&) noexcept;
   ArrayFilter& operator=(ArrayFilter&&) noexcept;
 
   // `in` may be `out`. On the device, `stream` is the cudaStream_t the passes run on.
   void run(const float* in, float* out, void* stream = nullptr);
+  void run(const double* in, double* out);  // a float64 plan
 
   const std::vector<std::int64_t>& shape() const;
   std::string description() const;  // the engines', e.g. "CPU, OpenMP 2 threads"
@@ -70,8 +73,13 @@ class ArrayFilter {
   std::unique_ptr<Impl> impl_;
 };
 
+// Whether filter_array takes float64 arrays in double: on the CPU (`backend` Cpu or Auto), the line
+// filter (algorithm rt or auto, not the edge-aware kind), no derivative or measure.
+bool filters_in_double(const ArraySpec& spec, Backend backend);
+
 // A host array of any DType filtered into a host array of any DType (the same shape, C-contiguous;
-// in == out allowed when the types are equal), through float32.
+// in == out allowed when the types are equal), through float32; float64 into float64 in double
+// where filters_in_double() says so.
 void filter_array(const ArraySpec& spec, const std::vector<std::int64_t>& shape, const void* in,
                   DType in_type, void* out, DType out_type, Backend backend = Backend::Auto);
 

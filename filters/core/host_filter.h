@@ -1,7 +1,7 @@
 // One planned filter on the CPU as the CPU engine runs it: the interface each family's CPU filter
 // takes in the engine (the recursive family's line filter and fully overlapped filter, the
-// edge-aware filter, Lee et al. 2014). The engine converts frames to packed float and back; the
-// filter filters.
+// edge-aware filter, Lee et al. 2014). The engine converts frames to packed float (or double) and
+// back; the filter filters.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +22,10 @@ class HostFilter {
   // Filters a packed float frame of the planned size (channels interleaved) from `in` into
   // `out`; calls mark(i) after stage i.
   virtual void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) = 0;
+  // Whether the filter runs packed double frames (PixelFormat::R64F) in double throughout, and
+  // that run, in place.
+  virtual bool runs_double() const { return false; }
+  virtual void run(double*, const std::function<void(std::size_t)>&) {}
 };
 
 }  // namespace rf

@@ -14,13 +14,14 @@ enum class PixelFormat {
   R32F,     // one float channel
   RGBA32F,  // four interleaved float channels
   RGBA8,    // four interleaved 8-bit channels, filtered in float on [0, 1]
+  R64F,     // one double channel, filtered in double throughout (the CPU's line filter: rt, auto)
 };
 
 constexpr int channel_count(PixelFormat f) {
-  return f == PixelFormat::R32F ? 1 : 4;
+  return f == PixelFormat::R32F || f == PixelFormat::R64F ? 1 : 4;
 }
 constexpr std::size_t bytes_per_pixel(PixelFormat f) {
-  return f == PixelFormat::R32F ? 4 : f == PixelFormat::RGBA32F ? 16 : 4;
+  return f == PixelFormat::RGBA32F ? 16 : f == PixelFormat::R64F ? 8 : 4;
 }
 
 // The one 8-bit conversion of the project, host and device alike: a byte c is the float c / 255,

@@ -35,6 +35,8 @@ const char* format_name(PixelFormat f) {
       return "R32F";
     case PixelFormat::RGBA32F:
       return "RGBA32F";
+    case PixelFormat::R64F:
+      return "R64F";
     default:
       return "RGBA8";
   }
@@ -55,18 +57,27 @@ class LineFilter final : public HostFilter {
   }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     if (in != out) std::memcpy(out, in, floats_ * sizeof(float));
+    run_passes(out, mark);
+  }
+  bool runs_double() const override { return true; }
+  void run(double* data, const std::function<void(std::size_t)>& mark) override {
+    run_passes(data, mark);
+  }
+
+ private:
+  template <class T>
+  void run_passes(T* data, const std::function<void(std::size_t)>& mark) {
     std::size_t stage = 0;
     if (plan_.filters_columns()) {
-      plan_.run_columns(out);
+      plan_.run_columns(data);
       mark(stage++);
     }
     if (plan_.filters_rows()) {
-      plan_.run_rows(out);
+      plan_.run_rows(data);
       mark(stage++);
     }
   }
 
- private:
   cpu::ImagePlan plan_;
   std::size_t floats_;
 };
@@ -282,7 +293,12 @@ class CpuEngine final : public Engine {
     filter_.reset();
     validate(spec);
     check_format(spec, format);
-    filter_ = make_host_filter(spec, width, height, channel_count(format));
+    auto filter = make_host_filter(spec, width, height, channel_count(format));
+    if (format == PixelFormat::R64F && !filter->runs_double())
+      throw InvalidParameter(std::string("float64 frames: ") + describe(spec) +
+                             " runs in float; in double the CPU runs the line filter (rt or auto, "
+                             "no derivative)");
+    filter_ = std::move(filter);
     spec_ = spec;
     width_ = width;
     height_ = height;
@@ -293,6 +309,7 @@ class CpuEngine final : public Engine {
     // engine's memory.
     std::vector<float>().swap(stage_);
     std::vector<float>().swap(result_);
+    std::vector<double>().swap(stage64_);
   }
 
   void run(const FrameView& in, const FrameView& out, void*) override {
@@ -300,6 +317,10 @@ class CpuEngine final : public Engine {
     check_view(in, "input");
     check_view(out, "output");
     times_.clear();
+    if (format_ == PixelFormat::R64F) {
+      run_double(in, out);
+      return;
+    }
     const int C = channel_count(format_);
     const std::size_t floats = std::size_t(width_) * height_ * C;
     const std::size_t packed = std::size_t(width_) * C * sizeof(float);
@@ -344,6 +365,33 @@ class CpuEngine final : public Engine {
   std::vector<StageTime> timings() const override { return times_; }
 
  private:
+  // R64F: in place in `out` when it is packed, else in a staging copy.
+  void run_double(const FrameView& in, const FrameView& out) {
+    const std::size_t row = std::size_t(width_) * sizeof(double);
+    auto t0 = Clock::now();
+    double* work = static_cast<double*>(out.data);
+    if (out.pitch != row) {
+      stage64_.resize(std::size_t(width_) * height_);
+      work = stage64_.data();
+    }
+    for (int y = 0; y < height_; ++y)
+      std::memmove(reinterpret_cast<char*>(work) + y * row,
+                   static_cast<const char*>(in.data) + y * in.pitch, row);
+    record("convert in", t0);
+    const std::vector<std::string> stages = filter_->stage_names();
+    t0 = Clock::now();
+    filter_->run(work, [&](std::size_t i) {
+      record(stages[i].c_str(), t0);
+      t0 = Clock::now();
+    });
+    t0 = Clock::now();
+    if (work != out.data)
+      for (int y = 0; y < height_; ++y)
+        std::memmove(static_cast<char*>(out.data) + y * out.pitch,
+                     reinterpret_cast<const char*>(work) + y * row, row);
+    record("convert out", t0);
+  }
+
   void check_view(const FrameView& v, const char* what) const {
     const std::string name = what;
     if (v.space != MemorySpace::Host)
@@ -404,8 +452,9 @@ class CpuEngine final : public Engine {
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::RGBA32F;
   std::unique_ptr<HostFilter> filter_;
-  std::vector<float> stage_;   // packed float copy of the input, when `out` cannot hold it
-  std::vector<float> result_;  // the output of a filter that does not run in place
+  std::vector<float> stage_;     // packed float copy of the input, when `out` cannot hold it
+  std::vector<float> result_;    // the output of a filter that does not run in place
+  std::vector<double> stage64_;  // an R64F frame's copy when `out` is pitched
   std::vector<StageTime> times_;
 };
 

@@ -54,6 +54,8 @@ IoKind kind_of(const FrameView& v) {
       return surface ? IoKind::SurfF32x4 : IoKind::F32x4;
     case PixelFormat::RGBA8:
       return surface ? IoKind::SurfU8x4 : IoKind::U8x4;
+    case PixelFormat::R64F:
+      break;  // refused when planned
   }
   return IoKind::F32;
 }
@@ -354,6 +356,10 @@ class CudaEngine final : public Engine {
                              std::to_string(height) + ")");
     validate(spec);
     check_format(spec, format);
+    if (format == PixelFormat::R64F)
+      throw InvalidParameter(
+          "float64 frames: the CUDA backend filters float32 and 8-bit frames; the CPU backend "
+          "filters float64 in double");
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
     filter_ = make_frame_filter(spec, width, height, format);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -130,8 +131,8 @@ template <int R>
 // while the feedbacks, which it would amplify, stay double. The initial-feedback maps are applied
 // on the way: causal_from_x before the causal pass, anticausal_from_x and anticausal_from_y to
 // each row of x and y as the causal pass reaches it.
-template <int R>
-[[gnu::always_inline]] inline void column_chunk(float* base, std::ptrdiff_t stride, int width,
+template <int R, class T>
+[[gnu::always_inline]] inline void column_chunk(T* base, std::ptrdiff_t stride, int width,
                                                 double* work, const Coeffs& c, const LineMaps& m) {
   const int n = m.n;
   const double b0 = c.b0;
@@ -161,7 +162,7 @@ template <int R>
   double* prev[R];
   for (int k = 0; k < R; ++k) prev[k] = head + k * width;
   for (int i = 0; i < n; ++i) {
-    float* x = base + i * stride;
+    T* x = base + i * stride;
     if (!c.causal_only) accumulate(m.anticausal_from_x, i, x, tail);
     double* y = prev[R - 1];
 #pragma omp simd
@@ -169,7 +170,7 @@ template <int R>
       double v = b0 * x[l];
       for (int k = R; k >= 1; --k) v -= a[k - 1] * prev[k - 1][l];
       y[l] = v;
-      x[l] = float(v);
+      x[l] = T(v);
     }
     for (int k = R - 1; k > 0; --k) prev[k] = prev[k - 1];
     prev[0] = y;
@@ -180,14 +181,14 @@ template <int R>
   double* next[R];  // next[k - 1] is z_{i+k}
   for (int k = 0; k < R; ++k) next[k] = tail + k * width;
   for (int i = n - 1; i >= 0; --i) {
-    float* yz = base + i * stride;
+    T* yz = base + i * stride;
     double* z = next[R - 1];
 #pragma omp simd
     for (int l = 0; l < width; ++l) {
       double v = b0 * yz[l];
       for (int k = R; k >= 1; --k) v -= a[k - 1] * next[k - 1][l];
       z[l] = v;
-      yz[l] = float(v);
+      yz[l] = T(v);
     }
     for (int k = R - 1; k > 0; --k) next[k] = next[k - 1];
     next[0] = z;
@@ -247,90 +248,102 @@ template <int R>
 
 // A band of `rows` <= kLanes / C consecutive rows of C interleaved channels, transposed so that
 // lane r * C + ch holds channel ch of row r, filtered, and transposed back.
-template <int R, int C>
-[[gnu::always_inline]] inline void row_band(float* data, std::ptrdiff_t row_floats, int rows,
-                                            double* s, const Coeffs& c, const LineMaps& m) {
+template <int R, int C, class T>
+[[gnu::always_inline]] inline void row_band(T* data, std::ptrdiff_t row_floats, int rows, double* s,
+                                            const Coeffs& c, const LineMaps& m) {
   const int n = m.n;  // the image width
   if (rows * C < kLanes) std::fill(s, s + std::size_t(n) * kLanes, 0.0);
   int r = 0;
-  if (C == 1)
+  if constexpr (C == 1 && std::is_same_v<T, float>)
     for (; r + 4 <= rows; r += 4) rows4_to_block(data + r * row_floats, row_floats, n, s + r);
   for (; r < rows; ++r) {
-    const float* src = data + r * row_floats;
+    const T* src = data + r * row_floats;
     double* dst = s + r * C;
     for (int x = 0; x < n; ++x)
       for (int ch = 0; ch < C; ++ch) dst[std::size_t(x) * kLanes + ch] = src[x * C + ch];
   }
   filter_block<R>(s, kLanes, c, m);
   r = 0;
-  if (C == 1)
+  if constexpr (C == 1 && std::is_same_v<T, float>)
     for (; r + 4 <= rows; r += 4) block_to_rows4(s + r, n, data + r * row_floats, row_floats);
   for (; r < rows; ++r) {
-    float* dst = data + r * row_floats;
+    T* dst = data + r * row_floats;
     const double* src = s + r * C;
     for (int x = 0; x < n; ++x)
-      for (int ch = 0; ch < C; ++ch) dst[x * C + ch] = float(src[std::size_t(x) * kLanes + ch]);
+      for (int ch = 0; ch < C; ++ch) dst[x * C + ch] = T(src[std::size_t(x) * kLanes + ch]);
   }
 }
 
-using ColumnFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
-using RowFn = void (*)(float*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
+// The image's samples are T: float (the recursions in double, the image stored in float between
+// passes), or double throughout.
+template <class T>
+using ColumnFn = void (*)(T*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
+template <class T>
+using RowFn = void (*)(T*, std::ptrdiff_t, int, double*, const Coeffs&, const LineMaps&);
 
 // Each kernel is compiled twice: for the x86-64-v2 baseline of the build and for AVX2 + FMA,
 // chosen at run time.
-template <int R>
-void column_chunk_base(float* b, std::ptrdiff_t st, int w, double* s, const Coeffs& c,
+template <int R, class T>
+void column_chunk_base(T* b, std::ptrdiff_t st, int w, double* s, const Coeffs& c,
                        const LineMaps& m) {
   column_chunk<R>(b, st, w, s, c, m);
 }
-template <int R>
-[[gnu::target("avx2,fma")]] void column_chunk_avx2(float* b, std::ptrdiff_t st, int w, double* s,
+template <int R, class T>
+[[gnu::target("avx2,fma")]] void column_chunk_avx2(T* b, std::ptrdiff_t st, int w, double* s,
                                                    const Coeffs& c, const LineMaps& m) {
   column_chunk<R>(b, st, w, s, c, m);
 }
-template <int R, int C>
-void row_band_base(float* d, std::ptrdiff_t rf, int rows, double* s, const Coeffs& c,
+template <int R, int C, class T>
+void row_band_base(T* d, std::ptrdiff_t rf, int rows, double* s, const Coeffs& c,
                    const LineMaps& m) {
   row_band<R, C>(d, rf, rows, s, c, m);
 }
-template <int R, int C>
-[[gnu::target("avx2,fma")]] void row_band_avx2(float* d, std::ptrdiff_t rf, int rows, double* s,
+template <int R, int C, class T>
+[[gnu::target("avx2,fma")]] void row_band_avx2(T* d, std::ptrdiff_t rf, int rows, double* s,
                                                const Coeffs& c, const LineMaps& m) {
   row_band<R, C>(d, rf, rows, s, c, m);
 }
 
-template <int R>
-RowFn row_kernel(int channels, bool avx2) {
+template <int R, class T>
+RowFn<T> row_kernel(int channels, bool avx2) {
   switch (channels) {
     case 1:
-      return avx2 ? row_band_avx2<R, 1> : row_band_base<R, 1>;
+      return avx2 ? row_band_avx2<R, 1, T> : row_band_base<R, 1, T>;
     case 2:
-      return avx2 ? row_band_avx2<R, 2> : row_band_base<R, 2>;
+      return avx2 ? row_band_avx2<R, 2, T> : row_band_base<R, 2, T>;
     case 3:
-      return avx2 ? row_band_avx2<R, 3> : row_band_base<R, 3>;
+      return avx2 ? row_band_avx2<R, 3, T> : row_band_base<R, 3, T>;
     default:
-      return avx2 ? row_band_avx2<R, 4> : row_band_base<R, 4>;
+      return avx2 ? row_band_avx2<R, 4, T> : row_band_base<R, 4, T>;
   }
 }
 
+template <class T>
 struct Kernels {
-  ColumnFn columns;
-  RowFn rows;
+  ColumnFn<T> columns = nullptr;
+  RowFn<T> rows = nullptr;
 };
 
-Kernels kernels(int order, int channels) {
+template <int R, class T>
+Kernels<T> kernels_of(int channels, bool avx2) {
+  return {avx2 ? column_chunk_avx2<R, T> : column_chunk_base<R, T>,
+          row_kernel<R, T>(channels, avx2)};
+}
+
+template <class T>
+Kernels<T> kernels(int order, int channels) {
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   switch (order) {
     case 1:
-      return {avx2 ? column_chunk_avx2<1> : column_chunk_base<1>, row_kernel<1>(channels, avx2)};
+      return kernels_of<1, T>(channels, avx2);
     case 2:
-      return {avx2 ? column_chunk_avx2<2> : column_chunk_base<2>, row_kernel<2>(channels, avx2)};
+      return kernels_of<2, T>(channels, avx2);
     case 3:
-      return {avx2 ? column_chunk_avx2<3> : column_chunk_base<3>, row_kernel<3>(channels, avx2)};
+      return kernels_of<3, T>(channels, avx2);
     case 4:
-      return {avx2 ? column_chunk_avx2<4> : column_chunk_base<4>, row_kernel<4>(channels, avx2)};
+      return kernels_of<4, T>(channels, avx2);
     default:
-      return {avx2 ? column_chunk_avx2<5> : column_chunk_base<5>, row_kernel<5>(channels, avx2)};
+      return kernels_of<5, T>(channels, avx2);
   }
 }
 
@@ -338,7 +351,8 @@ Kernels kernels(int order, int channels) {
 
 struct ImagePlan::Impl {
   Coeffs column_coeffs, row_coeffs;
-  Kernels kernels{};
+  Kernels<float> kernels{};
+  Kernels<double> kernels64{};
   int width = 0, height = 0, channels = 0;
   int threads = 1;
   // Small images run on one thread: waking a second costs more than it saves, and far more on a
@@ -395,7 +409,8 @@ ImagePlan::ImagePlan(const AxisDesigns& filters, Extension ext, int width, int h
   Impl& p = *impl_;
   p.column_coeffs = coeffs_of(filters.y);
   p.row_coeffs = coeffs_of(filters.x);
-  p.kernels = kernels(f.order(), channels);
+  p.kernels = kernels<float>(f.order(), channels);
+  p.kernels64 = kernels<double>(f.order(), channels);
   p.width = width;
   p.height = height;
   p.channels = channels;
@@ -448,10 +463,10 @@ bool ImagePlan::filters_rows() const {
 // Both passes hand out strips or bands dynamically: on a shared machine a thread can lose its core
 // for a while, and a static split would leave the other waiting at the barrier.
 
-// Columns: every float of a row starts its own line, so adjacent floats are lines whose samples
+// Columns: every sample of a row starts its own line, so adjacent samples are lines whose samples
 // are one row apart.
-void ImagePlan::run_columns(float* data) const {
-  const Impl& p = *impl_;
+template <class T>
+void run_columns_of(const ImagePlan::Impl& p, const Kernels<T>& k, T* data) {
   if (!p.filters_columns) return;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
   const int chunks = int((row + p.chunk - 1) / p.chunk);
@@ -460,14 +475,14 @@ void ImagePlan::run_columns(float* data) const {
     double* work = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const std::ptrdiff_t x0 = std::ptrdiff_t(s) * p.chunk;
     const int width = int(std::min<std::ptrdiff_t>(p.chunk, row - x0));
-    p.kernels.columns(data + x0, row, width, work, p.column_coeffs, p.columns);
+    k.columns(data + x0, row, width, work, p.column_coeffs, p.columns);
   }
 }
 
 // Rows: a band of kLanes / channels rows is transposed into the block so that each lane holds one
 // channel of one row.
-void ImagePlan::run_rows(float* data) const {
-  const Impl& p = *impl_;
+template <class T>
+void run_rows_of(const ImagePlan::Impl& p, const Kernels<T>& k, T* data) {
   if (!p.filters_rows) return;
   const int band = kLanes / p.channels;
   const std::ptrdiff_t row = std::ptrdiff_t(p.width) * p.channels;
@@ -476,9 +491,21 @@ void ImagePlan::run_rows(float* data) const {
   for (int b = 0; b < bands; ++b) {
     double* block = p.scratch.data() + p.scratch_per_thread * omp_get_thread_num();
     const int y0 = b * band;
-    p.kernels.rows(data + y0 * row, row, std::min(band, p.height - y0), block, p.row_coeffs,
-                   p.rows);
+    k.rows(data + y0 * row, row, std::min(band, p.height - y0), block, p.row_coeffs, p.rows);
   }
+}
+
+void ImagePlan::run_columns(float* data) const {
+  run_columns_of(*impl_, impl_->kernels, data);
+}
+void ImagePlan::run_rows(float* data) const {
+  run_rows_of(*impl_, impl_->kernels, data);
+}
+void ImagePlan::run_columns(double* data) const {
+  run_columns_of(*impl_, impl_->kernels64, data);
+}
+void ImagePlan::run_rows(double* data) const {
+  run_rows_of(*impl_, impl_->kernels64, data);
 }
 
 }  // namespace rf::cpu

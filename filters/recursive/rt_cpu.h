@@ -29,6 +29,8 @@ class ImagePlan {
   ImagePlan(ImagePlan&&) noexcept;
   ImagePlan& operator=(ImagePlan&&) noexcept;
 
+  struct Impl;
+
   // In place, rows packed: width * channels floats per row. The scratch lives in the plan, so one
   // call at a time per plan.
   void run(float* data) const;
@@ -37,13 +39,15 @@ class ImagePlan {
   // alone (AxisDesigns::axes).
   void run_columns(float* data) const;
   void run_rows(float* data) const;
+  // The same on samples of double, which stay double between the passes (float64 frames).
+  void run_columns(double* data) const;
+  void run_rows(double* data) const;
   bool filters_columns() const;
   bool filters_rows() const;
 
   int threads() const;  // OpenMP threads used by run()
 
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
