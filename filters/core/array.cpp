@@ -138,7 +138,8 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
     const bool merges = i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 &&
                         passes[i + 1].ext == p.ext && packs(product(shape, p.axis + 2, dims)) &&
                         (!device || p.axis == 0);
-    int axis_named = p.axis;
+    // The lines of the step and their derivative orders, for the constant the next step sees.
+    std::vector<std::pair<const AxisPass*, int>> lines = {{&p, d}};
     if (merges) {
       // Columns along p.axis, rows along the next: an image (or a batch of them).
       const AxisPass& q = passes[i + 1];
@@ -154,11 +155,7 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
                                     : PixelFormat::RGBA32F;
       step.frames = product(shape, 0, p.axis);
       step.frame_floats = std::size_t(step.width) * step.height * channels;
-      try {
-        outside *= gain_of(spec.filter, p, d) * gain_of(spec.filter, q, derivatives[i + 1]);
-      } catch (const InvalidParameter&) {
-        // Refused by the plan below, with the engines' words.
-      }
+      lines.push_back({&q, derivatives[i + 1]});
       ++i;
     } else if (packs(inner)) {
       // The rows of one frame: the last axis (of pixels of 1 or 4 channels).
@@ -192,18 +189,16 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
       }
       step.frame_floats = std::size_t(step.width) * step.height;
     }
-    if (!merges) {
-      try {
-        outside *= gain_of(spec.filter, p, d);
-      } catch (const InvalidParameter&) {
-      }
-    }
     try {
       step.engine = make_engine(backend);
       step.engine->plan(step.spec, step.width, step.height, step.format);
     } catch (const InvalidParameter& e) {
-      throw InvalidParameter(axis_error(axis_named, e));
+      throw InvalidParameter(axis_error(p.axis, e));
     }
+    // Planned, so valid: what the step makes of the constant beyond the array (the edge-aware
+    // filter, built on clamp, has no constant to carry).
+    if (spec.filter.kind != FilterKind::EdgeAware)
+      for (const auto& [line, order] : lines) outside *= gain_of(spec.filter, *line, order);
     term.push_back(std::move(step));
   }
   return term;

@@ -213,4 +213,15 @@ TEST_CASE("arrays: mistakes are refused in one line naming them") {
   spec.filter.kind = rf::FilterKind::EdgeAware;
   spec.passes = {{0, 2.0, 0, rf::Extension::Clamp}};
   refused(spec, {4, 4}, "filters both axes of an image");
+  // Both axes of an image: the edge-aware filter itself.
+  spec.passes = {{0, 2.0, 0, rf::Extension::Clamp}, {1, 2.0, 0, rf::Extension::Clamp}};
+  const rf::test::Shape image{6, 5};
+  std::vector<float> x(30, 0.5f);
+  x[7] = 1.0f;
+  rf::ArrayFilter(spec, image, rf::Backend::Cpu).run(x.data(), x.data());
+  rf::Image img(5, 6, 1);
+  img.pixels.assign(30, 0.5f);
+  img.pixels[7] = 1.0f;
+  spec.filter.sigma = 2.0;  // the passes' sigma
+  CHECK(rf::filter_image(spec.filter, img, rf::Backend::Cpu).pixels == x);
 }
