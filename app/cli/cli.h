@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "filters/core/array.h"
 #include "filters/core/engine.h"
 #include "filters/core/spec.h"
 
@@ -38,6 +39,20 @@ int output_bits(const std::string& out, std::optional<int> bits, int input_bits)
 // whose values are signed and small (refused in one line where the format has no float).
 int output_depth(const FilterSpec& spec, const std::string& out, std::optional<int> bits,
                  int input_bits);
+
+// --axes and --sigma-z of filter and truth: the axes of a volume (a multi-page TIFF) to filter,
+// and the sigma through its pages.
+void add_volume_options(CLI::App& cmd, std::string& axes, std::optional<double>& sigma_z);
+// --axes as the array axes of a volume (z 0, y 1, x 2), in the order given; UsageError, one line,
+// for a name other than x, y, z or one given twice. Empty text: x,y,z for a volume of more than
+// one page, x,y for one.
+std::vector<int> volume_axes(const std::string& text, int depth = 1);
+bool is_tiff_name(const std::string& path);
+// The passes of `spec` along `axes` of a volume: its sigma along x and y, sigma_z (default: the
+// sigma along x) through the pages, its derivative's orders along x and y (UsageError for one
+// along an axis not filtered), a measure over the axes filtered. `named` gets "x,y,z".
+ArraySpec volume_spec(const FilterSpec& spec, const std::vector<int>& axes,
+                      std::optional<double> sigma_z, std::string* named);
 
 // Filters a host image of any channel count 1..4 with `engine`; `filter_ms` gets the filter's
 // time as the engine measures it. Pass the image with std::move and it is filtered in place.

@@ -29,60 +29,13 @@ struct Args {
   std::optional<double> sigma_z;  // --sigma-z: through the pages (default: the sigma along x)
 };
 
-// --axes as the array axes of a volume (z 0, y 1, x 2), in the order given.
-std::vector<int> parse_axes(const std::string& text) {
-  std::vector<int> axes;
-  std::string names = text;
-  std::replace(names.begin(), names.end(), ',', ' ');
-  char name = 0;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == ' ') continue;
-    name = char(std::tolower(static_cast<unsigned char>(names[i])));
-    const bool alone = i + 1 == names.size() || names[i + 1] == ' ';
-    const int axis = name == 'z' ? 0 : name == 'y' ? 1 : name == 'x' ? 2 : -1;
-    if (axis < 0 || !alone)
-      throw UsageError("--axes '" + text + "': name the axes x, y and z, e.g. x,y or x,y,z");
-    if (std::find(axes.begin(), axes.end(), axis) != axes.end())
-      throw UsageError("--axes '" + text + "': " + name + " is given twice");
-    axes.push_back(axis);
-  }
-  if (axes.empty()) throw UsageError("--axes '" + text + "': no axis (x, y, z)");
-  return axes;
-}
-
-bool is_tiff_name(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return ext == ".tif" || ext == ".tiff";
-}
-
 // A volume (depth pages of width x height) filtered along `axes` (z 0, y 1, x 2) with `spec`:
 // its sigma along x and y, sigma_z through the pages, its derivative's orders along x and y (a
 // measure over the axes filtered).
 std::string filter_volume(const Args& a, const FilterSpec& spec, io::Volume v, int in_bits,
                           const std::vector<int>& axes) {
-  ArraySpec array;
-  array.filter = spec;
-  const bool partial = spec.derivative.measure == Derivative::Measure::Partial;
   std::string named;
-  for (int axis : axes) {
-    AxisPass p;
-    p.axis = axis;
-    p.ext = spec.ext;
-    p.sigma = axis == 0   ? a.sigma_z.value_or(spec.sigma)
-              : axis == 1 ? sigma_along(spec, Axis::Y)
-                          : sigma_along(spec, Axis::X);
-    p.derivative = !partial || axis == 0 ? 0 : axis == 1 ? spec.derivative.y : spec.derivative.x;
-    array.passes.push_back(p);
-    named += std::string(named.empty() ? "" : ",") + (axis == 0 ? "z" : axis == 1 ? "y" : "x");
-  }
-  const auto missing = [&](int axis) {
-    return std::find(axes.begin(), axes.end(), axis) == axes.end();
-  };
-  if (partial && ((spec.derivative.x && missing(2)) || (spec.derivative.y && missing(1))))
-    throw UsageError("--derivative " + to_string(spec.derivative) + ": along an axis not among " +
-                     "--axes " + named);
+  const ArraySpec array = volume_spec(spec, axes, a.sigma_z, &named);
   const int out_bits = output_depth(spec, a.out, a.bits, in_bits);
   ArrayFilter filter(array, {v.depth, v.height, v.width, v.channels}, spec.backend);
   const auto t0 = std::chrono::steady_clock::now();
@@ -192,8 +145,7 @@ void filter_one(const Args& a, const FilterSpec& spec) {
     int bits = 8;
     io::Volume v = io::read_volume(a.in, &bits);
     if (v.depth > 1 || !a.axes.empty() || a.sigma_z) {
-      const std::vector<int> axes =
-          parse_axes(a.axes.empty() ? (v.depth > 1 ? "x,y,z" : "x,y") : a.axes);
+      const std::vector<int> axes = volume_axes(a.axes, v.depth);
       std::printf("%s\n", filter_volume(a, spec, std::move(v), bits, axes).c_str());
       return;
     }
@@ -224,19 +176,12 @@ void add_filter_command(CLI::App& app) {
       ->required();
   add_bits_option(*cmd, args->bits);
   add_filter_options(*cmd, args->filter, true);
-  cmd->add_option("--axes", args->axes,
-                  "the axes to filter, of x (along rows), y (down columns) and z (through the "
-                  "pages of a multi-page TIFF, a 3-D volume): x,y for an image, x,y,z for a "
-                  "volume by default; z alone filters through the pages, x,y each page apart. "
-                  "The volume is written as a multi-page TIFF (.tif)")
-      ->type_name("x,y,z");
-  cmd->add_option("--sigma-z", args->sigma_z,
-                  "sigma through the pages of a volume (default: the sigma along x)");
+  add_volume_options(*cmd, args->axes, args->sigma_z);
   cmd->callback([args] {
     const FilterSpec spec = parse_spec(args->filter);
     std::error_code ec;
     const bool folder = fs::is_directory(args->in, ec);
-    if (!args->axes.empty()) parse_axes(args->axes);  // a mistake before any work
+    volume_axes(args->axes);  // a mistake before any work
     if (folder && (!args->axes.empty() || args->sigma_z))
       throw UsageError("--axes, --sigma-z: for one image or volume, not a folder");
     if (!folder) output_bits(args->out, args->bits, 32);  // a bad --bits before any work

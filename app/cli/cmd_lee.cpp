@@ -187,8 +187,8 @@ nlohmann::json table_row(const TableArgs& a, Backend backend, int s, const Image
   spec.kind = FilterKind::Yvrg;
   spec.sigma = sigma;
   spec.ext = Extension::Clamp;  // the FIR counterpart of duplicating the edge pixel
-  const auto fir = a.fir == "window" ? fir_window_literal(gray, window)
-                                     : as_double(ground_truth(spec, gray));
+  const auto fir =
+      a.fir == "window" ? fir_window_literal(gray, window) : as_double(ground_truth(spec, gray));
   std::vector<double> one, two;
   if (backend == Backend::Cuda) {
     one = as_double(bench::lee_cuda(Partition::OneWay, sigma, gray));

@@ -1,7 +1,9 @@
 #include "app/cli/cli.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "app/io/image_io.h"
@@ -75,6 +77,70 @@ int output_depth(const FilterSpec& spec, const std::string& out, std::optional<i
                      " bits, but a derivative's values are signed: write a float image (.tif, "
                      ".pfm)");
   return depth;
+}
+
+void add_volume_options(CLI::App& cmd, std::string& axes, std::optional<double>& sigma_z) {
+  cmd.add_option("--axes", axes,
+                 "the axes to filter, of x (along rows), y (down columns) and z (through the "
+                 "pages of a multi-page TIFF, a 3-D volume): x,y for an image, x,y,z for a "
+                 "volume by default; z alone filters through the pages, x,y each page apart. "
+                 "The volume is written as a multi-page TIFF (.tif)")
+      ->type_name("x,y,z");
+  cmd.add_option("--sigma-z", sigma_z,
+                 "sigma through the pages of a volume (default: the sigma along x)");
+}
+
+std::vector<int> volume_axes(const std::string& text, int depth) {
+  if (text.empty()) return depth > 1 ? std::vector<int>{2, 1, 0} : std::vector<int>{2, 1};
+  std::vector<int> axes;
+  std::string names = text;
+  std::replace(names.begin(), names.end(), ',', ' ');
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == ' ') continue;
+    const char name = char(std::tolower(static_cast<unsigned char>(names[i])));
+    const bool alone = i + 1 == names.size() || names[i + 1] == ' ';
+    const int axis = name == 'z' ? 0 : name == 'y' ? 1 : name == 'x' ? 2 : -1;
+    if (axis < 0 || !alone)
+      throw UsageError("--axes '" + text + "': name the axes x, y and z, e.g. x,y or x,y,z");
+    if (std::find(axes.begin(), axes.end(), axis) != axes.end())
+      throw UsageError("--axes '" + text + "': " + name + " is given twice");
+    axes.push_back(axis);
+  }
+  if (axes.empty()) throw UsageError("--axes '" + text + "': no axis (x, y, z)");
+  return axes;
+}
+
+bool is_tiff_name(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return ext == ".tif" || ext == ".tiff";
+}
+
+ArraySpec volume_spec(const FilterSpec& spec, const std::vector<int>& axes,
+                      std::optional<double> sigma_z, std::string* named) {
+  ArraySpec array;
+  array.filter = spec;
+  const bool partial = spec.derivative.measure == Derivative::Measure::Partial;
+  named->clear();
+  for (int axis : axes) {
+    AxisPass p;
+    p.axis = axis;
+    p.ext = spec.ext;
+    p.sigma = axis == 0   ? sigma_z.value_or(spec.sigma)
+              : axis == 1 ? sigma_along(spec, Axis::Y)
+                          : sigma_along(spec, Axis::X);
+    p.derivative = !partial || axis == 0 ? 0 : axis == 1 ? spec.derivative.y : spec.derivative.x;
+    array.passes.push_back(p);
+    *named += std::string(named->empty() ? "" : ",") + (axis == 0 ? "z" : axis == 1 ? "y" : "x");
+  }
+  const auto missing = [&](int axis) {
+    return std::find(axes.begin(), axes.end(), axis) == axes.end();
+  };
+  if (partial && ((spec.derivative.x && missing(2)) || (spec.derivative.y && missing(1))))
+    throw UsageError("--derivative " + to_string(spec.derivative) + ": along an axis not among " +
+                     "--axes " + *named);
+  return array;
 }
 
 Image run_engine(Engine& engine, const FilterSpec& spec, Image in, double* filter_ms) {

@@ -169,12 +169,11 @@ void separable_pass(std::vector<double>& img, int width, int height, int channel
   }
 }
 
-// One separable pass of the sampled Gaussian of `sigma`, normalised to unit sum and truncated at
-// >= 6 sigma, where its tail is below 1e-8 of the peak; or of its derivative of order 1 or 2
-// (scipy.ndimage's kernels: the normalised Gaussian times -t / sigma^2 or
-// (t^2 - sigma^2) / sigma^4, here written for correlation, sum_t k(t) x[i + t]).
-void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension ext, double cval,
-              bool vertical, int derivative) {
+// The sampled Gaussian of `sigma`, normalised to unit sum and truncated at >= 6 sigma, where its
+// tail is below 1e-8 of the peak; or its derivative of order 1 or 2 (scipy.ndimage's kernels: the
+// normalised Gaussian times -t / sigma^2 or (t^2 - sigma^2) / sigma^4, here written for
+// correlation, sum_t k(t) x[i + t]). Taps -radius..radius.
+std::vector<double> fir_kernel(double sigma, int derivative) {
   if (!(sigma > 0.0)) throw InvalidParameter("FIR Gaussian: sigma must be > 0");
   const int radius = std::max(1, int(std::ceil(6.0 * sigma))) + (derivative > 0 ? 2 : 0);
   std::vector<double> kernel(2 * radius + 1);
@@ -187,23 +186,44 @@ void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension
     kernel[i + radius] *= derivative == 1   ? double(i) / s2
                           : derivative == 2 ? (double(i) * i - s2) / (s2 * s2)
                                             : 1.0;
+  return kernel;
+}
+
+// One line of n samples correlated with `kernel`, continued by the extension (Ignore as Zero).
+void fir_line(const std::vector<double>& kernel, Extension ext, double cval, const double* x, int n,
+              double* out, std::vector<double>& ext_line) {
+  const int radius = int(kernel.size() / 2);
+  ext_line.resize(std::size_t(n) + 2 * radius);
+  for (int i = 0; i < n + 2 * radius; ++i) {
+    const int j = extend_index(i - radius, n, ext);
+    ext_line[i] = j < 0 ? (ext == Extension::Constant ? cval : 0.0) : x[j];
+  }
+  for (int i = 0; i < n; ++i) {
+    double acc = 0.0;
+    const double* src = ext_line.data() + i;
+    for (std::size_t k = 0; k < kernel.size(); ++k) acc += kernel[k] * src[k];
+    out[i] = acc;
+  }
+}
+
+// One separable pass of fir_kernel over an image.
+void fir_pass(std::vector<double>& img, const Image& in, double sigma, Extension ext, double cval,
+              bool vertical, int derivative) {
+  const std::vector<double> kernel = fir_kernel(sigma, derivative);
   auto fir = [&](const double* x, int n, double* out, std::vector<double>& ext_line) {
-    ext_line.resize(n + 2 * radius);
-    for (int i = 0; i < n + 2 * radius; ++i) {
-      const int j = extend_index(i - radius, n, ext);
-      ext_line[i] = j < 0 ? (ext == Extension::Constant ? cval : 0.0) : x[j];
-    }
-    for (int i = 0; i < n; ++i) {
-      double acc = 0.0;
-      const double* src = ext_line.data() + i;
-      for (int k = 0; k <= 2 * radius; ++k) acc += kernel[k] * src[k];
-      out[i] = acc;
-    }
+    fir_line(kernel, ext, cval, x, n, out, ext_line);
   };
-  separable_pass(img, in.width, in.height, in.channels, vertical, fir, 2.0 * radius + 1);
+  separable_pass(img, in.width, in.height, in.channels, vertical, fir, double(kernel.size()));
 }
 
 }  // namespace
+
+std::vector<double> fir_gaussian_line(const std::vector<double>& x, double sigma, Extension ext,
+                                      double cval, int derivative) {
+  std::vector<double> out(x.size()), scratch;
+  fir_line(fir_kernel(sigma, derivative), ext, cval, x.data(), int(x.size()), out.data(), scratch);
+  return out;
+}
 
 double padded_constant_after(const Recursive& columns, double cval) {
   return filter_line_padded(columns, Extension::Constant, {cval}, cval)[0];

@@ -46,6 +46,11 @@ std::vector<double> fir_gaussian(const Image& in, double sigma, Extension ext, d
 std::vector<double> fir_gaussian(const Image& in, double sigma_x, double sigma_y, Extension ext,
                                  double cval = 0.0, int dx = 0, int dy = 0);
 
+// One line of the same: the sampled Gaussian of sigma (or its derivative of order 1 or 2),
+// truncated at ceil(6 sigma), with the extension, in double.
+std::vector<double> fir_gaussian_line(const std::vector<double>& x, double sigma, Extension ext,
+                                      double cval = 0.0, int derivative = 0);
+
 // What a spec computes, in double, with its derivative and measure (spec.h, Derivative) made of
 // partials computed by `partial(term, dx, dy)`, a spec with that partial: the references above
 // composed as the engines compose the fast paths (the two-term measures, the scale).

@@ -7,6 +7,10 @@
 // derivative (scipy.ndimage's kernels), on the CPU.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
+#include "../core/array.h"
 #include "../core/image.h"
 #include "../core/spec.h"
 
@@ -23,5 +27,16 @@ bool fir_truth(const FilterSpec& spec);
 //         device, DeviceError when the GPU fails (out of device memory);
 //   Auto  Cuda where it applies and a device exists, otherwise Cpu.
 Image ground_truth(const FilterSpec& spec, const Image& in, Backend backend = Backend::Cpu);
+
+// The ground truth of an N-D array filtered as rf::ArrayFilter filters it (array.h), on the CPU in
+// double: each pass's lines one at a time, by the FIR Gaussian (its derivative along a pass that
+// takes one) for the Gaussian kinds, by the padded recursion of the design otherwise; under the
+// constant extension each pass sees cval as the passes before it made it (the FIR keeps it, a
+// derivative's makes it 0, a recursion multiplies it by its gain at DC). The measures are made of
+// partials as the array filter makes them. Throws InvalidParameter for the edge-aware filter and
+// for what ArrayFilter refuses of the shape and passes.
+std::vector<double> ground_truth_array(const ArraySpec& spec,
+                                       const std::vector<std::int64_t>& shape,
+                                       const std::vector<double>& in);
 
 }  // namespace rf

@@ -225,6 +225,16 @@ TEST_CASE("rfcli filter: a multi-page TIFF is a volume, filtered along --axes") 
   want = v.voxels;
   rf::ArrayFilter(spec, {7, 11, 13, 1}, rf::Backend::Cpu).run(want.data(), want.data());
   CHECK(rf::io::read_volume(dir / "z.tif").voxels == want);
+  // Its ground truth in double, along the same axes.
+  r = rfcli(dir, "truth " + input + "'" + (dir / "truth.tif") + "' --axes z --sigma 3");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("along z") != std::string::npos);
+  const std::vector<double> truth = rf::ground_truth_array(
+      spec, {7, 11, 13, 1}, std::vector<double>(v.voxels.begin(), v.voxels.end()));
+  const rf::io::Volume t = rf::io::read_volume(dir / "truth.tif");
+  REQUIRE(t.voxels.size() == truth.size());
+  for (std::size_t i = 0; i < truth.size(); ++i) CHECK(t.voxels[i] == float(truth[i]));
+  check_refused(dir, "truth " + input + "'" + (dir / "bad.tif") + "' --axes q", "--axes 'q'");
   // Mistakes: one line, exit 2, nothing written.
   check_refused(dir, "filter " + input + "'" + (dir / "bad.tif") + "' --axes x,w", "--axes 'x,w'");
   check_refused(dir, "filter " + input + "'" + (dir / "bad.tif") + "' --axes x,x",
