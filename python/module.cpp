@@ -323,6 +323,16 @@ coeffs(kind='gaussian', *, sigma=4.0, order=None, pole=0.5) -> {'b0', 'a', 'caus
 causal y_i = b0 x_i - sum_k a_k y_{i-k}, anticausal z_i = b0 y_i - sum_k a_k z_{i+k}, applied to
 columns (down, up) then rows (right, left); causal_only filters (sat) skip the anticausal pass.)";
 
+const char* kLineFilterDoc =
+    R"(What a pass along one line runs for a Gaussian derivative of `derivative` (0, 1 or 2).
+
+line_filter(sigma, *, order, derivative=0) -> {'b0', 'a', 'difference', 'dc_gain'}
+
+The Gaussian design of `order` smoothing the line for the derivative (sigma^2 minus the variance
+of the difference that follows), the weights of samples i-1, i, i+1 in that difference at i
+([0, 1, 0] for none), and the pass's gain at DC (0 after a derivative). A ValueError names a
+sigma the design of that order does not take.)";
+
 // rfstudio.filter(): a PyEngine made for one call.
 void bind_filter(py::module_& m) {
   const rf::FilterArgs d;
@@ -439,6 +449,25 @@ void bind_coeffs(py::module_& m) {
       },
       kCoeffsDoc, py::arg("kind") = d.filter, py::kw_only(), py::arg("sigma") = d.sigma,
       py::arg("order") = py::none(), py::arg("pole") = d.pole);
+  // The pass along one line of rfstudio.ndimage and rfstudio.dask.
+  m.def(
+      "line_filter",
+      [](double sigma, int order, int derivative) {
+        rf::LineSpec line;
+        line.kind = rf::FilterKind::Gaussian;
+        line.sigma = sigma;
+        line.order = order;
+        line.derivative = derivative;
+        const rf::Recursive f = rf::design(line);
+        const std::array<double, 3> w = rf::difference_weights(derivative);
+        py::dict out;
+        out["b0"] = f.b0;
+        out["a"] = f.a;
+        out["difference"] = std::vector<double>(w.begin(), w.end());
+        out["dc_gain"] = derivative == 0 ? rf::dc_gain(f) : 0.0;
+        return out;
+      },
+      kLineFilterDoc, py::arg("sigma"), py::kw_only(), py::arg("order"), py::arg("derivative") = 0);
 }
 
 // The names each parameter takes, from the filter table, and whether CUDA can run.

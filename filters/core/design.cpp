@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 
+#include "filters/core/derivative.h"
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
 #include "filters/core/gaussian_design.h"
@@ -224,6 +225,11 @@ FilterSpec as_spec(const LineSpec& line) {
 
 double difference_variance(int derivative) {
   return derivative == 1 ? 1.0 / 3.0 : derivative == 2 ? 1.0 / 6.0 : 0.0;
+}
+
+std::array<double, 3> difference_weights(int derivative) {
+  return {difference_weight(derivative, -1), difference_weight(derivative, 0),
+          difference_weight(derivative, 1)};
 }
 
 double smoothing_sigma(const LineSpec& line) {

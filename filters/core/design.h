@@ -1,6 +1,7 @@
 // Filter design in double precision: the recursive coefficients of every filter we ship.
 #pragma once
 
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,7 +56,9 @@ struct AxisDesigns {
 // (sin(w/2)/(w/2))^2 ~ exp(-w^2/12)), so the smoothing takes that much less: sigma^2 - 1/3 or
 // sigma^2 - 1/6. At sigma 2 this brings the first derivative from 7.7% to 0.29% of the sampled
 // Gaussian derivative, at sigma 4 from 2.0% to 0.017% (docs/design-errors.md).
-double difference_variance(int derivative);    // 0, 1/3 or 1/6
+double difference_variance(int derivative);  // 0, 1/3 or 1/6
+// The weights of samples i-1, i and i+1 in that difference at i ({0, 1, 0} for order 0).
+std::array<double, 3> difference_weights(int derivative);
 double smoothing_sigma(const LineSpec& line);  // sqrt(sigma^2 - difference_variance)
 
 // The coefficients for `spec` along each axis (validated first).

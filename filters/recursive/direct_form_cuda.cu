@@ -848,10 +848,10 @@ class DirectFormFilter final : public FrameFilter {
     const double condition = direct_form::window_condition(form);
     const double limit = direct_form::window_limit();
     if (!(condition <= limit)) {
-      char buf[160];
+      char buf[200];
       std::snprintf(buf, sizeof buf,
                     "%s: the direct form cannot hold this filter exactly (its window condition "
-                    "%.3g exceeds %.3g); use alg5 or alg6",
+                    "%.3g exceeds %.3g): alg5 and alg6 hold it on both axes, the CPU along one",
                     name(), condition, limit);
       throw InvalidParameter(buf);
     }

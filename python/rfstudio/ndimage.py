@@ -72,18 +72,6 @@ def _per_axis(value, count, name):
     return values
 
 
-def _order_for(sigmas):
-    """The highest recursive order whose design takes every sigma."""
-    for order in (5, 4, 3, 2, 1):
-        try:
-            for s in sigmas:
-                _rfstudio.coeffs("gaussian", sigma=s, order=order)
-            return order
-        except ValueError:
-            continue
-    raise ValueError(f"sigma: {sigmas} is outside every order's range")
-
-
 class _Numpy:
     """The array operations the filter needs, on host arrays (numpy) ..."""
 
@@ -233,12 +221,35 @@ def _gaussian(input, sigma, order, output, mode, cval, axes, measure):
     kind = np.dtype(str(x.dtype).replace("torch.", "")).kind
     if kind not in "fiu":
         raise TypeError(f"input: dtype {x.dtype} is not a real number type")
-    if x.ndim == 0:
+    filtered = _axis_passes(x.ndim, sigma, order, mode, cval, axes, measure)
+    if output is None or isinstance(output, (type, str, np.dtype)) or not hasattr(output, "shape"):
+        out_dtype = x.dtype if output is None else lib.dtype_of(output)
+        out = None
+    else:
+        out = output
+        if type(out) is not type(x) or tuple(out.shape) != tuple(x.shape):
+            raise ValueError(f"output: an array of shape {tuple(x.shape)} and of the input's "
+                             f"library (got {type(out).__name__} {tuple(out.shape)})")
+        out_dtype = out.dtype
+    if not filtered:
+        result = lib.astype(x, out_dtype) if on_gpu else x.astype(out_dtype, copy=True)
+    else:
+        result = _filter_axes(lib, on_gpu, x, filtered, float(cval), out_dtype, measure)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _axis_passes(ndim, sigma, order, mode, cval, axes, measure):
+    """The checked arguments as (axis, sigma, mode, order) for each axis to filter: those of
+    `axes` whose sigma is above zero (an empty list for a partial filter that leaves all alone)."""
+    if ndim == 0:
         raise ValueError("input: a 0-d array has no axis to filter")
-    all_axes = tuple(range(x.ndim)) if axes is None else tuple(
-        a + x.ndim if a < 0 else a for a in np.atleast_1d(axes).tolist())
-    if any(a < 0 or a >= x.ndim for a in all_axes) or len(set(all_axes)) != len(all_axes):
-        raise ValueError(f"axes: {axes} for an array of {x.ndim} dimensions")
+    all_axes = tuple(range(ndim)) if axes is None else tuple(
+        a + ndim if a < 0 else a for a in np.atleast_1d(axes).tolist())
+    if any(a < 0 or a >= ndim for a in all_axes) or len(set(all_axes)) != len(all_axes):
+        raise ValueError(f"axes: {axes} for an array of {ndim} dimensions")
     sigmas = [float(s) for s in _per_axis(sigma, len(all_axes), "sigma")]
     orders = _per_axis(order, len(all_axes), "order")
     modes = _per_axis(mode, len(all_axes), "mode")
@@ -259,25 +270,26 @@ def _gaussian(input, sigma, order, output, mode, cval, axes, measure):
     filtered = [(a, s, m, o) for a, s, m, o in zip(all_axes, sigmas, modes, orders) if s > 1e-15]
     if any(o != 0 for a, s, m, o in zip(all_axes, sigmas, modes, orders) if s <= 1e-15):
         raise ValueError(f"order: {orders}: a derivative along an axis of sigma 0")
-    if output is None or isinstance(output, (type, str, np.dtype)) or not hasattr(output, "shape"):
-        out_dtype = x.dtype if output is None else lib.dtype_of(output)
-        out = None
-    else:
-        out = output
-        if type(out) is not type(x) or tuple(out.shape) != tuple(x.shape):
-            raise ValueError(f"output: an array of shape {tuple(x.shape)} and of the input's "
-                             f"library (got {type(out).__name__} {tuple(out.shape)})")
-        out_dtype = out.dtype
-    if not filtered and measure == "partial":
-        result = lib.astype(x, out_dtype) if on_gpu else x.astype(out_dtype, copy=True)
-    elif not filtered:
+    if not filtered and measure != "partial":
         raise ValueError(f"sigma: {sigmas}: the {measure} needs an axis with a sigma above 0")
-    else:
-        result = _filter_axes(lib, on_gpu, x, filtered, float(cval), out_dtype, measure)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return filtered
+
+
+def _design(filtered, measure):
+    """The highest recursive order whose design takes every pass of `filtered`, and the
+    derivative order each axis's term of a measure takes (1 for the gradient magnitude, 2 for the
+    Laplacian, None for a partial)."""
+    # A derivative smooths with less than sigma^2 (the difference that follows smooths the rest):
+    # the design's order is chosen for that (the library's line_filter checks each line as it runs).
+    least = {"gradient": 1, "laplacian": 2}.get(measure)
+    for order in (5, 4, 3, 2, 1):
+        try:
+            for a, s, m, o in filtered:
+                _rfstudio.line_filter(s, order=order, derivative=least or o)
+            return order, least
+        except ValueError as e:
+            error = f"along axis {a}: {e}"
+    raise ValueError(error)
 
 
 # The dtypes the library filters in and out itself (integers as their values).
@@ -286,18 +298,7 @@ _NATIVE = {np.dtype(t) for t in (np.uint8, np.uint16, np.float16, np.float32, np
 
 def _filter_axes(lib, on_gpu, x, filtered, cval, out_dtype, measure):
     """The axes of `filtered` (axis, sigma, mode, order), one pass each (rf::ArrayFilter)."""
-    # The measures and derivatives smooth with less than sigma^2 (the difference that follows
-    # smooths the rest): the design's order is chosen for that.
-    least = {"gradient": 1, "laplacian": 2}.get(measure)
-    smoothing = []
-    for a, s, m, o in filtered:
-        v = {1: 1 / 3, 2: 1 / 6}.get(least or o, 0.0)
-        if s * s - v <= 0:
-            raise ValueError(f"sigma: {s} along axis {a} is too small for the derivative: it "
-                             "smooths with sqrt(sigma^2 - 1/3) along a first derivative, "
-                             "sqrt(sigma^2 - 1/6) along a second")
-        smoothing.append(np.sqrt(s * s - v))
-    design = _order_for(smoothing)
+    design, least = _design(filtered, measure)
     passes = [(a, s, 0 if least else o, MODES[m]) for a, s, m, o in filtered]
     integer = np.dtype(str(out_dtype).replace("torch.", "")).kind in "iu"
     if not on_gpu:
