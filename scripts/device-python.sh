@@ -33,12 +33,16 @@ if ! cmake -S . -B "$build" "${args[@]}" >"$out/python-configure.txt" 2>&1 ||
   exit 1
 fi
 echo "module built in $((SECONDS - start)) s"
+# dask's suites exit 77 (skipped) where dask is not importable: PYTHONPATH may bring it.
 for t in "tests/python/test_rfstudio.py" "tests/python/test_rfstudio_cuda.py" \
-  "tests/python/test_docs.py docs/python.md"; do
+  "tests/python/test_docs.py docs/python.md" tests/python/test_ndimage.py \
+  tests/python/test_dask.py tests/python/test_dask_cuda.py; do
   log="$out/python-$(basename "${t%% *}" .py).txt"
   # shellcheck disable=SC2086
-  PYTHONPATH="$build/python" "$py" $t -v >"$log" 2>&1 || status=1
-  echo "$t: $(tail -1 "$log")"
+  PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" "$py" $t -v >"$log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+  echo "$t: $(tail -1 "$log")$([ $rc -eq 77 ] && echo ' (skipped)')"
 done
 rm -rf "$build-wheel" "$build-site"
 if RF_BUILD_DIR="$build" "$py" -m pip wheel --no-deps --no-build-isolation -w "$build-wheel" . \

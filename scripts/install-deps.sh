@@ -12,7 +12,7 @@ packages=(
   libturbojpeg0-dev libpng-dev libtiff-dev
   libegl-dev libgl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth ffmpeg python3
-  pybind11-dev python3-dev python3-numpy python3-scipy
+  pybind11-dev python3-dev python3-numpy python3-scipy python3-dask python3-distributed python3-zarr
   python3-pip python3-setuptools python3-wheel python3-venv
 )
 for extra in "$@"; do

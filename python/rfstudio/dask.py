@@ -1,0 +1,358 @@
+"""The exact recursive Gaussian on dask arrays, chunk by chunk, with no halo.
+
+    import dask.array as da
+    import rfstudio.dask
+
+    x = da.from_zarr("slide.zarr")                         # any chunking, numpy or CuPy chunks
+    y = rfstudio.dask.gaussian_filter(x, sigma=200, mode="reflect")
+    y.to_zarr("blurred.zarr")
+
+The functions take rfstudio.ndimage's arguments (scipy.ndimage's) and give its result for the
+whole array, to float rounding, at any sigma: also at a sigma far wider than a chunk, where a
+halo of 4 sigma (dask-image's map_overlap) cannot be had.
+
+How: a pass along one axis is a linear, shift-invariant filter whose impulse response g (the
+causal and anticausal recursions together, then the difference of a derivative) is, away from
+its centre, a sum of r geometric sequences, one per pole p_i of the design:
+    g(d) = sum_i c+_i p_i^d   (d >= 1),        g(d) = sum_i c-_i p_i^-d   (d <= -1).
+So all that the samples before a chunk [a, b) give each of its samples n is
+sum_i c+_i p_i^(n-a) L_i(a), with L_i(a) = sum_{m<a} p_i^(a-m) x(m): r numbers per line, and as
+many from the samples after it. Each chunk hands on its own part of these sums (its moments,
+2r complex numbers per line); a scan over the chunks of each line of chunks adds them up, the
+array's extension giving what lies beyond its ends (in closed form, summed over the extension's
+periods, from the moments of the whole line); each chunk then filters itself with the zero
+extension (the library, rfstudio.ndimage) and adds what the rest of the line gives it. This is the
+block algorithm of Nehab et al. 2011 (eqs. 18-25 carry a block's tail to the next), at the scale
+of a cluster, written in the partial fractions of the pair instead of its state.
+
+The graph of one pass: a moments task per chunk, a scan task per line of chunks (the moments of
+its chunks: 2r complex numbers per line and chunk, against 2 x 4 sigma samples that a halo
+moves), and an output task per chunk. Passes along several axes follow each other; the constant
+extension carries its value as rfstudio.ndimage does (cval times each earlier pass's gain at DC).
+"""
+
+import numbers
+
+import dask.array as da
+from dask.base import tokenize
+from dask.array.utils import meta_from_array
+from dask.graph_manipulation import clone
+import numpy as np
+
+from . import _rfstudio
+from . import ndimage as _ndimage
+
+__all__ = ["gaussian_filter", "gaussian_filter1d", "gaussian_gradient_magnitude",
+           "gaussian_laplace", "seam_bytes"]
+
+
+def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0,
+                    *, radius=None, axes=None, recompute=False):
+    """rfstudio.ndimage.gaussian_filter of a dask array, as a dask array of the same chunks.
+
+    output: None or a dtype (default the input's); truncate, radius: accepted, no effect (no
+    truncation); the other arguments as scipy.ndimage.gaussian_filter takes them.
+    recompute: a pass's output task reads its chunk again (and computes the earlier passes of it
+    again) instead of the chunk being held from the pass's moments task until then: each worker
+    then holds a few chunks at a time, for about twice the arithmetic. Without it dask holds
+    them, and spills them to disk where the workers' memory limits say so."""
+    return _gaussian(input, sigma, order, output, mode, cval, axes, "partial", recompute)
+
+
+def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0,
+                      truncate=4.0, *, radius=None, recompute=False):
+    """rfstudio.ndimage.gaussian_filter1d of a dask array: along one axis (recompute: as
+    gaussian_filter takes it)."""
+    x = _dask_array(input)
+    if not isinstance(axis, numbers.Integral) or not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis: {axis} for an array of {x.ndim} dimensions")
+    if not isinstance(sigma, numbers.Real):
+        raise ValueError(f"sigma: {sigma} (one number along one axis)")
+    return _gaussian(x, sigma, order, output, mode, cval, (axis,), "partial", recompute)
+
+
+def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
+                                recompute=False, **kwargs):
+    """rfstudio.ndimage.gaussian_gradient_magnitude of a dask array (recompute: as
+    gaussian_filter takes it)."""
+    return _gaussian(input, sigma, 0, output, mode, cval, _ndimage._axes_of(kwargs), "gradient",
+                     recompute)
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, recompute=False,
+                     **kwargs):
+    """rfstudio.ndimage.gaussian_laplace of a dask array (recompute: as gaussian_filter takes
+    it)."""
+    return _gaussian(input, sigma, 0, output, mode, cval, _ndimage._axes_of(kwargs), "laplacian",
+                     recompute)
+
+
+def seam_bytes(input, sigma, order=0, axes=None):
+    """The bytes gaussian_filter(input, sigma, order, axes=axes) moves across the seams of the
+    chunks: the moments each chunk hands to its line's scan and what the scan hands back, 2r
+    complex numbers per line and chunk each way and pass (compare the 2 x 4 sigma samples per line
+    and chunk of a halo)."""
+    x = _dask_array(input)
+    filtered = _ndimage._axis_passes(x.ndim, sigma, order, "reflect", 0.0, axes, "partial")
+    design, _ = _ndimage._design(filtered, "partial")
+    total = 0
+    for axis, s, m, o in filtered:
+        r = len(_Line(s, design, o).p)
+        lines = x.size // x.shape[axis]
+        total += 2 * (2 * r) * np.dtype(np.complex128).itemsize * lines * len(x.chunks[axis])
+    return total
+
+
+def _dask_array(x):
+    if not isinstance(x, da.Array):
+        raise TypeError(f"input: a dask array (got {type(x).__name__}; rfstudio.ndimage filters "
+                        "arrays in memory)")
+    return x
+
+
+def _gaussian(input, sigma, order, output, mode, cval, axes, measure, recompute):
+    x = _dask_array(input)
+    if np.dtype(x.dtype).kind not in "fiu":
+        raise TypeError(f"input: dtype {x.dtype} is not a real number type")
+    filtered = _ndimage._axis_passes(x.ndim, sigma, order, mode, cval, axes, measure)
+    if not (output is None or isinstance(output, (type, str, np.dtype))):
+        raise TypeError("output: a dtype or None (a dask array is not written in place)")
+    out_dtype = x.dtype if output is None else np.dtype(output)
+    if not filtered:
+        return x.astype(out_dtype)
+    design, least = _ndimage._design(filtered, measure)
+    # float64 in double (as rfstudio.ndimage on the CPU), every other type in float32.
+    work = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
+    if not least:
+        result = _passes(work, [(a, s, m, o) for a, s, m, o in filtered], design, float(cval),
+                         recompute)
+    else:
+        # A measure from its partials: the derivative of `least` along each axis in turn.
+        result = None
+        for t in range(len(filtered)):
+            term = _passes(work, [(a, s, m, least if i == t else 0)
+                                  for i, (a, s, m, _) in enumerate(filtered)], design, float(cval),
+                          recompute)
+            term = term * term if least == 1 else term
+            result = term if result is None else result + term
+        if least == 1:
+            result = da.sqrt(result)
+    if np.dtype(out_dtype).kind in "iu":
+        info = np.iinfo(out_dtype)
+        return da.clip(da.rint(result), info.min, info.max).astype(out_dtype)
+    return result.astype(out_dtype)
+
+
+def _passes(x, passes, design, cval, recompute):
+    """The passes (axis, sigma, scipy mode, derivative order), one after the other; under the
+    constant extension each sees cval times the gains at DC of the passes before it."""
+    scans = []
+    for axis, sigma, mode, derivative in passes:
+        line = _Line(sigma, design, derivative)
+        # The output tasks read a copy of the input's graph (all but the scans before: small,
+        # held), which dask computes again rather than holding the chunks.
+        again = clone(x, omit=scans) if recompute else x
+        x, seams = _pass(x, again, axis, line, _ndimage.MODES[mode], cval)
+        scans.append(seams)
+        cval *= line.dc_gain
+    return x
+
+
+class _Line:
+    """One pass's filter along a line: the recursive design of the library, as poles p_i and the
+    weights c+_i, c-_i of its impulse response's two sides (the module's notes)."""
+
+    def __init__(self, sigma, design, derivative):
+        c = _rfstudio.line_filter(sigma, order=design, derivative=derivative)
+        self.sigma, self.design, self.derivative = sigma, design, derivative
+        self.dc_gain = c["dc_gain"]
+        p, weight = _partial_fractions(c["b0"], c["a"])
+        # The difference that follows the smoothing, w_t at offsets t = -1, 0, 1:
+        # g(d) = sum_t w_t h(d + t) with h(d) = sum_i c_i p_i^|d|.
+        w = c["difference"]
+        self.p = p
+        self.c_plus = weight * sum(wt * p ** t for wt, t in zip(w, (-1, 0, 1)))
+        self.c_minus = weight * sum(wt * p ** -t for wt, t in zip(w, (-1, 0, 1)))
+
+
+def _partial_fractions(b0, a):
+    """The poles p_i of 1 / A(z), A(z) = 1 + a_1 z^-1 + ... + a_r z^-r, and the weights c_i of the
+    causal and anticausal pair's impulse response h(d) = sum_i c_i p_i^|d| (for every d): from the
+    residues of b0^2 z^(d-1) / (A(z) A(1/z)) at the poles inside the unit circle,
+    c_i = b0^2 / (prod_{j != i} (1 - p_j / p_i) prod_j (1 - p_i p_j)). The poles of a wide Gaussian
+    crowd near z = 1, where roots in double are off by 1e-5: Newton steps in extended precision
+    polish them (the response is then within 2e-8 of the recursion's at sigma 200)."""
+    a = np.asarray(a, np.float64)
+    coefficients = np.concatenate([[1.0], a]).astype(np.longdouble)
+    p = np.roots(np.concatenate([[1.0], a])).astype(np.clongdouble)
+    for _ in range(8):
+        value = np.zeros_like(p)
+        slope = np.zeros_like(p)
+        for k in coefficients:
+            slope = slope * p + value
+            value = value * p + k
+        p = p - value / slope
+    r = len(p)
+    c = np.empty(r, np.clongdouble)
+    for i in range(r):
+        others = np.delete(p, i)
+        c[i] = np.longdouble(b0) ** 2 / (np.prod(1 - others / p[i]) * np.prod(1 - p[i] * p))
+    return p.astype(np.complex128), c.astype(np.complex128)
+
+
+def _pass(x, again, axis, line, ext, cval):
+    """One pass along `axis` as three layers of tasks: moments (of x), scan, output (of `again`,
+    x or a copy of its graph); the output and the scans."""
+    r = len(line.p)
+    sizes = x.chunks[axis]
+    n = x.shape[axis]
+    # Each chunk's moments: 2r complex numbers per line, stacked along the axis.
+    moment_chunks = x.chunks[:axis] + ((2 * r,) * len(sizes),) + x.chunks[axis + 1:]
+    # meta: numpy or CuPy as x's chunks (dask would otherwise call the functions on empty ones).
+    complex_meta = meta_from_array(x, x.ndim, np.complex128)
+    moments = x.map_blocks(_moments, axis=axis, p=line.p, dtype=np.complex128,
+                           meta=complex_meta, chunks=moment_chunks,
+                           name=f"rf-moments-{tokenize(x, axis, line.p)}")
+    # The scan of each line of chunks, with the line's first and last samples (clamp, reflect101).
+    ends = da.concatenate([_take(x, axis, 0), _take(x, axis, n - 1)], axis=axis)
+    ends = ends.rechunk({axis: -1})
+    whole = moments.rechunk({axis: -1})
+    seams = da.map_blocks(_scan, whole, ends, axis=axis, p=line.p, sizes=tuple(sizes), ext=ext,
+                          cval=cval, dtype=np.complex128, meta=complex_meta,
+                          chunks=whole.chunks,
+                          name=f"rf-seams-{tokenize(whole, ends, line.p, ext, cval)}")
+    seams = seams.rechunk({axis: moment_chunks[axis]})
+    out = da.map_blocks(_output, again, seams, axis=axis, line=line, dtype=x.dtype,
+                        meta=meta_from_array(x, x.ndim, x.dtype), chunks=x.chunks,
+                        name=f"rf-pass-{tokenize(again, seams, line.c_plus, line.c_minus)}")
+    return out, seams
+
+
+def _take(x, axis, i):
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(i, i + 1)
+    return x[tuple(index)].rechunk({axis: 1})
+
+
+def _module_of(block):
+    """numpy, or cupy for a CuPy chunk."""
+    if type(block).__module__.split(".")[0] == "cupy":
+        import cupy
+
+        return cupy
+    return np
+
+
+def _lines(block, axis, xp):
+    """The block as a matrix of its lines: samples along `axis` down the rows, in float64."""
+    m = xp.moveaxis(block, axis, 0)
+    return m.reshape(m.shape[0], -1).astype(xp.float64)
+
+
+def _unlines(matrix, block_shape, axis, xp):
+    shape = (matrix.shape[0],) + tuple(s for i, s in enumerate(block_shape) if i != axis)
+    return xp.moveaxis(matrix.reshape(shape), 0, axis)
+
+
+def _moments(block, axis, p):
+    """mu_i = sum_m p_i^(b-m) x(m) and nu_i = sum_m p_i^(m-a+1) x(m) over the chunk [a, b) of
+    each line: what its samples give the samples after it and before it."""
+    xp = _module_of(block)
+    lines = _lines(block, axis, xp)
+    length = lines.shape[0]
+    m = np.arange(length)
+    to_end = p[:, None] ** (length - m)[None, :]    # r x length
+    to_start = p[:, None] ** (m + 1)[None, :]
+    weights = np.concatenate([to_end, to_start])     # 2r x length
+    out = xp.asarray(weights.real) @ lines + 1j * (xp.asarray(weights.imag) @ lines)
+    return _unlines(out, block.shape, axis, xp)
+
+
+def _scan(moments, ends, axis, p, sizes, ext, cval):
+    """For every chunk of the lines, L_i(a) (the samples before it) and R_i(b) (after it), the
+    extension beyond the array's ends included: 2r numbers per line and chunk."""
+    xp = _module_of(moments)
+    r = len(p)
+    lines = xp.moveaxis(moments, axis, 0)
+    rest = lines.shape[1:]
+    lines = lines.reshape(len(sizes), 2 * r, -1)
+    ends = xp.moveaxis(ends, axis, 0).reshape(2, 1, -1).astype(xp.float64)
+    first, last = ends[0], ends[1]
+    pc = xp.asarray(p)[:, None]
+    n = int(sum(sizes))
+    starts = np.cumsum((0,) + sizes[:-1])
+    # The whole line's moments: A = sum_m p^(m+1) x(m), B = sum_m p^(n-m) x(m).
+    whole_a = sum(pc ** int(a) * lines[k, r:] for k, a in enumerate(starts))
+    whole_b = sum(pc ** int(n - a - s) * lines[k, :r] for k, (a, s) in enumerate(zip(starts, sizes)))
+    before, after = _beyond(ext, pc, n, whole_a, whole_b, first, last, cval, xp)
+    out = xp.empty_like(lines)
+    carry = before
+    for k, s in enumerate(sizes):       # L(a_k); L(b_k) = p^s L(a_k) + mu_k
+        out[k, :r] = carry
+        carry = pc ** s * carry + lines[k, :r]
+    carry = after
+    for k in range(len(sizes) - 1, -1, -1):   # R(b_k); R(a_k) = p^s R(b_k) + nu_k
+        out[k, r:] = carry
+        carry = pc ** sizes[k] * carry + lines[k, r:]
+    out = out.reshape((len(sizes) * 2 * r,) + rest)
+    return xp.moveaxis(out, 0, axis)
+
+
+def _beyond(ext, p, n, whole_a, whole_b, first, last, cval, xp):
+    """L(0) = sum_{m<0} p^-m x(m) and R(n) = sum_{m>=n} p^(m-n+1) x(m) of the extended line, in
+    closed form: each extension repeats the line, or a constant, over infinitely many periods."""
+    def geometric(v):
+        return v * p / (1 - p)
+
+    zero = xp.zeros_like(whole_a)
+    if ext == "zero":
+        return zero, zero
+    if ext == "constant":
+        return zero + geometric(cval), zero + geometric(cval)
+    if ext == "clamp" or (ext == "reflect101" and n == 1):
+        return geometric(first) + zero, geometric(last) + zero
+    if ext == "repeat":              # period n: ... x(0..n-1) | x(0..n-1) | x(0..n-1) ...
+        period = 1 - p ** n
+        return whole_b / period, whole_a / period
+    if ext == "mirror":              # period 2n: c b a | a b c | c b a
+        period = 1 - p ** (2 * n)
+        return (whole_a + p ** n * whole_b) / period, (whole_b + p ** n * whole_a) / period
+    if ext == "reflect101":          # period 2n - 2: c b | a b c | b a
+        period = 1 - p ** (2 * n - 2)
+        left = whole_a / p - first + p ** (n - 2) * (whole_b - p * last)
+        right = whole_b / p - last + p ** (n - 2) * (whole_a - p * first)
+        return left / period, right / period
+    raise ValueError(f"mode: extension {ext} has no closed form here")
+
+
+def _output(block, seams, axis, line):
+    """The chunk filtered with the zero extension by the library, plus what the samples before
+    and after it give: sum_i c+_i p_i^(n-a) L_i(a) + c-_i p_i^(b-1-n) R_i(b)."""
+    xp = _module_of(block)
+    zero = _zero_extension(block, axis, line, xp)
+    r = len(line.p)
+    length = block.shape[axis]
+    s = xp.moveaxis(seams, axis, 0).reshape(2 * r, -1)
+    k = np.arange(length)
+    weights = np.concatenate([line.c_plus[None, :] * line.p[None, :] ** k[:, None],
+                              line.c_minus[None, :] * line.p[None, :] ** (length - 1 - k)[:, None]],
+                             axis=1)                                   # length x 2r
+    add = (xp.asarray(weights.real) @ s.real - xp.asarray(weights.imag) @ s.imag)
+    out = _lines(zero, axis, xp) + add
+    return _unlines(out, block.shape, axis, xp).astype(block.dtype)
+
+
+def _zero_extension(block, axis, line, xp):
+    """The library's pass along `axis` of the chunk alone, continued by zeros."""
+    block = xp.ascontiguousarray(block)
+    out = xp.empty_like(block)
+    passes = [(axis, line.sigma, line.derivative, "zero")]
+    if xp is np:
+        _rfstudio.filter_array(block, out, passes, order=line.design, backend="cpu")
+    else:
+        if block.dtype != xp.float32:
+            raise TypeError(f"input: CuPy chunks are filtered in float32 (got {block.dtype})")
+        _rfstudio.filter_array_device(block.data.ptr, out.data.ptr, list(block.shape), passes,
+                                      order=line.design,
+                                      stream=xp.cuda.get_current_stream().ptr)
+    return out
