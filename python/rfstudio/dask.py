@@ -243,29 +243,35 @@ def _module_of(block):
     return np
 
 
-def _lines(block, axis, xp):
-    """The block as a matrix of its lines: samples along `axis` down the rows, in float64."""
-    m = xp.moveaxis(block, axis, 0)
-    return m.reshape(m.shape[0], -1).astype(xp.float64)
+def _real(part, xp):
+    """A real or imaginary part as a contiguous array of xp: BLAS takes it, a strided view falls
+    back to a loop many times slower."""
+    return xp.ascontiguousarray(xp.asarray(part))
 
 
-def _unlines(matrix, block_shape, axis, xp):
-    shape = (matrix.shape[0],) + tuple(s for i, s in enumerate(block_shape) if i != axis)
-    return xp.moveaxis(matrix.reshape(shape), 0, axis)
+def _along(weights, values, axis, xp, dtype=np.float64):
+    """sum_m weights[k, m] values[..., m (at axis), ...] for each k, in `dtype`, k where the axis
+    was: the chunk seen as (before, axis, after) and multiplied in place by BLAS."""
+    shape = values.shape
+    before, n = int(np.prod(shape[:axis])), shape[axis]
+    after = int(np.prod(shape[axis + 1:]))
+    w = _real(weights.astype(dtype), xp)
+    v = xp.ascontiguousarray(values, dtype=dtype).reshape(before, n, after)
+    out = v.reshape(before, n) @ w.T if after == 1 else xp.matmul(w, v)
+    return out.reshape(shape[:axis] + (w.shape[0],) + shape[axis + 1:])
 
 
 def _moments(block, axis, p):
     """mu_i = sum_m p_i^(b-m) x(m) and nu_i = sum_m p_i^(m-a+1) x(m) over the chunk [a, b) of
-    each line: what its samples give the samples after it and before it."""
+    each line: what its samples give the samples after it and before it (2r along the axis)."""
     xp = _module_of(block)
-    lines = _lines(block, axis, xp)
-    length = lines.shape[0]
-    m = np.arange(length)
-    to_end = p[:, None] ** (length - m)[None, :]    # r x length
-    to_start = p[:, None] ** (m + 1)[None, :]
-    weights = np.concatenate([to_end, to_start])     # 2r x length
-    out = xp.asarray(weights.real) @ lines + 1j * (xp.asarray(weights.imag) @ lines)
-    return _unlines(out, block.shape, axis, xp)
+    m = np.arange(block.shape[axis])
+    weights = np.concatenate([p[:, None] ** (len(m) - m)[None, :],     # to the chunk's end
+                              p[:, None] ** (m + 1)[None, :]])          # to its start
+    # Real and imaginary parts in one product: the chunk is read (and made float64) once.
+    parts = _along(np.concatenate([weights.real, weights.imag]), block, axis, xp)
+    real, imaginary = xp.split(parts, 2, axis=axis)
+    return real + 1j * imaginary
 
 
 def _scan(moments, ends, axis, p, sizes, ext, cval):
@@ -330,16 +336,17 @@ def _output(block, seams, axis, line):
     and after it give: sum_i c+_i p_i^(n-a) L_i(a) + c-_i p_i^(b-1-n) R_i(b)."""
     xp = _module_of(block)
     zero = _zero_extension(block, axis, line, xp)
-    r = len(line.p)
-    length = block.shape[axis]
-    s = xp.moveaxis(seams, axis, 0).reshape(2 * r, -1)
-    k = np.arange(length)
+    k = np.arange(block.shape[axis])
     weights = np.concatenate([line.c_plus[None, :] * line.p[None, :] ** k[:, None],
-                              line.c_minus[None, :] * line.p[None, :] ** (length - 1 - k)[:, None]],
-                             axis=1)                                   # length x 2r
-    add = (xp.asarray(weights.real) @ s.real - xp.asarray(weights.imag) @ s.imag)
-    out = _lines(zero, axis, xp) + add
-    return _unlines(out, block.shape, axis, xp).astype(block.dtype)
+                              line.c_minus[None, :] * line.p[None, :] ** (len(k) - 1 - k)[:, None]],
+                             axis=1)                                   # samples x 2r
+    # The real part of the complex product, as one real product, in the chunk's precision (the
+    # moments and the scan are in double).
+    parts = xp.concatenate([seams.real, seams.imag], axis=axis)
+    add = _along(np.concatenate([weights.real, -weights.imag], axis=1), parts, axis, xp,
+                 block.dtype)
+    zero += add
+    return zero
 
 
 def _zero_extension(block, axis, line, xp):
