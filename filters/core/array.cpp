@@ -99,7 +99,8 @@ struct ArrayFilter::Impl {
   std::unique_ptr<cuda::DeviceFrame> staging;
   Derivative::Measure measure = Derivative::Measure::Partial;
   std::vector<Term> terms;
-  std::vector<float> term_out, sum;  // a measure's term and running sum (host)
+  std::vector<float> term_out, sum;       // a measure's term and running sum (host)
+  std::vector<double> term_out64, sum64;  // the same for a float64 plan
   std::size_t floats = 0;
   std::string description;
 
@@ -316,8 +317,13 @@ ArrayFilter::ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape,
       o[t] = order;
       m.terms.push_back(m.plan_term(spec, passes, o));
     }
-    m.term_out.resize(m.floats);
-    m.sum.resize(m.floats);
+    if (m.in_double) {
+      m.term_out64.resize(m.floats);
+      m.sum64.resize(m.floats);
+    } else {
+      m.term_out.resize(m.floats);
+      m.sum.resize(m.floats);
+    }
   }
   for (const Term& t : m.terms)
     if (!t.empty()) {
@@ -341,9 +347,18 @@ std::string ArrayFilter::description() const {
 void ArrayFilter::run(const double* in, double* out) {
   Impl& m = *impl_;
   if (!m.in_double) throw std::logic_error("ArrayFilter: run(double) of a float32 plan");
-  if (m.measure != Derivative::Measure::Partial)
-    throw InvalidParameter("float64: the gradient magnitude and Laplacian are made in float32");
-  m.run_term(m.terms.front(), in, out, nullptr);
+  if (m.measure == Derivative::Measure::Partial) {
+    m.run_term(m.terms.front(), in, out, nullptr);
+    return;
+  }
+  const bool squares = m.measure == Derivative::Measure::GradientMagnitude;
+  std::fill(m.sum64.begin(), m.sum64.end(), 0.0);
+  for (Term& t : m.terms) {
+    m.run_term(t, in, m.term_out64.data(), nullptr);
+    for (std::size_t i = 0; i < m.floats; ++i)
+      m.sum64[i] += squares ? m.term_out64[i] * m.term_out64[i] : m.term_out64[i];
+  }
+  for (std::size_t i = 0; i < m.floats; ++i) out[i] = squares ? std::sqrt(m.sum64[i]) : m.sum64[i];
 }
 
 void ArrayFilter::run(const float* in, float* out, void* stream) {
@@ -459,12 +474,9 @@ void from_float(const float* in, void* out, DType t, std::size_t n) {
 
 bool filters_in_double(const ArraySpec& spec, Backend backend) {
   const FilterSpec& f = spec.filter;
-  const bool line_filter = (f.algo == Algorithm::Auto || f.algo == Algorithm::RT) &&
-                           f.kind != FilterKind::EdgeAware &&
-                           f.derivative.measure == Derivative::Measure::Partial;
-  return backend != Backend::Cuda && line_filter &&
-         std::all_of(spec.passes.begin(), spec.passes.end(),
-                     [](const AxisPass& p) { return p.derivative == 0; });
+  const bool line_filter =
+      (f.algo == Algorithm::Auto || f.algo == Algorithm::RT) && f.kind != FilterKind::EdgeAware;
+  return backend != Backend::Cuda && line_filter;
 }
 
 void filter_array(const ArraySpec& spec, const std::vector<std::int64_t>& shape, const void* in,

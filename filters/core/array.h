@@ -52,7 +52,8 @@ std::size_t size_of(DType);
 // Throws InvalidParameter for an axis out of range or given twice, an empty or too large axis, a
 // spec the engines refuse (naming the pass's axis), a derivative or measure without passes.
 // `precision` F64 plans float64 arrays filtered in double throughout, on the CPU's line filter
-// (rt or auto; no derivative), in host memory; F32 (the default) float32 arrays in float32.
+// (rt or auto; derivatives and measures too), in host memory; F32 (the default) float32 arrays
+// in float32.
 class ArrayFilter {
  public:
   ArrayFilter(const ArraySpec& spec, std::vector<std::int64_t> shape, Backend backend,
@@ -74,7 +75,7 @@ class ArrayFilter {
 };
 
 // Whether filter_array takes float64 arrays in double: on the CPU (`backend` Cpu or Auto), the line
-// filter (algorithm rt or auto, not the edge-aware kind), no derivative or measure.
+// filter (algorithm rt or auto, not the edge-aware kind), its derivatives and measures too.
 bool filters_in_double(const ArraySpec& spec, Backend backend);
 
 // A host array of any DType filtered into a host array of any DType (the same shape, C-contiguous;

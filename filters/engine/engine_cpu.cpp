@@ -3,6 +3,7 @@
 // back, and filters in place where it can.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -160,7 +161,7 @@ std::unique_ptr<HostFilter> make_smoothing_filter(const FilterSpec& spec, int wi
 class DerivativeFilter final : public HostFilter {
  public:
   DerivativeFilter(const FilterSpec& spec, int width, int height, int channels)
-      : plan_(derivative_plan(spec, width, height)), cval_(float(spec.cval)), channels_(channels) {
+      : plan_(derivative_plan(spec, width, height)), cval_(spec.cval), channels_(channels) {
     const DerivativeArgs& a = plan_.args;
     padded_w_ = width + 2 * a.pad_x;
     padded_h_ = height + 2 * a.pad_y;
@@ -188,25 +189,51 @@ class DerivativeFilter final : public HostFilter {
       terms_[t]->run(padded ? buffers_[last].data() : in, buffers_[t].data(), [](std::size_t) {});
       mark(t);
     }
-    combine(out);
+    combine(out, buffers_, sums_);
+    mark(terms_.size());
+  }
+
+  // In double when every term's smoothing is (the line filter): each term smooths its own copy
+  // of the (padded) frame in place.
+  bool runs_double() const override {
+    return std::all_of(terms_.begin(), terms_.end(),
+                       [](const std::unique_ptr<HostFilter>& t) { return t->runs_double(); });
+  }
+  void run(double* data, const std::function<void(std::size_t)>& mark) override {
+    const std::size_t padded_size = std::size_t(padded_w_) * padded_h_ * channels_;
+    buffers64_.resize(terms_.size());
+    for (std::vector<double>& b : buffers64_) b.resize(padded_size);
+    sums64_.resize(sums_.size());
+    const bool padded = plan_.args.pad_x || plan_.args.pad_y;
+    if (padded)
+      pad(static_cast<const double*>(data), buffers64_.front().data());
+    else
+      std::copy(data, data + padded_size, buffers64_.front().begin());
+    for (std::size_t t = 1; t < terms_.size(); ++t) buffers64_[t] = buffers64_.front();
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+      terms_[t]->run(buffers64_[t].data(), [](std::size_t) {});
+      mark(t);
+    }
+    combine(data, buffers64_, sums64_);
     mark(terms_.size());
   }
 
  private:
   // The image into a smoothing buffer, continued by one sample of its extension along the padded
   // axes.
-  void pad(const float* in, float* dst) const {
+  template <typename T>
+  void pad(const T* in, T* dst) const {
     const DerivativeArgs& a = plan_.args;
     const int C = channels_;
 #pragma omp parallel for schedule(static) if (std::size_t(padded_w_) * padded_h_ * C >= \
                                               kParallelCopyFloats)
     for (int by = 0; by < padded_h_; ++by) {
       const int sy = extend_index(by - a.pad_y, a.height, a.ext);
-      float* d = dst + std::size_t(by) * padded_w_ * C;
+      T* d = dst + std::size_t(by) * padded_w_ * C;
       for (int bx = 0; bx < padded_w_; ++bx) {
         const int sx = extend_index(bx - a.pad_x, a.width, a.ext);
         for (int c = 0; c < C; ++c)
-          d[bx * C + c] = sx < 0 || sy < 0 ? (a.ext == Extension::Constant ? cval_ : 0.0f)
+          d[bx * C + c] = sx < 0 || sy < 0 ? (a.ext == Extension::Constant ? T(cval_) : T(0))
                                            : in[(std::size_t(sy) * a.width + sx) * C + c];
       }
     }
@@ -215,7 +242,8 @@ class DerivativeFilter final : public HostFilter {
   // The taps of each term (DerivativeArgs) summed a row at a time: tap by tap over the samples
   // whose neighbours lie in the buffer (a loop the compiler vectorises), through the columns'
   // extended offsets (smoothed_index, looked up once) at the unpadded ends.
-  void combine(float* out) const {
+  template <typename T>
+  void combine(T* out, const std::vector<std::vector<T>>& buffers, std::vector<T>& sums) const {
     const DerivativeArgs& a = plan_.args;
     const int C = channels_;
     const std::ptrdiff_t* cols = columns_.data();
@@ -224,22 +252,22 @@ class DerivativeFilter final : public HostFilter {
     const bool squares = squares_terms(a);
     const std::size_t row_floats = std::size_t(a.width) * C;
     // No more threads than rows of sums were planned for (the thread count may change after).
-    const int threads = int(sums_.size() / std::max<std::size_t>(row_floats, 1));
+    const int threads = int(sums.size() / std::max<std::size_t>(row_floats, 1));
 #pragma omp parallel num_threads(threads) if (row_floats * a.height >= kParallelCopyFloats)
     {
-      float* sum = sums_.data() + std::size_t(omp_get_thread_num()) * row_floats;
+      T* sum = sums.data() + std::size_t(omp_get_thread_num()) * row_floats;
 #pragma omp for schedule(static)
       for (int y = 0; y < a.height; ++y) {
-        float* o = out + std::size_t(y) * row_floats;
+        T* o = out + std::size_t(y) * row_floats;
         for (int t = 0; t < a.terms; ++t) {
-          std::fill(sum, sum + row_floats, 0.0f);
+          std::fill(sum, sum + row_floats, T(0));
           for (int k = 0; k < a.taps[t]; ++k) {
-            const float w = a.weight[t][k];
-            const float* row =
-                buffers_[std::size_t(t)].data() +
+            const T w = a.weight[t][k];
+            const T* row =
+                buffers[std::size_t(t)].data() +
                 std::size_t(smoothed_index(y + a.tap_y[t][k], a.height, a.pad_y, a.ext)) *
                     padded_w_ * C;
-            const float* p = row + std::ptrdiff_t(a.pad_x + a.tap_x[t][k]) * C;
+            const T* p = row + std::ptrdiff_t(a.pad_x + a.tap_x[t][k]) * C;
             for (std::size_t i = std::size_t(x0) * C; i < std::size_t(std::max(x0, x1)) * C; ++i)
               sum[i] += w * p[i];
             for (int x = 0; x < a.width; ++x) {
@@ -249,7 +277,7 @@ class DerivativeFilter final : public HostFilter {
             }
           }
           for (std::size_t i = 0; i < row_floats; ++i) {
-            const float term = squares ? sum[i] * sum[i] : sum[i];
+            const T term = squares ? sum[i] * sum[i] : sum[i];
             o[i] = t == 0 ? term : o[i] + term;
           }
         }
@@ -260,12 +288,15 @@ class DerivativeFilter final : public HostFilter {
   }
 
   DerivativePlan plan_;
-  float cval_;
+  double cval_;
   int channels_, padded_w_ = 0, padded_h_ = 0;
   std::vector<std::unique_ptr<HostFilter>> terms_;
   std::vector<std::vector<float>> buffers_;
   std::vector<std::ptrdiff_t> columns_;
-  mutable std::vector<float> sums_;  // combine()'s rows of sums, one per thread
+  std::vector<float> sums_;  // combine()'s rows of sums, one per thread
+  // The same in double, allocated by the first double run.
+  std::vector<std::vector<double>> buffers64_;
+  std::vector<double> sums64_;
 };
 
 std::unique_ptr<HostFilter> make_host_filter(const FilterSpec& spec, int width, int height,
@@ -296,8 +327,8 @@ class CpuEngine final : public Engine {
     auto filter = make_host_filter(spec, width, height, channel_count(format));
     if (format == PixelFormat::R64F && !filter->runs_double())
       throw InvalidParameter(std::string("float64 frames: ") + describe(spec) +
-                             " runs in float; in double the CPU runs the line filter (rt or auto, "
-                             "no derivative)");
+                             " runs in float; in double the CPU runs the line filter (rt or "
+                             "auto)");
     filter_ = std::move(filter);
     spec_ = spec;
     width_ = width;

@@ -15,8 +15,8 @@ What differs, and why:
 - The Gaussian is the recursive design of the highest order whose sigma range holds the sigmas
   (order 5 up to sigma 200, 4 up to 1000, 3 beyond, 1 below 0.5): relative RMS error about 1e-3
   against the sampled Gaussian (docs/design-errors.md has each order's).
-- float64 arrays are filtered in double throughout on the CPU (within 1e-12 of the double
-  reference of the same design); their derivatives, and every other dtype, in float32.
+- float64 arrays are filtered in double throughout on the CPU, derivatives and measures too
+  (within 1e-12 of the double reference of the same design); every other dtype in float32.
 - Any number of dimensions and axes: each axis with a sigma above zero (after `axes`) is filtered
   on its own (rf::ArrayFilter: two adjacent image axes together, as an image), the others are
   left alone, as scipy does with sigma 0.

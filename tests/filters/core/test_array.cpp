@@ -113,7 +113,8 @@ TEST_CASE("arrays: uint8, uint16, float16 and float64 in and out") {
 }
 
 TEST_CASE("arrays: float64 is filtered in double throughout, within 1e-12 of the reference") {
-  // Every shape, extension and algorithm of the line filter; derivatives go through float32.
+  // Every shape, extension and algorithm of the line filter; the derivatives and measures in
+  // the next case.
   double worst = 0.0;
   int cases = 0;
   std::uint64_t seed = 900;
@@ -145,16 +146,53 @@ TEST_CASE("arrays: float64 is filtered in double throughout, within 1e-12 of the
           ++cases;
         }
   MESSAGE(cases << " float64 cases, worst " << worst);
-  // The float32 paths' own: a derivative, alg5, the edge-aware filter.
+  // The float32 paths' own: alg5, the edge-aware filter.
   rf::ArraySpec d;
-  d.passes = {{0, 2.0, 1, rf::Extension::Mirror}};
-  CHECK(!rf::filters_in_double(d, rf::Backend::Cpu));
   d.passes = {{0, 2.0, 0, rf::Extension::Mirror}};
   d.filter.algo = rf::Algorithm::Alg5;
   CHECK(!rf::filters_in_double(d, rf::Backend::Cpu));
   CHECK_THROWS_AS(
       rf::ArrayFilter(d, {4, 4}, rf::Backend::Cpu, rf::MemorySpace::Host, rf::DType::F64),
       rf::InvalidParameter);
+}
+
+TEST_CASE("arrays: float64 derivatives and measures in double, within 1e-12 of the reference") {
+  // Each case's shape with a first derivative along its first axis and a second along its last,
+  // then the gradient magnitude and the Laplacian over its axes, under every extension.
+  double worst = 0.0;
+  int cases = 0;
+  std::uint64_t seed = 1900;
+  using Measure = rf::Derivative::Measure;
+  for (const rf::test::ArrayCase& c : rf::test::array_cases())
+    for (rf::Extension ext :
+         {rf::Extension::Mirror, rf::Extension::Reflect101, rf::Extension::Clamp,
+          rf::Extension::Repeat, rf::Extension::Zero, rf::Extension::Constant})
+      for (Measure measure : {Measure::Partial, Measure::GradientMagnitude, Measure::Laplacian}) {
+        rf::ArraySpec spec;
+        spec.filter.order = 3;
+        spec.filter.cval = 0.7;
+        spec.filter.derivative.measure = measure;
+        for (std::size_t i = 0; i < c.axes.size(); ++i) {
+          int derivative = 0;
+          if (measure == Measure::Partial) derivative = i == 0 ? 1 : i + 1 == c.axes.size() ? 2 : 0;
+          spec.passes.push_back({c.axes[i], std::max(c.sigmas[i], 1.5), derivative, ext});
+        }
+        REQUIRE(rf::filters_in_double(spec, rf::Backend::Cpu));
+        const std::vector<double> a = rf::test::random_array(c.shape, ++seed);
+        std::vector<double> x(a);
+        rf::filter_array(spec, c.shape, x.data(), rf::DType::F64, x.data(), rf::DType::F64,
+                         rf::Backend::Cpu);
+        const std::vector<double> want = rf::test::reference_array(spec, c.shape, a);
+        double err = 0.0;
+        for (std::size_t i = 0; i < a.size(); ++i) err = std::max(err, std::abs(x[i] - want[i]));
+        CAPTURE(rf::to_string(ext));
+        CAPTURE(int(measure));
+        CAPTURE(seed);
+        CHECK(err < 1e-12);
+        worst = std::max(worst, err);
+        ++cases;
+      }
+  MESSAGE(cases << " float64 derivative cases, worst " << worst);
 }
 
 TEST_CASE("arrays: binary16 conversions round to nearest even") {
