@@ -22,8 +22,10 @@ many from the samples after it. Each chunk hands on its own part of these sums (
 array's extension giving what lies beyond its ends (in closed form, summed over the extension's
 periods, from the moments of the whole line); each chunk then filters itself with the zero
 extension (the library, rfstudio.ndimage) and adds what the rest of the line gives it. This is the
-block algorithm of Nehab et al. 2011 (eqs. 18-25 carry a block's tail to the next), at the scale
-of a cluster, written in the partial fractions of the pair instead of its state.
+block algorithm of Nehab et al. 2011 at the scale of a cluster (eqs. 24 and 27 complete each
+block's prologue and epilogue from its neighbour's; algorithm 1's steps 1.2 and 1.3), written in
+the partial fractions of the pair instead of its state, and the extension beyond the ends is that
+of Nehab & Maximo 2016 (an infinite input extension summed in closed form, section 4).
 
 The graph of one pass: a moments task per chunk, a scan task per line of chunks (the moments of
 its chunks: 2r complex numbers per line and chunk, against 2 x 4 sigma samples that a halo
