@@ -56,13 +56,10 @@ class AsInMemory(unittest.TestCase):
         for shape, chunks in cases:
             x = random(shape, len(shape)) * 2 - 0.5
             for mode in MODES:
-                for sigma in (0.8, 3.0, 40.0):
-                    for order in (0, 1, 2):
-                        if order and sigma < 1:
-                            continue
-                        with self.subTest(shape=shape, mode=mode, sigma=sigma, order=order):
-                            self.check(x, chunks, 1e-6, sigma=sigma, order=order, mode=mode,
-                                       cval=0.7)
+                for sigma, order in ((0.8, 0), (40.0, 0), (40.0, 1), (3.0, 2)):
+                    with self.subTest(shape=shape, mode=mode, sigma=sigma, order=order):
+                        self.check(x, chunks, 1e-6, sigma=sigma, order=order, mode=mode,
+                                   cval=0.7)
 
     def test_recomputing_the_chunks_gives_the_same(self):
         x = random((60, 70, 3), 14)
