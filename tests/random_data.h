@@ -20,6 +20,18 @@ inline Image random_image(int width, int height, int channels, std::uint64_t see
   return img;
 }
 
+// The samples of a C-contiguous array of `shape`, in double, uniform on [0.05, 1).
+inline std::vector<double> random_array(const std::vector<std::int64_t>& shape,
+                                        std::uint64_t seed) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.05, 1.0);
+  std::vector<double> out(static_cast<std::size_t>(n));
+  for (double& v : out) v = u(rng);
+  return out;
+}
+
 // `count` bytes uniform on [0, 255] (8-bit frames, encoded images).
 inline std::vector<std::uint8_t> random_bytes(std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

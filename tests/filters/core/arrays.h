@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -19,20 +18,11 @@
 #include "filters/core/design.h"
 #include "filters/core/errors.h"
 #include "filters/recursive/reference.h"
+#include "tests/random_data.h"
 
 namespace rf::test {
 
 using Shape = std::vector<std::int64_t>;
-
-inline std::vector<double> random_array(const Shape& shape, std::uint64_t seed) {
-  std::int64_t n = 1;
-  for (auto d : shape) n *= d;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.05, 1.0);
-  std::vector<double> out(static_cast<std::size_t>(n));
-  for (double& v : out) v = u(rng);
-  return out;
-}
 
 // One line along `p.axis` filtered with the pass's design, `outside` past its ends (constant).
 inline std::vector<double> reference_line(const FilterSpec& filter, const AxisPass& p,
