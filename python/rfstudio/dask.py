@@ -151,6 +151,7 @@ def _passes(x, passes, design, cval, recompute):
     scans = []
     for axis, sigma, mode, derivative in passes:
         line = _Line(sigma, design, derivative)
+        _check_device_pass(x, axis, line)
         # The output tasks read a copy of the input's graph (all but the scans before: small,
         # held), which dask computes again rather than holding the chunks.
         again = clone(x, omit=scans) if recompute else x
@@ -200,6 +201,19 @@ def _partial_fractions(b0, a):
         others = np.delete(p, i)
         c[i] = np.longdouble(b0) ** 2 / (np.prod(1 - others / p[i]) * np.prod(1 - p[i] * p))
     return p.astype(np.complex128), c.astype(np.complex128)
+
+
+def _check_device_pass(x, axis, line):
+    """For CuPy chunks, the pass planned once on a tiny array now: what CUDA refuses (a wide
+    order-4 or -5 Gaussian along one axis, recursive/README.md) is refused when the graph is
+    built, not by every task when it runs."""
+    xp = _module_of(x._meta)
+    if xp is np:
+        return
+    try:
+        _zero_extension(xp.ones((2,) * x.ndim, xp.float32), axis, line, xp)
+    except ValueError as e:
+        raise ValueError(f"sigma: {line.sigma} along axis {axis} on CuPy chunks: {e}") from None
 
 
 def _pass(x, again, axis, line, ext, cval):
