@@ -29,6 +29,18 @@ struct Args {
   std::optional<double> sigma_z;  // --sigma-z: through the pages (default: the sigma along x)
 };
 
+// The line rfcli prints for a file filtered:
+//   IN: SIZE, C channels, FILTER on ENGINE in T ms -> OUT, B-bit
+std::string summary(const std::string& in, const std::string& size, int channels,
+                    const std::string& filter, const std::string& engine, double ms,
+                    const std::string& out, int out_bits) {
+  char time[48];
+  std::snprintf(time, sizeof time, " in %.2f ms -> ", ms);
+  return in + ": " + size + ", " + std::to_string(channels) + " channel" +
+         (channels == 1 ? "" : "s") + ", " + filter + " on " + engine + time + out + ", " +
+         std::to_string(out_bits) + (out_bits == 32 ? "-bit float" : "-bit");
+}
+
 // A volume (depth pages of width x height) filtered along `axes` (z 0, y 1, x 2) with `spec`:
 // its sigma along x and y, sigma_z through the pages, its derivative's orders along x and y (a
 // measure over the axes filtered).
@@ -43,14 +55,13 @@ std::string filter_volume(const Args& a, const FilterSpec& spec, io::Volume v, i
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   io::write_volume(a.out, v, out_bits);
-  char line[64], z[48] = "";
-  std::snprintf(line, sizeof line, " in %.2f ms -> ", ms);
+  char z[48] = "";
   if (a.sigma_z) std::snprintf(z, sizeof z, ", sigma_z %g", *a.sigma_z);
-  return a.in + ": " + std::to_string(v.width) + "x" + std::to_string(v.height) + "x" +
-         std::to_string(v.depth) + " volume, " + std::to_string(v.channels) + " channel" +
-         (v.channels == 1 ? "" : "s") + ", " + describe(spec) + z + ", along " + named + " on " +
-         filter.description() + line + a.out + ", " + std::to_string(out_bits) +
-         (out_bits == 32 ? "-bit float" : "-bit");
+  return summary(a.in,
+                 std::to_string(v.width) + "x" + std::to_string(v.height) + "x" +
+                     std::to_string(v.depth) + " volume",
+                 v.channels, describe(spec) + z + ", along " + named, filter.description(), ms,
+                 a.out, out_bits);
 }
 
 // Reads `in`, filters it with `engine` and writes `out`; returns the line rfcli prints for it.
@@ -66,12 +77,8 @@ std::string filter_file(Engine& engine, const FilterSpec& spec, const std::strin
   // In place: the peak memory is the float image once, plus the output file's encoding.
   img = run_engine(engine, spec, std::move(img), &ms);
   io::write_image(out, img, out_bits);
-  char line[64];
-  std::snprintf(line, sizeof line, " in %.2f ms -> ", ms);
-  return in + ": " + std::to_string(width) + "x" + std::to_string(height) + ", " +
-         std::to_string(channels) + " channel" + (channels == 1 ? "" : "s") + ", " +
-         describe(spec) + " on " + engine.description() + line + out + ", " +
-         std::to_string(out_bits) + (out_bits == 32 ? "-bit float" : "-bit");
+  return summary(in, std::to_string(width) + "x" + std::to_string(height), channels, describe(spec),
+                 engine.description(), ms, out, out_bits);
 }
 
 // The images of a folder, by name: regular files with an extension read_image() reads; hidden
