@@ -56,8 +56,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     truncation); the other arguments as scipy.ndimage.gaussian_filter takes them.
     recompute: a pass's output task reads its chunk again (and computes the earlier passes of it
     again) instead of the chunk being held from the pass's moments task until then: each worker
-    then holds a few chunks at a time, for about twice the arithmetic. Without it dask holds
-    them, and spills them to disk where the workers' memory limits say so."""
+    then holds about half the memory, for 1.4 times the time (docs/bench/dask-cpu.json). Without
+    it dask holds them, and spills them to disk where the workers' memory limits say so."""
     return _gaussian(input, sigma, order, output, mode, cval, axes, "partial", recompute)
 
 
@@ -123,8 +123,10 @@ def _gaussian(input, sigma, order, output, mode, cval, axes, measure, recompute)
     if not filtered:
         return x.astype(out_dtype)
     design, least = _ndimage._design(filtered, measure)
-    # float64 in double (as rfstudio.ndimage on the CPU), every other type in float32.
-    work = x.astype(np.float64 if x.dtype == np.float64 else np.float32)
+    # float64 in double (as rfstudio.ndimage on the CPU), every other type, and every type on
+    # CuPy chunks (the GPU filters in float32), in float32.
+    on_gpu = _module_of(x._meta) is not np
+    work = x.astype(np.float64 if x.dtype == np.float64 and not on_gpu else np.float32)
     if not least:
         result = _passes(work, [(a, s, m, o) for a, s, m, o in filtered], design, float(cval),
                          recompute)

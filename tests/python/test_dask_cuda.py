@@ -46,6 +46,20 @@ class CupyChunks(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "sigma: 200.0 along axis 0.*direct form.*the CPU"):
             rd.gaussian_filter(dx, 200.0)
 
+    def test_float64_and_uint16_chunks_in_float32_and_back(self):
+        x = np.random.default_rng(4).random((90, 70))
+        dx = da.from_array(cp.asarray(x), chunks=(32, 32), asarray=False)
+        got = rd.gaussian_filter(dx, 6.0, mode="mirror").compute(scheduler="sync")
+        self.assertEqual(got.dtype, cp.float64)
+        want = ndimage.gaussian_filter(x, 6.0, mode="mirror")
+        self.assertLess(float(np.abs(cp.asnumpy(got) - want).max()), 2e-6)
+        counts = (x * 60000).astype(np.uint16)
+        dc = da.from_array(cp.asarray(counts), chunks=(32, 32), asarray=False)
+        got = rd.gaussian_filter(dc, 3.0).compute(scheduler="sync")
+        self.assertEqual(got.dtype, cp.uint16)
+        want = ndimage.gaussian_filter(counts, 3.0)
+        self.assertLessEqual(int(np.abs(cp.asnumpy(got).astype(int) - want).max()), 1)
+
     def test_gradient_magnitude_and_recompute(self):
         x = np.random.default_rng(3).random((200, 150), dtype=np.float32)
         dx = da.from_array(cp.asarray(x), chunks=(64, 64), asarray=False)
