@@ -19,6 +19,7 @@
 #include "filters/core/frame_filter.cuh"
 #include "filters/edge_aware/edge_aware_cuda.h"
 #include "filters/lee2014/lee2014_cuda.h"
+#include "filters/recursive/direct_form.h"
 #include "filters/recursive/direct_form_cuda.cuh"
 #include "filters/recursive/fully_overlapped_cuda.cuh"
 
@@ -287,7 +288,9 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
 
 // The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
 // and as fast at large sigma as at small (docs/bench/README.md), for every filter whose modes it
-// carries (every design we ship), and algorithm 4 otherwise and along one axis.
+// carries (every design we ship); along one axis algorithm 4, or RT down the columns of a wide
+// frame and wherever the direct form's windows cannot hold the filter (RT then runs the modal
+// form).
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format) {
   const int channels = channel_count(format);
@@ -310,12 +313,16 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
       // Down the columns alone of a frame this wide, a thread per column reads and writes whole
       // rows at a time, and RT beats algorithm 4's pass and transpose (docs/bench/README.md: a
       // 512^3 volume's pass through its pages, H200, 0.83 ms against 1.02 at order 1).
-      if (f.axes == Axes::Y && std::size_t(width) * channels >= kRtColumns)
-        return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT,
-                                       spec.cval);
-      if (!fully_overlapped::carries_modes(f) || f.axes != Axes::Both)
-        return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4,
-                                       spec.cval);
+      if (!fully_overlapped::carries_modes(f) || f.axes != Axes::Both) {
+        // Beyond the direct form's window limit (a wide order-4 or -5 Gaussian) RT runs its
+        // lines in the modal form, which algorithm 4's block matrices cannot.
+        const bool wide_frame = f.axes == Axes::Y && std::size_t(width) * channels >= kRtColumns;
+        const bool windows_hold = (!f.filters(Axis::X) || direct_form::windows_hold(f.x)) &&
+                                  (!f.filters(Axis::Y) || direct_form::windows_hold(f.y));
+        return make_direct_form_filter(
+            f, spec.ext, width, height, format,
+            wide_frame || !windows_hold ? DirectAlgorithm::RT : DirectAlgorithm::Alg4, spec.cval);
+      }
       [[fallthrough]];
     default:
       return std::make_unique<fully_overlapped::CudaFilter>(

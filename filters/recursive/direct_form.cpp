@@ -222,7 +222,7 @@ double window_condition(const modal::Form& m) {
   return double(norm(V) * norm(Vi));
 }
 
-LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
+LineMaps line_maps(const modal::Form& m, Extension ext, int n, State state) {
   const int r = m.order;
   if (n < 1) throw InvalidParameter("line length " + std::to_string(n) + " < 1");
   LineMaps maps;
@@ -261,6 +261,10 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
     tail[k] = a.c[k] * K[k] / (1.0L - a.p[k]);
   }
   const Windows windows(a);
+  // What a seed is written in: the window of the direct form, or the modes' own real basis.
+  auto seed = [&](const std::vector<Cx>& modes) {
+    return state == State::Window ? windows.of(modes) : a.state_of(modes);
+  };
   const ZeroTail zero(a);
 
   // The causal state entering the line, u_k = sum_j Wc_k(j) x_j (modal.h, Seeds):
@@ -295,12 +299,12 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
           wc[k] = 0.0L;
       }
     }
-    causal.add_window(j, windows.of(wc));
+    causal.add_window(j, seed(wc));
     if (m.causal_only) continue;
     if (ext == Extension::Repeat) {
       // w = Q_n wbar, wbar_l = sum_j c_l p_l^j y_j over the complete causal output, eq. (51).
       for (std::size_t l = 0; l < count; ++l) wy[l] = a.c[l] * up(l, j) * Qn[l];
-      from_y.add_window(j, windows.of(wy));
+      from_y.add_window(j, seed(wy));
       continue;
     }
     // The complete causal end state u_end = D_n u + ubar, then the anticausal seed from it:
@@ -317,7 +321,7 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
       }
       if (ext == Extension::Clamp && j == n - 1) w[l] += tail[l];
     }
-    from_x.add_window(j, windows.of(w));
+    from_x.add_window(j, seed(w));
   }
   maps.causal_from_x = causal.sparse();
   maps.anticausal_from_x = from_x.sparse();
@@ -329,7 +333,7 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
     for (std::size_t k = 0; k < count; ++k) u_end[k] = up(k, n) * S[k];
     std::vector<Cx> w = zero.of(u_end);
     for (std::size_t l = 0; l < count; ++l) w[l] += tail[l];
-    const std::vector<Wide> causal_window = windows.of(S), anticausal_window = windows.of(w);
+    const std::vector<Wide> causal_window = seed(S), anticausal_window = seed(w);
     for (int i = 0; i < r; ++i) {
       maps.causal_from_value[std::size_t(i)] = double(causal_window[std::size_t(i)]);
       maps.anticausal_from_value[std::size_t(i)] =
@@ -339,7 +343,7 @@ LineMaps line_maps(const modal::Form& m, Extension ext, int n) {
   return maps;
 }
 
-LineMaps line_maps(const Recursive& f, Extension ext, int n) {
+LineMaps line_maps(const Recursive& f, Extension ext, int n, State state) {
   if (ext == Extension::Ignore) {
     LineMaps maps;
     maps.order = f.order();
@@ -355,7 +359,7 @@ LineMaps line_maps(const Recursive& f, Extension ext, int n) {
   } catch (const std::domain_error& e) {
     throw InvalidParameter(std::string("extension '") + to_string(ext) + "': " + e.what());
   }
-  return line_maps(form, ext, n);
+  return line_maps(form, ext, n, state);
 }
 
 ExtensionTaps extension_taps(const modal::Form& m, Extension ext) {
@@ -422,6 +426,14 @@ constexpr double kWindowLimit = 3e7;
 
 double window_limit() {
   return kWindowLimit;
+}
+
+bool windows_hold(const Recursive& f) {
+  try {
+    return window_condition(modal::modal_form(f)) <= kWindowLimit;
+  } catch (const std::domain_error&) {
+    return true;
+  }
 }
 
 }  // namespace rf::direct_form

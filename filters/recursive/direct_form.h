@@ -56,15 +56,21 @@ struct SparseColumns {
 // The constant extension adds a window per unit of its value k, the same whatever the line holds:
 //   causal window += causal_from_value k, anticausal window += anticausal_from_value k
 // (zero for the other extensions; the line's own samples enter as under Zero).
+//
+// State::Modes gives the same maps to the entering mode states instead of the windows (the real
+// basis of modal.h: u for the causal recursion u_k(i) = p_k u_k(i-1) + c_k x_i, w for the
+// anticausal one w_k(i) = p_k w_k(i+1) + c_k y_i): the seeds of a recursion run in the modal
+// form, which no window condition limits (CUDA's rt beyond window_limit()).
+enum class State { Window, Modes };
 struct LineMaps {
   int order = 0;
   int n = 0;
   SparseColumns causal_from_x, anticausal_from_x, anticausal_from_y;
   std::vector<double> causal_from_value, anticausal_from_value;  // r each
 };
-LineMaps line_maps(const modal::Form& m, Extension ext, int n);
+LineMaps line_maps(const modal::Form& m, Extension ext, int n, State state = State::Window);
 // The same for the filter f, whose modal form is built here (InvalidParameter if it has none).
-LineMaps line_maps(const Recursive& f, Extension ext, int n);
+LineMaps line_maps(const Recursive& f, Extension ext, int n, State state = State::Window);
 
 // What the direct-form CUDA kernels (algorithm 4 and RT) read to seed a line from the samples of
 // the extension itself: the causal window y_{-1-k} = sum_{i>=k} g_{i-k} x(-1-i) over the first
@@ -93,8 +99,12 @@ BlockMatrices block_matrices(const modal::Form& m, int len);
 
 // The largest window condition with which the direct-form algorithms on CUDA (alg4, rt) still meet
 // the accuracy of float output (each order's bound of the suites: 1e-5 relative up to order 3,
-// 1e-4 above). Above it they refuse the filter at plan time, naming the limit. The CPU's rt applies
-// its windows as weights of the line's samples and needs no limit.
+// 1e-4 above). Above it alg4 refuses the filter at plan time, naming the limit, and CUDA's rt runs
+// its lines in the modal form. The CPU's rt applies its windows as weights of the line's samples
+// and needs no limit.
 double window_limit();
+// Whether the direct form holds f: its window condition within window_limit() (true for a filter
+// with no modal form, which the algorithms refuse with their own reason).
+bool windows_hold(const Recursive& f);
 
 }  // namespace rf::direct_form

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
@@ -585,6 +586,80 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
     write<C>(a.dst, x_of(i), y_of(i), recursion_step(f, read<C>(tmp, x_of(i), y_of(i)), w));
 }
 
+// One step of the modal recursion in its real basis (modal::step): u_k <- p_k u_k + c_k x for each
+// mode, a complex pair held as (Re u, Im u); the output is the real modes' sum plus twice the real
+// part of each pair.
+template <int R, int C>
+__device__ __forceinline__ Vec<C, double> modal_step(const PassModes& m, Vec<C, double> (&s)[R],
+                                                     const Vec<C, double>& x) {
+  Vec<C, double> y = zero_vec<C, double>();
+#pragma unroll
+  for (int b = 0; b < R; ++b) {
+    if (b < m.real_modes) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        s[b].v[c] = m.p_re[b] * s[b].v[c] + m.c_re[b] * x.v[c];
+        y.v[c] += s[b].v[c];
+      }
+    } else if (((b - m.real_modes) & 1) == 0 && b + 1 < R) {
+      const int i = b + 1 < R ? b + 1 : b;  // the pair's imaginary part
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const double re = m.p_re[b] * s[b].v[c] - m.p_im[b] * s[i].v[c] + m.c_re[b] * x.v[c];
+        const double im = m.p_re[b] * s[i].v[c] + m.p_im[b] * s[b].v[c] + m.c_im[b] * x.v[c];
+        s[b].v[c] = re;
+        s[i].v[c] = im;
+        y.v[c] += 2.0 * re;
+      }
+    }
+  }
+  return y;
+}
+
+// s += the map's weights times the samples it reads (sample(j) for j in its columns).
+template <int R, int C, class Sample>
+__device__ __forceinline__ void add_map(const PassModes::Map& map, Sample sample,
+                                        Vec<C, double> (&s)[R]) {
+  for (int j = 0; j < map.count; ++j) {
+    const Vec<C, double> v = convert<double>(sample(map.first + j));
+    const double* w = map.w + std::size_t(j) * R;
+#pragma unroll
+    for (int k = 0; k < R; ++k) fma_into(s[k], w[k], v);
+  }
+}
+
+// RT in mode states (PassModes): one thread per line, the seeds from the line's own samples (and
+// the constant's value), causal then anticausal, each r first-order recursions in double.
+template <int R, int C>
+__global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const Io tmp, bool rows) {
+  const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  if (line >= a.shape.lines) return;
+  const int n = a.shape.n;
+  auto x_of = [&](int pos) { return rows ? pos : line; };
+  auto y_of = [&](int pos) { return rows ? line : pos; };
+  auto load = [&](int j) { return read<C>(a.src, x_of(j), y_of(j)); };
+  auto load_causal = [&](int j) { return read<C>(tmp, x_of(j), y_of(j)); };
+  const PassModes& m = a.modes;
+
+  Vec<C, double> s[R];
+#pragma unroll
+  for (int k = 0; k < R; ++k) s[k] = filled<C>(a.rec.outside * m.causal_from_value[k]);
+  add_map<R, C>(m.causal_from_x, load, s);
+  const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
+  for (int i = 0; i < n; ++i)
+    write<C>(causal_out, x_of(i), y_of(i),
+             convert<float>(modal_step<R, C>(m, s, convert<double>(load(i)))));
+  if (a.rec.causal_only) return;
+
+#pragma unroll
+  for (int k = 0; k < R; ++k) s[k] = filled<C>(a.rec.outside * m.anticausal_from_value[k]);
+  add_map<R, C>(m.anticausal_from_x, load, s);
+  add_map<R, C>(m.anticausal_from_y, load_causal, s);
+  for (int i = n - 1; i >= 0; --i)
+    write<C>(a.dst, x_of(i), y_of(i),
+             convert<float>(modal_step<R, C>(m, s, convert<double>(load_causal(i)))));
+}
+
 // A pass left alone (AxisDesigns::axes) as the other's partner: dst(y, x) = src(x, y) for a src of
 // width x height, through a shared-memory tile so that reads and writes both coalesce.
 template <int C>
@@ -653,7 +728,11 @@ void overlapped_pass(const PassArgs& a, bool block_carries, cudaStream_t stream)
 
 template <int R, int C>
 void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
-  rt_kernel<R, C><<<(a.shape.lines + 127) / 128, 128, 0, stream>>>(a, tmp, rows);
+  const int grid = (a.shape.lines + 127) / 128;
+  if (a.modes.on)
+    rt_modal_kernel<R, C><<<grid, 128, 0, stream>>>(a, tmp, rows);
+  else
+    rt_kernel<R, C><<<grid, 128, 0, stream>>>(a, tmp, rows);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -713,6 +792,7 @@ void put(const modal::Mat& m, double* dst) {
 struct PassBuffers {
   DeviceBuffer pbar, ebar, pst, est, seed_index;
   DeviceBuffer g, acorr;  // the filter's taps over the extension (direct_form::ExtensionTaps)
+  DeviceBuffer modes_causal, modes_x, modes_y;  // RT in mode states: PassModes' maps
 };
 
 class DirectFormFilter final : public FrameFilter {
@@ -837,8 +917,9 @@ class DirectFormFilter final : public FrameFilter {
 
   const char* name() const { return rt_ ? "rt" : "alg4"; }
 
-  // The modal form of `f`, refused beyond the direct form's limit.
-  modal::Form checked_form(const Recursive& f) const {
+  // The modal form of `f`. Beyond the direct form's limit algorithm 4 refuses it; RT runs it in
+  // mode states (*in_modes).
+  modal::Form checked_form(const Recursive& f, bool* in_modes) const {
     modal::Form form;
     try {
       form = modal::modal_form(f);
@@ -847,21 +928,65 @@ class DirectFormFilter final : public FrameFilter {
     }
     const double condition = direct_form::window_condition(form);
     const double limit = direct_form::window_limit();
-    if (!(condition <= limit)) {
+    *in_modes = !(condition <= limit);
+    if (*in_modes && !rt_) {
       char buf[200];
       std::snprintf(buf, sizeof buf,
                     "%s: the direct form cannot hold this filter exactly (its window condition "
-                    "%.3g exceeds %.3g): alg5 and alg6 hold it on both axes, the CPU along one",
+                    "%.3g exceeds %.3g): rt holds it (in the modal form), alg5 and alg6 too on "
+                    "both axes",
                     name(), condition, limit);
       throw InvalidParameter(buf);
     }
     return form;
   }
 
+  // RT's pass in mode states: the modes' coefficients and the line maps, uploaded.
+  static void put_modes(const modal::Form& form, const Recursive& f, Extension ext, int n,
+                        PassBuffers& buffers, PassModes& m) {
+    m.on = 1;
+    m.real_modes = form.real_modes;
+    for (int k = 0, b = 0; k < form.modes(); b += k < form.real_modes ? 1 : 2, ++k) {
+      m.p_re[b] = form.pole_re[std::size_t(k)];
+      m.p_im[b] = form.pole_im[std::size_t(k)];
+      m.c_re[b] = form.residue_re[std::size_t(k)];
+      m.c_im[b] = form.residue_im[std::size_t(k)];
+    }
+    const direct_form::LineMaps maps = direct_form::line_maps(
+        form, f.causal_only ? Extension::Ignore : ext, n, direct_form::State::Modes);
+    for (auto [buffer, columns, map] :
+         {std::tuple{&buffers.modes_causal, &maps.causal_from_x, &m.causal_from_x},
+          std::tuple{&buffers.modes_x, &maps.anticausal_from_x, &m.anticausal_from_x},
+          std::tuple{&buffers.modes_y, &maps.anticausal_from_y, &m.anticausal_from_y}}) {
+      buffer->allocate(std::max<std::size_t>(1, columns->w.size()) * sizeof(double));
+      if (!columns->w.empty())
+        CUDA_CHECK(cudaMemcpy(buffer->ptr, columns->w.data(), columns->w.size() * sizeof(double),
+                              cudaMemcpyHostToDevice));
+      map->w = static_cast<const double*>(buffer->ptr);
+      map->first = columns->first;
+      map->count = columns->count;
+    }
+    for (int k = 0; k < form.order; ++k) {
+      m.causal_from_value[k] = maps.causal_from_value[std::size_t(k)];
+      m.anticausal_from_value[k] = maps.anticausal_from_value[std::size_t(k)];
+    }
+  }
+
   // The pass of `lines` lines of n samples filtered by f.
   PassArgs pass_args(const Recursive& f, Extension ext, double outside, int lines, int n,
                      PassBuffers& buffers) const {
-    const modal::Form form = checked_form(f);
+    bool in_modes = false;
+    const modal::Form form = checked_form(f, &in_modes);
+    if (in_modes) {
+      PassArgs a;
+      a.shape.lines = lines;
+      a.shape.n = n;
+      a.rec.ext = f.causal_only ? Extension::Ignore : ext;
+      a.rec.outside = a.rec.ext == Extension::Constant ? outside : 0.0;
+      a.rec.causal_only = f.causal_only ? 1 : 0;
+      put_modes(form, f, ext, n, buffers, a.modes);
+      return a;
+    }
     const direct_form::ExtensionTaps taps =
         direct_form::extension_taps(form, f.causal_only ? Extension::Ignore : ext);
     for (auto [buffer, values] :

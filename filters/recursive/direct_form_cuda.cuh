@@ -21,9 +21,9 @@ namespace rf::cuda {
 enum class DirectAlgorithm { Alg4, RT };
 
 // Plans algorithm 4 or RT for frames of this size and format (R32F, RGBA32F or RGBA8), columns
-// filtered by filters.y and rows by filters.x. Throws InvalidParameter for a filter beyond the
-// direct form's limit (direct_form.h: its window condition), naming it, and for orders outside
-// 1..5 or two orders.
+// filtered by filters.y and rows by filters.x. Beyond the direct form's limit (direct_form.h: its
+// window condition) RT runs its lines in the modal form (PassModes) and algorithm 4 throws
+// InvalidParameter naming the limit; so do orders outside 1..5 and two orders.
 // cval is the constant extension's value.
 std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
                                                      int width, int height, PixelFormat format,
@@ -80,6 +80,25 @@ struct PassSeeds {
   double tail_sum[kMaxOrder] = {};    // sum_t A(|t - m|) over the anticausal terms, per m
 };
 
+// RT in mode states (modal.h), for a filter beyond the direct form's window limit: each line's
+// recursions run as r first-order ones in double, seeded from the line's own samples through
+// direct_form::line_maps(..., State::Modes). Per real-basis component b, at the first component
+// of each mode: its pole and residue (real modes first, then pairs as (Re u, Im u)).
+struct PassModes {
+  int on = 0;
+  int real_modes = 0;
+  double p_re[kMaxOrder] = {}, p_im[kMaxOrder] = {}, c_re[kMaxOrder] = {}, c_im[kMaxOrder] = {};
+  // A direct_form::SparseColumns on the device: the weights of samples [first, first + count),
+  // column by column (r per sample).
+  struct Map {
+    const double* w = nullptr;
+    int first = 0, count = 0;
+  };
+  Map causal_from_x, anticausal_from_x, anticausal_from_y;
+  // Times PassRecursion::outside, under the constant extension.
+  double causal_from_value[kMaxOrder] = {}, anticausal_from_value[kMaxOrder] = {};
+};
+
 // Block carries: Vec<C, float or double> [nb][r][lines] (device).
 struct PassCarries {
   void* pbar = nullptr;  // incomplete prologues P_m(y-bar), eq. (17)
@@ -108,6 +127,7 @@ struct PassArgs {
   PassShape shape;
   PassRecursion rec;
   PassSeeds seeds;
+  PassModes modes;
   PassCarries carries;
   PassMatrices mats;
 };
@@ -117,8 +137,9 @@ struct PassArgs {
 void launch_overlapped_pass(int order, int channels, const PassArgs& args, bool block_carries,
                             cudaStream_t stream);
 
-// One thread per line (Ruijters-Thevenaz), along columns or rows; `tmp` holds the causal result
-// in float (it may equal dst when dst is float).
+// One thread per line (Ruijters-Thevenaz), along columns or rows, in the direct form or
+// (args.modes.on) the modal form; `tmp` holds the causal result in float (it may equal dst when dst
+// is float).
 void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp, bool rows,
                     cudaStream_t stream);
 

@@ -1,8 +1,12 @@
 // N-D arrays on the CUDA backend (arrays.h): the one-axis passes (a transpose beside algorithm 4's
-// pass, RT along either axis), the 2-D plans of adjacent axes, against the double reference.
+// pass, RT along either axis, in the modal form beyond the direct form's limit), the 2-D plans of
+// adjacent axes, against the double reference.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "filters/core/device_frame.h"
@@ -89,5 +93,102 @@ TEST_CASE("cuda array passes: a volume's axes gathered, against the CPU") {
       err = std::max(err, double(std::abs(gpu[i] - cpu[i])));
     CAPTURE(first);
     CHECK(err < 2e-6);
+  }
+}
+
+namespace {
+
+// Every line along x (rows) or y (columns) of `in` filtered by f with ref::filter_line_padded, in
+// double; the other axis left alone.
+std::vector<double> one_axis_reference(const rf::Recursive& f, rf::Extension ext,
+                                       const rf::Image& in, double cval, bool along_x) {
+  const int w = in.width, h = in.height, c = in.channels;
+  std::vector<double> out(in.pixels.size());
+  const int lines = along_x ? h : w, n = along_x ? w : h;
+  for (int line = 0; line < lines; ++line)
+    for (int ch = 0; ch < c; ++ch) {
+      auto at = [&](int i) {
+        return (std::size_t(along_x ? line : i) * w + (along_x ? i : line)) * c + ch;
+      };
+      std::vector<double> x(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) x[std::size_t(i)] = in.pixels[at(i)];
+      const std::vector<double> y = rf::ref::filter_line_padded(f, ext, x, cval);
+      for (int i = 0; i < n; ++i) out[at(i)] = y[std::size_t(i)];
+    }
+  return out;
+}
+
+}  // namespace
+
+// Past the direct form's window limit (order 5 from sigma ~35, order 4 from ~140) algorithm 4
+// refuses, and RT runs its lines in the modal form: along one axis, where alg5 and alg6 cannot
+// go, it is what auto runs. Against the double reference, every extension, one and four channels.
+TEST_CASE("cuda: one axis of a wide order-4/5 Gaussian, rt in the modal form, exact") {
+  RF_REQUIRE_CUDA();
+  const auto gpu = rf::make_cuda_engine();
+  int checked = 0;
+  double worst = 0.0;
+  for (auto [order, sigma] : {std::pair{5, 64.0}, {5, 200.0}, {4, 1000.0}})
+    for (rf::Axes axes : {rf::Axes::X, rf::Axes::Y})
+      for (rf::Extension ext : rf::kAllExtensions)
+        for (auto [w, h, channels] : {std::tuple{29, 23, 1}, {7, 5, 4}, {1, 33, 1}, {33, 1, 1}}) {
+          rf::FilterSpec spec;
+          spec.order = order;
+          spec.sigma = sigma;
+          spec.axes = axes;
+          spec.ext = ext;
+          spec.cval = ext == rf::Extension::Constant ? -0.6 : 0.0;
+          const rf::Image in = rf::test::random_image(w, h, channels, 60 + checked, 0.05f, 1.0f);
+          const std::vector<double> want =
+              one_axis_reference(rf::design(spec), ext, in, spec.cval, axes == rf::Axes::X);
+          double peak = 0.0;
+          for (double v : want) peak = std::max(peak, std::abs(v));
+          for (float v : in.pixels) peak = std::max(peak, double(std::abs(v)));
+          for (rf::Algorithm algo : {rf::Algorithm::RT, rf::Algorithm::Auto}) {
+            spec.algo = algo;
+            const rf::Image got = rf::filter_image(*gpu, spec, in);
+            double err = 0.0;
+            for (std::size_t i = 0; i < want.size(); ++i)
+              err = std::max(err, std::abs(double(got.pixels[i]) - want[i]));
+            err /= peak;
+            worst = std::max(worst, err);
+            CAPTURE(rf::describe(spec));
+            CAPTURE(w);
+            CAPTURE(h);
+            CHECK(err < 1e-4);
+            ++checked;
+          }
+          spec.algo = rf::Algorithm::Alg4;
+          try {
+            rf::filter_image(*gpu, spec, in);
+            FAIL("alg4 took " << rf::describe(spec));
+          } catch (const rf::InvalidParameter& e) {
+            CHECK(std::string(e.what()).find("rt holds it") != std::string::npos);
+          }
+        }
+  MESSAGE(checked << " cases, worst " << worst << " relative");
+}
+
+// A volume's pages at sigma 200, order 5: the pass along its first axis on CUDA (RT in the modal
+// form) against the CPU's, every extension.
+TEST_CASE("cuda array passes: a wide order-5 Gaussian through a volume's pages") {
+  RF_REQUIRE_CUDA();
+  const rf::test::Shape shape{41, 6, 9};
+  for (rf::Extension ext : rf::kAllExtensions) {
+    rf::ArraySpec spec;
+    spec.filter.order = 5;
+    spec.filter.cval = 0.3;
+    spec.passes.push_back({0, 200.0, 0, ext});
+    const std::vector<double> a = rf::test::random_array(shape, 70);
+    std::vector<float> gpu(a.begin(), a.end()), cpu(a.begin(), a.end());
+    rf::ArrayFilter(spec, shape, rf::Backend::Cuda).run(gpu.data(), gpu.data());
+    rf::ArrayFilter(spec, shape, rf::Backend::Cpu).run(cpu.data(), cpu.data());
+    double err = 0.0, peak = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      err = std::max(err, double(std::abs(gpu[i] - cpu[i])));
+      peak = std::max(peak, double(std::abs(cpu[i])));
+    }
+    CAPTURE(rf::to_string(ext));
+    CHECK(err < 1e-4 * peak);
   }
 }

@@ -211,6 +211,83 @@ TEST_CASE("exact initial feedbacks of the shipped Gaussian designs agree with pa
     }
 }
 
+// The line filtered by the modal form (modal::step, long double) from the seeds of
+// line_maps(..., State::Modes): what CUDA's rt runs beyond the window limit, in extended precision.
+std::vector<double> modal_line(const Recursive& f, Extension ext, const std::vector<double>& x,
+                               double cval) {
+  const modal::Form m = modal::modal_form(f);
+  const int n = int(x.size()), r = m.order;
+  const direct_form::LineMaps maps = direct_form::line_maps(m, ext, n, direct_form::State::Modes);
+  auto seed = [&](const std::vector<double>& value, const direct_form::SparseColumns& map,
+                  const std::vector<double>& samples, std::vector<long double> acc) {
+    for (int k = 0; k < r; ++k) acc[std::size_t(k)] += (long double)(value[std::size_t(k)]) * cval;
+    for (int j = map.first; j < map.first + map.count; ++j)
+      for (int k = 0; k < r; ++k)
+        acc[std::size_t(k)] += (long double)(map.weight(k, j)) * samples[std::size_t(j)];
+    return acc;
+  };
+  const std::vector<long double> none(std::size_t(r), 0.0L);
+  std::vector<long double> u = seed(maps.causal_from_value, maps.causal_from_x, x, none);
+  std::vector<double> y(x.size());
+  for (int i = 0; i < n; ++i) y[std::size_t(i)] = double(modal::step(m, u, x[std::size_t(i)]));
+  if (f.causal_only) return y;
+  std::vector<long double> w = seed(maps.anticausal_from_value, maps.anticausal_from_y, y, none);
+  w = seed(std::vector<double>(std::size_t(r), 0.0), maps.anticausal_from_x, x, w);
+  std::vector<double> z(x.size());
+  for (int i = n - 1; i >= 0; --i) z[std::size_t(i)] = double(modal::step(m, w, y[std::size_t(i)]));
+  return z;
+}
+
+TEST_CASE("seeds in mode states run the modal form exactly where windows cannot hold the filter") {
+  std::mt19937_64 rng(2011);
+  SUBCASE("random filters: as the windows' seeds, within 1e-9 of padding") {
+    for (int r = 1; r <= 5; ++r)
+      for (int trial = 0; trial < 6; ++trial) {
+        const Recursive f = test::random_filter(r, rng);
+        for (Extension e : kAllExtensions)
+          for (int n : {1, 2, 33, 257}) {
+            const auto x = test::random_line(n, rng);
+            INFO(std::string(to_string(e)) << " r=" << r << " n=" << n);
+            CHECK(test::relative_error(modal_line(f, e, x, kCval),
+                                       ref::filter_line_padded(f, e, x, kCval)) < 1e-9);
+          }
+      }
+  }
+  SUBCASE("the widest Gaussians, beyond the window limit") {
+    // Orders 4 and 5 beyond the limit of CUDA's direct form (window_limit: order 5 past sigma
+    // ~35, order 4 past ~140). The padded reference is a direct-form recursion in long double,
+    // whose rounding 1 / b0 amplifies (b0 = 8e-11 at order 5, sigma 200): it is good to about
+    // 6e-8 there (the table above), hence the tolerance; measured, the worst case per filter is
+    // 1.1e-10 (4, 200), 1.4e-8 (4, 1000), 5.1e-11 (5, 64), 5.9e-8 (5, 200), 2e-10 (3, 2000). The
+    // error is taken relative to the input's scale, since the output itself can be all but zero
+    // (the ignore extension's first sample is b0^2 x).
+    for (auto [order, sigma] :
+         {std::pair{4, 200.0}, {4, 1000.0}, {5, 64.0}, {5, 200.0}, {3, 2000.0}}) {
+      FilterSpec spec;
+      spec.kind = FilterKind::Gaussian;
+      spec.order = order;
+      spec.sigma = sigma;
+      const Recursive f = design(spec);
+      double worst = 0.0;
+      for (Extension e : kAllExtensions)
+        for (int n : {1, 2, 33, 257, 2048}) {
+          const auto x = test::random_line(n, rng);
+          const auto got = modal_line(f, e, x, kCval),
+                     want = ref::filter_line_padded(f, e, x, kCval);
+          double err = 0.0;
+          for (std::size_t i = 0; i < x.size(); ++i)
+            err = std::max(err, std::abs(got[i] - want[i]));
+          err /= std::max(test::max_abs(x), kCval);
+          worst = std::max(worst, err);
+          INFO(std::string(to_string(e)) << " r=" << order << " sigma=" << sigma << " n=" << n);
+          CHECK(err < 1e-7);
+        }
+      MESSAGE("modal form from mode-state seeds, gaussian r=" << order << " sigma=" << sigma
+                                                              << ": worst vs padded " << worst);
+    }
+  }
+}
+
 TEST_CASE("exact initial feedbacks of wide Gaussians on a long line stay at the design error") {
   // 2048 samples: the boundary maps span many periods of neither the line nor the response, the
   // case where the feedbacks built from the last r causal outputs broke down (order 5 mirror,
