@@ -31,6 +31,9 @@ The graph of one pass: a moments task per chunk, a scan task per line of chunks 
 its chunks: 2r complex numbers per line and chunk, against 2 x 4 sigma samples that a halo
 moves), and an output task per chunk. Passes along several axes follow each other; the constant
 extension carries its value as rfstudio.ndimage does (cval times each earlier pass's gain at DC).
+Memory: the output tasks compute their chunk again (recompute=True, the default), the products
+take a slab of lines at a time, and the carries are kept in single precision for all but float64
+arrays, so that a worker holds a few chunks and its share of the carries (docs/bench/dask-cpu.json).
 """
 
 import numbers
@@ -47,22 +50,27 @@ from . import ndimage as _ndimage
 __all__ = ["gaussian_filter", "gaussian_filter1d", "gaussian_gradient_magnitude",
            "gaussian_laplace", "seam_bytes"]
 
+# What one product of _along copies and makes at most: a chunk is never copied whole.
+_SLAB_BYTES = 1 << 20
+
 
 def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0,
-                    *, radius=None, axes=None, recompute=False):
+                    *, radius=None, axes=None, recompute=True):
     """rfstudio.ndimage.gaussian_filter of a dask array, as a dask array of the same chunks.
 
     output: None or a dtype (default the input's); truncate, radius: accepted, no effect (no
     truncation); the other arguments as scipy.ndimage.gaussian_filter takes them.
-    recompute: a pass's output task reads its chunk again (and computes the earlier passes of it
-    again) instead of the chunk being held from the pass's moments task until then: each worker
-    then holds about half the memory, for 1.4 times the time (docs/bench/dask-cpu.json). Without
-    it dask holds them, and spills them to disk where the workers' memory limits say so."""
+    recompute (default): a pass's output task reads its chunk again, computing the earlier
+    passes of it again, so that each worker holds a few chunks whatever the array's size. False:
+    dask holds each chunk from a pass's moments task to its output task, and a pass along a
+    second axis cannot begin before the first has passed every chunk, so the cluster holds the
+    whole array between them (spilling it to disk where the workers' memory limits say so); for
+    an array that fits, that takes less time (docs/bench/dask-cpu.json has both)."""
     return _gaussian(input, sigma, order, output, mode, cval, axes, "partial", recompute)
 
 
 def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0,
-                      truncate=4.0, *, radius=None, recompute=False):
+                      truncate=4.0, *, radius=None, recompute=True):
     """rfstudio.ndimage.gaussian_filter1d of a dask array: along one axis (recompute: as
     gaussian_filter takes it)."""
     x = _dask_array(input)
@@ -74,14 +82,14 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
-                                recompute=False, **kwargs):
+                                recompute=True, **kwargs):
     """rfstudio.ndimage.gaussian_gradient_magnitude of a dask array (recompute: as
     gaussian_filter takes it)."""
     return _gaussian(input, sigma, 0, output, mode, cval, _ndimage._axes_of(kwargs), "gradient",
                      recompute)
 
 
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, recompute=False,
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, recompute=True,
                      **kwargs):
     """rfstudio.ndimage.gaussian_laplace of a dask array (recompute: as gaussian_filter takes
     it)."""
@@ -92,8 +100,8 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, rec
 def seam_bytes(input, sigma, order=0, axes=None):
     """The bytes gaussian_filter(input, sigma, order, axes=axes) moves across the seams of the
     chunks: the moments each chunk hands to its line's scan and what the scan hands back, 2r
-    complex numbers per line and chunk each way and pass (compare the 2 x 4 sigma samples per line
-    and chunk of a halo)."""
+    complex numbers per line and chunk each way and pass, in single precision for all but float64
+    (compare the 2 x 4 sigma samples per line and chunk of a halo)."""
     x = _dask_array(input)
     filtered = _ndimage._axis_passes(x.ndim, sigma, order, "reflect", 0.0, axes, "partial")
     design, _ = _ndimage._design(filtered, "partial")
@@ -101,8 +109,23 @@ def seam_bytes(input, sigma, order=0, axes=None):
     for axis, s, m, o in filtered:
         r = len(_Line(s, design, o).p)
         lines = x.size // x.shape[axis]
-        total += 2 * (2 * r) * np.dtype(np.complex128).itemsize * lines * len(x.chunks[axis])
+        carry = _carry_dtype(_work_dtype(x))
+        total += 2 * (2 * r) * np.dtype(carry).itemsize * lines * len(x.chunks[axis])
     return total
+
+
+def _work_dtype(x):
+    """float64 in double (as rfstudio.ndimage on the CPU), every other type, and every type on
+    CuPy chunks (the GPU filters in float32), in float32."""
+    on_gpu = _module_of(x._meta) is not np
+    return np.float64 if x.dtype == np.float64 and not on_gpu else np.float32
+
+
+def _carry_dtype(work):
+    """What the moments and the seams are kept and moved in: double for float64, single for
+    float32, where their rounding (6e-8 relative) is that of the samples themselves. The scan
+    adds them up in double either way."""
+    return np.complex128 if work == np.float64 else np.complex64
 
 
 def _dask_array(x):
@@ -123,10 +146,7 @@ def _gaussian(input, sigma, order, output, mode, cval, axes, measure, recompute)
     if not filtered:
         return x.astype(out_dtype)
     design, least = _ndimage._design(filtered, measure)
-    # float64 in double (as rfstudio.ndimage on the CPU), every other type, and every type on
-    # CuPy chunks (the GPU filters in float32), in float32.
-    on_gpu = _module_of(x._meta) is not np
-    work = x.astype(np.float64 if x.dtype == np.float64 and not on_gpu else np.float32)
+    work = x.astype(_work_dtype(x))
     if not least:
         result = _passes(work, [(a, s, m, o) for a, s, m, o in filtered], design, float(cval),
                          recompute)
@@ -206,9 +226,8 @@ def _partial_fractions(b0, a):
 
 
 def _check_device_pass(x, axis, line):
-    """For CuPy chunks, the pass planned once on a tiny array now: what CUDA refuses (a wide
-    order-4 or -5 Gaussian along one axis, recursive/README.md) is refused when the graph is
-    built, not by every task when it runs."""
+    """For CuPy chunks, the pass planned once on a tiny array now: what CUDA refuses is refused
+    when the graph is built, not by every task when it runs."""
     xp = _module_of(x._meta)
     if xp is np:
         return
@@ -227,8 +246,9 @@ def _pass(x, again, axis, line, ext, cval):
     # Each chunk's moments: 2r complex numbers per line, stacked along the axis.
     moment_chunks = x.chunks[:axis] + ((2 * r,) * len(sizes),) + x.chunks[axis + 1:]
     # meta: numpy or CuPy as x's chunks (dask would otherwise call the functions on empty ones).
-    complex_meta = meta_from_array(x, x.ndim, np.complex128)
-    moments = x.map_blocks(_moments, axis=axis, p=line.p, dtype=np.complex128,
+    carry = _carry_dtype(x.dtype)
+    complex_meta = meta_from_array(x, x.ndim, carry)
+    moments = x.map_blocks(_moments, axis=axis, p=line.p, dtype=carry,
                            meta=complex_meta, chunks=moment_chunks,
                            name=f"rf-moments-{tokenize(x, axis, line.p)}")
     # The scan of each line of chunks, with the line's first and last samples (clamp, reflect101).
@@ -236,7 +256,7 @@ def _pass(x, again, axis, line, ext, cval):
     ends = ends.rechunk({axis: -1})
     whole = moments.rechunk({axis: -1})
     seams = da.map_blocks(_scan, whole, ends, axis=axis, p=line.p, sizes=tuple(sizes), ext=ext,
-                          cval=cval, dtype=np.complex128, meta=complex_meta,
+                          cval=cval, dtype=carry, meta=complex_meta,
                           chunks=whole.chunks,
                           name=f"rf-seams-{tokenize(whole, ends, line.p, ext, cval)}")
     seams = seams.rechunk({axis: moment_chunks[axis]})
@@ -267,16 +287,30 @@ def _real(part, xp):
     return xp.ascontiguousarray(xp.asarray(part))
 
 
-def _along(weights, values, axis, xp, dtype=np.float64):
+def _along(weights, values, axis, xp, dtype=np.float64, into=None):
     """sum_m weights[k, m] values[..., m (at axis), ...] for each k, in `dtype`, k where the axis
-    was: the chunk seen as (before, axis, after) and multiplied in place by BLAS."""
+    was: the chunk seen as (before, axis, after) and multiplied by BLAS a slab of lines at a time,
+    so that its copy in `dtype` is never the whole chunk. into: an array of the result's shape to
+    add it to (in its own dtype) instead of a new one."""
     shape = values.shape
     before, n = int(np.prod(shape[:axis])), shape[axis]
     after = int(np.prod(shape[axis + 1:]))
     w = _real(weights.astype(dtype), xp)
-    v = xp.ascontiguousarray(values, dtype=dtype).reshape(before, n, after)
-    out = v.reshape(before, n) @ w.T if after == 1 else xp.matmul(w, v)
-    return out.reshape(shape[:axis] + (w.shape[0],) + shape[axis + 1:])
+    k = w.shape[0]
+    v = xp.ascontiguousarray(values).reshape(before, n, after)
+    if into is None:
+        into = xp.zeros(shape[:axis] + (k,) + shape[axis + 1:], dtype)
+    out = into.reshape(before, k, after)
+    # Lines per product: its copy of the values and its result about _SLAB_BYTES each at most.
+    lines = max(1, _SLAB_BYTES // (max(n, k) * np.dtype(dtype).itemsize))
+    if after == 1:
+        for i in range(0, before, lines):
+            out[i:i + lines, :, 0] += v[i:i + lines, :, 0].astype(dtype) @ w.T
+    else:
+        for i in range(before):
+            for j in range(0, after, lines):
+                out[i, :, j:j + lines] += w @ v[i, :, j:j + lines].astype(dtype)
+    return into
 
 
 def _moments(block, axis, p):
@@ -286,10 +320,11 @@ def _moments(block, axis, p):
     m = np.arange(block.shape[axis])
     weights = np.concatenate([p[:, None] ** (len(m) - m)[None, :],     # to the chunk's end
                               p[:, None] ** (m + 1)[None, :]])          # to its start
-    # Real and imaginary parts in one product: the chunk is read (and made float64) once.
+    # Real and imaginary parts in one product: the chunk is read (and made float64, a slab at a
+    # time) once.
     parts = _along(np.concatenate([weights.real, weights.imag]), block, axis, xp)
     real, imaginary = xp.split(parts, 2, axis=axis)
-    return real + 1j * imaginary
+    return (real + 1j * imaginary).astype(_carry_dtype(block.dtype))
 
 
 def _scan(moments, ends, axis, p, sizes, ext, cval):
@@ -299,7 +334,7 @@ def _scan(moments, ends, axis, p, sizes, ext, cval):
     r = len(p)
     lines = xp.moveaxis(moments, axis, 0)
     rest = lines.shape[1:]
-    lines = lines.reshape(len(sizes), 2 * r, -1)
+    lines = lines.reshape(len(sizes), 2 * r, -1).astype(xp.complex128)
     ends = xp.moveaxis(ends, axis, 0).reshape(2, 1, -1).astype(xp.float64)
     first, last = ends[0], ends[1]
     pc = xp.asarray(p)[:, None]
@@ -318,7 +353,7 @@ def _scan(moments, ends, axis, p, sizes, ext, cval):
     for k in range(len(sizes) - 1, -1, -1):   # R(b_k); R(a_k) = p^s R(b_k) + nu_k
         out[k, r:] = carry
         carry = pc ** sizes[k] * carry + lines[k, r:]
-    out = out.reshape((len(sizes) * 2 * r,) + rest)
+    out = out.reshape((len(sizes) * 2 * r,) + rest).astype(moments.dtype)
     return xp.moveaxis(out, 0, axis)
 
 
@@ -361,10 +396,8 @@ def _output(block, seams, axis, line):
     # The real part of the complex product, as one real product, in the chunk's precision (the
     # moments and the scan are in double).
     parts = xp.concatenate([seams.real, seams.imag], axis=axis)
-    add = _along(np.concatenate([weights.real, -weights.imag], axis=1), parts, axis, xp,
-                 block.dtype)
-    zero += add
-    return zero
+    return _along(np.concatenate([weights.real, -weights.imag], axis=1), parts, axis, xp,
+                  block.dtype, into=zero)
 
 
 def _zero_extension(block, axis, line, xp):

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 import numpy as np
 
@@ -65,12 +66,23 @@ class AsInMemory(unittest.TestCase):
         x = random((60, 70, 3), 14)
         for mode in ("reflect", "constant"):
             dx = da.from_array(x, chunks=(16, 20, 3))
-            held = rd.gaussian_filter(dx, (30.0, 5.0, 0.0), order=(0, 1, 0), mode=mode, cval=0.5)
-            again = rd.gaussian_filter(dx, (30.0, 5.0, 0.0), order=(0, 1, 0), mode=mode, cval=0.5,
-                                       recompute=True)
+            held = rd.gaussian_filter(dx, (30.0, 5.0, 0.0), order=(0, 1, 0), mode=mode, cval=0.5,
+                                      recompute=False)
+            again = rd.gaussian_filter(dx, (30.0, 5.0, 0.0), order=(0, 1, 0), mode=mode, cval=0.5)
             self.assertGreater(len(again.dask), len(held.dask))
             np.testing.assert_array_equal(again.compute(scheduler="sync"),
                                           held.compute(scheduler="sync"))
+
+    def test_products_a_slab_of_lines_at_a_time(self):
+        # Chunks are multiplied a slab of lines at a time (never copied whole): slabs of one to a
+        # few lines, along the first, middle and last axis of a volume, in float32 and float64.
+        for dtype, tolerance in ((np.float32, 1e-6), (np.float64, 2e-9)):
+            x = random((23, 19, 17), 21, dtype)
+            for slab in (8, 200):
+                with self.subTest(dtype=dtype, slab=slab), mock.patch.object(rd, "_SLAB_BYTES",
+                                                                            slab):
+                    self.check(x, (6, 7, 5), tolerance, sigma=(9.0, 2.0, 30.0), order=(0, 1, 0),
+                               mode="mirror")
 
     def test_float64_in_double(self):
         x = random((40, 70), 5, np.float64)
@@ -134,8 +146,10 @@ class AsInMemory(unittest.TestCase):
     def test_seams_move_less_than_a_halo(self):
         x = da.zeros((4096, 4096), chunks=1024, dtype=np.float32)
         moved = rd.seam_bytes(x, 200.0)
-        # Each pass: 10 complex numbers per line and chunk (order 5) to the scan and back.
-        self.assertEqual(moved, 2 * 2 * (2 * 5) * 16 * 4096 * 4)
+        # Each pass: 10 complex numbers per line and chunk (order 5) to the scan and back, in
+        # single precision for float32 (8 bytes), in double for float64.
+        self.assertEqual(moved, 2 * 2 * (2 * 5) * 8 * 4096 * 4)
+        self.assertEqual(rd.seam_bytes(x.astype(np.float64), 200.0), 2 * moved)
         halo = 2 * 2 * (4 * 200) * 4 * 4096 * 4     # two passes, 4 sigma each side, float32
         self.assertLess(moved, halo / 10)
 
