@@ -24,4 +24,5 @@
 #include "truth/truth.h"
 #include "edge_aware/edge_aware.h"
 #include "lee2014/lee2014.h"
+#include "recursive/pair_modes.h"
 #include "recursive/reference.h"

@@ -2,6 +2,7 @@
 // numpy arrays, and on arrays in GPU memory that offer __cuda_array_interface__ or __dlpack__.
 // Parameters are checked by rf::parse_spec, the code rfcli uses, so a mistake reads the same in
 // both; InvalidParameter (a std::invalid_argument) arrives in Python as ValueError.
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -326,12 +327,15 @@ columns (down, up) then rows (right, left); causal_only filters (sat) skip the a
 const char* kLineFilterDoc =
     R"(What a pass along one line runs for a Gaussian derivative of `derivative` (0, 1 or 2).
 
-line_filter(sigma, *, order, derivative=0) -> {'b0', 'a', 'difference', 'dc_gain'}
+line_filter(sigma, *, order, derivative=0)
+    -> {'b0', 'a', 'difference', 'dc_gain', 'poles', 'pair_weights'}
 
 The Gaussian design of `order` smoothing the line for the derivative (sigma^2 minus the variance
 of the difference that follows), the weights of samples i-1, i, i+1 in that difference at i
-([0, 1, 0] for none), and the pass's gain at DC (0 after a derivative). A ValueError names a
-sigma the design of that order does not take.)";
+([0, 1, 0] for none), and the pass's gain at DC (0 after a derivative). The smoothing pair's
+impulse response as geometric sequences: h(d) = sum_l pair_weights[l] poles[l]^|d| for every d
+(complex, conjugates included; rf::pair_modes). A ValueError names a sigma the design of that
+order does not take.)";
 
 // rfstudio.filter(): a PyEngine made for one call.
 void bind_filter(py::module_& m) {
@@ -465,6 +469,9 @@ void bind_coeffs(py::module_& m) {
         out["a"] = f.a;
         out["difference"] = std::vector<double>(w.begin(), w.end());
         out["dc_gain"] = derivative == 0 ? rf::dc_gain(f) : 0.0;
+        const rf::PairModes modes = rf::pair_modes(f);
+        out["poles"] = modes.poles;
+        out["pair_weights"] = modes.weights;
         return out;
       },
       kLineFilterDoc, py::arg("sigma"), py::kw_only(), py::arg("order"), py::arg("derivative") = 0);

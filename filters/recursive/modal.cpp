@@ -5,8 +5,10 @@
 #include <complex>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "filters/core/errors.h"
+#include "filters/recursive/pair_modes.h"
 
 namespace rf::modal {
 
@@ -382,3 +384,30 @@ Seeds seeds(const Form& m, int n) {
 }
 
 }  // namespace rf::modal
+
+namespace rf {
+
+PairModes pair_modes(const Recursive& f) {
+  if (f.causal_only) throw InvalidParameter("pair modes: a causal-only filter has no pair");
+  try {
+    modal::modal_form(f);  // refuses poles on or outside the unit circle, repeated poles
+  } catch (const std::domain_error& e) {
+    throw InvalidParameter(std::string("pair modes: ") + e.what());
+  }
+  const std::vector<modal::Cx> p = modal::poles_of(f.a);
+  const modal::Cx b0 = modal::Cx(f.b0);
+  PairModes out;
+  for (std::size_t l = 0; l < p.size(); ++l) {
+    modal::Cx den = 1.0L;
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      if (j != l) den *= 1.0L - p[j] / p[l];
+      den *= 1.0L - p[l] * p[j];
+    }
+    out.poles.emplace_back(double(p[l].real()), double(p[l].imag()));
+    const modal::Cx w = b0 * b0 / den;
+    out.weights.emplace_back(double(w.real()), double(w.imag()));
+  }
+  return out;
+}
+
+}  // namespace rf

@@ -185,44 +185,20 @@ def _passes(x, passes, design, cval, recompute):
 
 class _Line:
     """One pass's filter along a line: the recursive design of the library, as poles p_i and the
-    weights c+_i, c-_i of its impulse response's two sides (the module's notes)."""
+    weights c+_i, c-_i of its impulse response's two sides (the module's notes): the library's
+    partial fractions of the pair (rf::pair_modes), then the derivative's difference."""
 
     def __init__(self, sigma, design, derivative):
         c = _rfstudio.line_filter(sigma, order=design, derivative=derivative)
         self.sigma, self.design, self.derivative = sigma, design, derivative
         self.dc_gain = c["dc_gain"]
-        p, weight = _partial_fractions(c["b0"], c["a"])
+        p, weight = np.array(c["poles"]), np.array(c["pair_weights"])
         # The difference that follows the smoothing, w_t at offsets t = -1, 0, 1:
         # g(d) = sum_t w_t h(d + t) with h(d) = sum_i c_i p_i^|d|.
         w = c["difference"]
         self.p = p
         self.c_plus = weight * sum(wt * p ** t for wt, t in zip(w, (-1, 0, 1)))
         self.c_minus = weight * sum(wt * p ** -t for wt, t in zip(w, (-1, 0, 1)))
-
-
-def _partial_fractions(b0, a):
-    """The poles p_i of 1 / A(z), A(z) = 1 + a_1 z^-1 + ... + a_r z^-r, and the weights c_i of the
-    causal and anticausal pair's impulse response h(d) = sum_i c_i p_i^|d| (for every d): from the
-    residues of b0^2 z^(d-1) / (A(z) A(1/z)) at the poles inside the unit circle,
-    c_i = b0^2 / (prod_{j != i} (1 - p_j / p_i) prod_j (1 - p_i p_j)). The poles of a wide Gaussian
-    crowd near z = 1, where roots in double are off by 1e-5: Newton steps in extended precision
-    polish them (the response is then within 2e-8 of the recursion's at sigma 200)."""
-    a = np.asarray(a, np.float64)
-    coefficients = np.concatenate([[1.0], a]).astype(np.longdouble)
-    p = np.roots(np.concatenate([[1.0], a])).astype(np.clongdouble)
-    for _ in range(8):
-        value = np.zeros_like(p)
-        slope = np.zeros_like(p)
-        for k in coefficients:
-            slope = slope * p + value
-            value = value * p + k
-        p = p - value / slope
-    r = len(p)
-    c = np.empty(r, np.clongdouble)
-    for i in range(r):
-        others = np.delete(p, i)
-        c[i] = np.longdouble(b0) ** 2 / (np.prod(1 - others / p[i]) * np.prod(1 - p[i] * p))
-    return p.astype(np.complex128), c.astype(np.complex128)
 
 
 def _check_device_pass(x, axis, line):

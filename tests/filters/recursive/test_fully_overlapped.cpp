@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "filters/recursive/fully_overlapped.h"
 #include "filters/recursive/fully_overlapped_cpu.h"
 #include "filters/recursive/modal.h"
+#include "filters/recursive/pair_modes.h"
 #include "filters/recursive/reference.h"
 
 using namespace rf;
@@ -131,6 +133,40 @@ TEST_CASE("modal form: poles, residues and how much the modes cancel") {
   unstable.a = {-1.5};
   CHECK_THROWS_AS(modal::modal_form(unstable), std::domain_error);
   CHECK_FALSE(fully_overlapped::carries_modes(repeated));
+}
+
+TEST_CASE("pair modes: the pair's impulse response as geometric sequences") {
+  // h(d) = sum_l w_l p_l^|d| against a unit impulse through the padded double reference (zero
+  // extension: the infinite line), every order at a small sigma and at its cap. At the caps the
+  // reference's own direct-form rounding (amplified by 1 / b0) is what the tolerance allows.
+  for (int order = 1; order <= 5; ++order)
+    for (double sigma : {0.7, 4.0, order == 5 ? 200.0 : order == 4 ? 1000.0 : 2000.0}) {
+      const Recursive f = gaussian(order, sigma);
+      const PairModes modes = pair_modes(f);
+      REQUIRE(int(modes.poles.size()) == order);
+      const int half = 300;
+      std::vector<double> x(2 * half + 1, 0.0);
+      x[half] = 1.0;
+      const std::vector<double> want = ref::filter_line_padded(f, Extension::Zero, x);
+      double err = 0.0, peak = 0.0;
+      for (int i = 0; i < int(x.size()); ++i) {
+        std::complex<double> h = 0.0;
+        for (std::size_t l = 0; l < modes.poles.size(); ++l)
+          h += modes.weights[l] * std::pow(modes.poles[l], std::abs(i - half));
+        err = std::max(err, std::abs(h.real() - want[i]) + std::abs(h.imag()));
+        peak = std::max(peak, std::abs(want[i]));
+      }
+      INFO("order " << order << " sigma " << sigma);
+      CHECK(err < (sigma > 100.0 ? 1e-7 : 1e-12) * peak);
+    }
+  Recursive sat;
+  sat.a = {-1.0};
+  sat.causal_only = true;
+  CHECK_THROWS_AS(pair_modes(sat), InvalidParameter);
+  Recursive repeated;
+  repeated.b0 = 0.25;
+  repeated.a = {-1.0, 0.25};
+  CHECK_THROWS_AS(pair_modes(repeated), InvalidParameter);
 }
 
 TEST_CASE("modal seeds give the exact extensions, whatever sigma and line length") {
