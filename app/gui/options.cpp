@@ -101,7 +101,8 @@ void add_filter_options(CLI::App& app, GivenText& t) {
 // One frame source at most, and the size of a pattern.
 void add_source_options(CLI::App& app, GivenText& t) {
   auto* sources = app.add_option_group("source", "one frame source (default: the astronaut)");
-  sources->add_option("--image", t.image, "a still image (PNG, JPEG, PFM, ...)");
+  sources->add_option("--image", t.image,
+                      "a still image (PNG, JPEG, PFM, ...); a multi-page TIFF plays its pages");
   sources->add_option("--folder", t.folder, "a folder of images played as a sequence");
   sources->add_option("--video", t.video, "a video file, decoded by ffmpeg");
   sources->add_option("--camera", t.camera, "a V4L2 camera, e.g. /dev/video0");

@@ -28,7 +28,7 @@ bool tiff_extension(const std::string& path) {
 
 }  // namespace
 
-Volume read_volume(const std::string& path, int* bits) {
+Volume read_volume(const std::string& path, int* bits, std::size_t max_samples) {
   const std::vector<std::uint8_t> bytes = read_image_file(path);
   if (!is_tiff(bytes)) {
     Image img = decode_image(bytes, path, bits);
@@ -37,10 +37,17 @@ Volume read_volume(const std::string& path, int* bits) {
   // Each page goes to its place in one buffer as it is decoded: the stack is never held twice.
   Volume v;
   const TiffPages pages =
-      decode_tiff_pages(bytes, path, [&v](const TiffPages& shape, int z, Image&& page) {
-        if (z == 0)
+      decode_tiff_pages(bytes, path, [&](const TiffPages& shape, int z, Image&& page) {
+        if (z == 0) {
+          const std::size_t samples = page.pixels.size() * std::size_t(shape.count);
+          if (max_samples && shape.count > 1 && samples > max_samples)
+            fail(path, std::to_string(shape.count) + " pages of " + std::to_string(shape.width) +
+                           "x" + std::to_string(shape.height) + ": " + std::to_string(samples) +
+                           " samples, more than the " + std::to_string(max_samples) +
+                           " taken here");
           v = Volume{shape.width, shape.height, shape.count, shape.channels,
-                     std::vector<float>(page.pixels.size() * std::size_t(shape.count))};
+                     std::vector<float>(samples)};
+        }
         std::copy(page.pixels.begin(), page.pixels.end(),
                   v.voxels.begin() + std::ptrdiff_t(page.pixels.size() * std::size_t(z)));
       });

@@ -15,6 +15,7 @@
 // (app/io/atomic_file.h).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,9 @@ struct Volume {
 
 // A multi-page TIFF as a volume (every full-resolution page; reduced-resolution pages skipped);
 // any other image file read_image() takes, as a volume of depth 1. `bits` as read_image's.
-Volume read_volume(const std::string& path, int* bits = nullptr);
+// max_samples (0: kMaxVolumeSamples alone) refuses a stack of several pages holding more samples,
+// before any is allocated.
+Volume read_volume(const std::string& path, int* bits = nullptr, std::size_t max_samples = 0);
 
 // .tif/.tiff: one page per z (depth 1: the same file write_image writes). Other extensions take
 // depth 1 only (write_image), else IoError naming the file and saying a volume needs .tif. `bits`

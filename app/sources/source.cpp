@@ -219,7 +219,7 @@ namespace {
 
 class ImageSource final : public Source {
  public:
-  explicit ImageSource(const std::string& path) : frame_(detail::read_frame(path)) {
+  ImageSource(const std::string& path, Frame frame) : frame_(std::move(frame)) {
     frame_.index = detail::next_frame_index();
     description_ = detail::base_name(path) + " " + std::to_string(frame_.width) + "x" +
                    std::to_string(frame_.height) +
@@ -244,8 +244,18 @@ bool is_directory(const std::string& path) {
 
 }  // namespace
 
+namespace detail {
+
+std::unique_ptr<Source> still_source(const std::string& path, Frame frame) {
+  return std::make_unique<ImageSource>(path, std::move(frame));
+}
+
+}  // namespace detail
+
 std::unique_ptr<Source> open_image(const std::string& path) {
-  return std::make_unique<ImageSource>(path);
+  const std::string ext = detail::lower_extension(path);
+  if (ext == ".tif" || ext == ".tiff") return detail::open_tiff(path);
+  return detail::still_source(path, detail::read_frame(path));
 }
 
 std::unique_ptr<Source> open_path(const std::string& path) {

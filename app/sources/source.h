@@ -68,6 +68,8 @@ class Source {
 };
 
 // Each throws IoError with a message naming the file or device when it cannot open at all.
+// A multi-page TIFF opens as a sequence of its pages (a stack, at `fps`, looping; page by page
+// while paused), as a folder plays: each page filtered as an image of its own.
 std::unique_ptr<Source> open_image(const std::string& path);
 std::unique_ptr<Source> open_folder(const std::string& dir, double fps = 10.0, bool loop = true);
 std::unique_ptr<Source> open_video(const std::string& path, bool loop = true);  // ffmpeg process

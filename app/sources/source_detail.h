@@ -34,6 +34,12 @@ bool is_video_extension(const std::string& ext);
 // is 1. RGBA8 rounds and clamps [0, 1] to 0..255; RGBA32F keeps the values as they are (HDR).
 Frame image_to_frame(const Image& img, PixelFormat format);
 
+// A still: `frame` delivered once, described as "NAME WxH" (" float" for RGBA32F).
+std::unique_ptr<Source> still_source(const std::string& path, Frame frame);
+// A .tif/.tiff file: a still when it holds one page, its pages played at `fps` when it holds more
+// (pages_source.cpp). Throws IoError naming the file.
+std::unique_ptr<Source> open_tiff(const std::string& path, double fps = 10.0);
+
 // Reads an image file into a frame: RGBA32F for the float formats (PFM, HDR), RGBA8 otherwise.
 // Throws IoError naming the file.
 Frame read_frame(const std::string& path);

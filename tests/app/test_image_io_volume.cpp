@@ -289,6 +289,25 @@ TEST_CASE("Volume: write_volume and read_volume round trip 8, 16 and 32 bits exa
   CHECK(back.voxels == v.voxels);
 }
 
+TEST_CASE("Volume: a caller's cap on the samples refuses a larger stack, not one page") {
+  TempDir dir;
+  const io::Volume v = random_volume(7, 5, 3, 1, 8, 5);  // 105 samples
+  io::write_volume(dir / "s.tif", v, 8);
+  CHECK(io::read_volume(dir / "s.tif", nullptr, 105).depth == 3);
+  try {
+    io::read_volume(dir / "s.tif", nullptr, 104);
+    FAIL("a stack over the cap was read");
+  } catch (const IoError& e) {
+    CHECK(std::string(e.what()).find("3 pages of 7x5: 105 samples, more than the 104") !=
+          std::string::npos);
+  }
+  io::Volume one = v;
+  one.depth = 1;
+  one.voxels.resize(35);
+  io::write_volume(dir / "one.tif", one, 8);
+  CHECK(io::read_volume(dir / "one.tif", nullptr, 10).depth == 1);
+}
+
 TEST_CASE("Volume: a single-page TIFF, a PNG and a PFM read as volumes of depth 1") {
   TempDir dir;
   const Image img = rf::test::random_image_8bit(7, 5, 3, 3);

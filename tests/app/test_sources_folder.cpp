@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app/io/image_io.h"
+#include "app/io/volume.h"
 #include "app/sources/source.h"
 #include "filters/core/errors.h"
 #include "sources_test_util.h"
@@ -239,4 +240,52 @@ TEST_CASE("open_path picks a folder source for a directory") {
   CHECK(tag_of(f) == 7);
   auto still = open_path(dir.file("only.png"));
   CHECK_FALSE(still->animated());
+}
+
+// A multi-page TIFF plays its pages as a folder plays its images: page by page while paused,
+// after the last the first; 16-bit pages stay float; one page is a still.
+TEST_CASE("a multi-page TIFF plays its pages, steps page by page and loops") {
+  TempDir dir;
+  io::Volume v;
+  v.width = 7;
+  v.height = 5;
+  v.depth = 3;
+  v.channels = 1;
+  for (int z = 0; z < v.depth; ++z)
+    for (int i = 0; i < v.width * v.height; ++i) v.voxels.push_back((40 + 60 * z) / 255.0f);
+  const std::string stack = dir.path() + "/stack.tif";
+  io::write_volume(stack, v, 8);
+  const auto s = open_image(stack);
+  CHECK(s->animated());
+  CHECK(s->fps() > 0.0);
+  s->set_paused(true);
+  Frame f;
+  REQUIRE(s->poll(f));
+  CHECK(f.width == 7);
+  CHECK(f.height == 5);
+  CHECK(f.format == PixelFormat::RGBA8);
+  CHECK(tag_of(f) == 40);
+  CHECK(s->description().find("page 1 of 3") != std::string::npos);
+  CHECK(step_and_read(*s, f) == 100);
+  CHECK(s->description().find("page 2 of 3") != std::string::npos);
+  CHECK(step_and_read(*s, f) == 160);
+  CHECK(step_and_read(*s, f) == 40);  // after the last page, the first
+  // Paused, nothing new arrives.
+  CHECK_FALSE(wait_for_frame(*s, f, 0.2));
+
+  const std::string deep = dir.path() + "/deep.tif";
+  io::write_volume(deep, v, 16);
+  Frame g;
+  const auto s16 = open_image(deep);
+  REQUIRE(s16->poll(g));
+  CHECK(g.format == PixelFormat::RGBA32F);
+
+  io::Volume one = v;
+  one.depth = 1;
+  one.voxels.resize(std::size_t(v.width) * v.height);
+  const std::string still = dir.path() + "/one.tif";
+  io::write_volume(still, one, 8);
+  const auto s1 = open_image(still);
+  CHECK_FALSE(s1->animated());
+  CHECK(s1->description() == "one.tif 7x5");
 }
