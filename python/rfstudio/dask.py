@@ -61,7 +61,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     output: None or a dtype (default the input's); truncate, radius: accepted, no effect (no
     truncation); the other arguments as scipy.ndimage.gaussian_filter takes them.
     recompute (default): a pass's output task reads its chunk again, computing the earlier
-    passes of it again, so that each worker holds a few chunks whatever the array's size. False:
+    passes of it again, so that each worker holds a few chunks and its share of the carries
+    (about 4% of the array's bytes per pass in 1024-sample chunks, spread over the workers). False:
     dask holds each chunk from a pass's moments task to its output task, and a pass along a
     second axis cannot begin before the first has passed every chunk, so the cluster holds the
     whole array between them (spilling it to disk where the workers' memory limits say so); for
