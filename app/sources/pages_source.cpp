@@ -5,7 +5,6 @@
 // (--axes); here each page is an image of its own.
 #include <algorithm>
 #include <cstdio>
-#include <mutex>
 
 #include "app/io/volume.h"
 #include "app/sources/source.h"
@@ -22,42 +21,25 @@ constexpr std::size_t kMaxPlayedSamples = std::size_t(1) << 28;
 class PagesSource final : public Source {
  public:
   PagesSource(const std::string& path, io::Volume volume, PixelFormat format, double fps)
-      : name_(detail::base_name(path)), volume_(std::move(volume)), format_(format), clock_(fps) {
-    frame_ = page(0);
-  }
+      : name_(detail::base_name(path)),
+        volume_(std::move(volume)),
+        format_(format),
+        pages_(fps, [this](std::int64_t n) { return page(int(n % volume_.depth)); }) {}
 
   std::string description() const override {
-    std::lock_guard<std::mutex> lock(mutex_);
     char fps[32];
-    std::snprintf(fps, sizeof fps, "%g", clock_.fps());
-    return name_ + ": page " + std::to_string(shown_ + 1) + " of " + std::to_string(volume_.depth) +
-           ", " + std::to_string(volume_.width) + "x" + std::to_string(volume_.height) +
-           (format_ == PixelFormat::RGBA32F ? " float" : "") + " at " + fps + " fps";
+    std::snprintf(fps, sizeof fps, "%g", pages_.fps());
+    return name_ + ": page " + std::to_string(pages_.shown() % volume_.depth + 1) + " of " +
+           std::to_string(volume_.depth) + ", " + std::to_string(volume_.width) + "x" +
+           std::to_string(volume_.height) + (format_ == PixelFormat::RGBA32F ? " float" : "") +
+           " at " + fps + " fps";
   }
-
-  bool poll(Frame& frame) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const int due = int(clock_.frame() % volume_.depth);
-    if (due != shown_) {
-      frame_ = page(due);
-      shown_ = due;
-    }
-    if (!frame.bytes.empty() && frame.index >= frame_.index) return false;
-    frame = frame_;
-    return true;
-  }
-
-  void set_paused(bool paused) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    clock_.set_paused(paused);
-  }
+  bool poll(Frame& frame) override { return pages_.poll(frame); }
+  void set_paused(bool paused) override { pages_.set_paused(paused); }
   // While paused: the next page (after the last, the first).
-  void step() override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (clock_.paused()) clock_.seek(clock_.frame() + 1);
-  }
+  void step() override { pages_.step(); }
   bool animated() const override { return true; }
-  double fps() const override { return clock_.fps(); }
+  double fps() const override { return pages_.fps(); }
 
  private:
   // Page z as a frame: gray replicated to RGB, 16-bit and float pages as RGBA32F (as an image
@@ -67,18 +49,13 @@ class PagesSource final : public Source {
     const auto first =
         volume_.voxels.begin() + std::ptrdiff_t(z) * std::ptrdiff_t(img.pixels.size());
     std::copy(first, first + std::ptrdiff_t(img.pixels.size()), img.pixels.begin());
-    Frame f = detail::image_to_frame(img, format_);
-    f.index = detail::next_frame_index();
-    return f;
+    return detail::image_to_frame(img, format_);
   }
 
-  mutable std::mutex mutex_;
   const std::string name_;
   const io::Volume volume_;
   const PixelFormat format_;
-  detail::FrameClock clock_;
-  int shown_ = 0;
-  Frame frame_;
+  detail::ClockedFrames pages_;  // last: its first page is rendered from the members above
 };
 
 }  // namespace

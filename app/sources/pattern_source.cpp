@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "app/sources/pattern.h"
@@ -154,53 +154,41 @@ void draw_moving_bar(Canvas c, std::int64_t frame) {
 class PatternSource final : public Source {
  public:
   PatternSource(std::string name, int width, int height, Encoding encoding)
-      : name_(std::move(name)),
-        width_(width),
-        height_(height),
-        encoding_(encoding),
-        clock_(kMovingBarFps) {
-    animated_ = name_ == "moving-bar";
-    frame_ = render_pattern(name_, width_, height_, 0, encoding_);
-    frame_.index = detail::next_frame_index();
+      : name_(std::move(name)), width_(width), height_(height), encoding_(encoding) {
+    if (name_ == "moving-bar") {
+      bar_.emplace(kMovingBarFps, [this](std::int64_t n) {
+        return render_pattern(name_, width_, height_, n, encoding_);
+      });
+    } else {
+      still_ = render_pattern(name_, width_, height_, 0, encoding_);
+      still_.index = detail::next_frame_index();
+    }
   }
   std::string description() const override {
     return "pattern: " + name_ + " " + std::to_string(width_) + "x" + std::to_string(height_) +
            (encoding_ == Encoding::Rgba ? "" : std::string(" ") + to_string(encoding_));
   }
-  double fps() const override { return animated_ ? kMovingBarFps : 0.0; }
+  double fps() const override { return bar_ ? kMovingBarFps : 0.0; }
   bool poll(Frame& frame) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (animated_) {
-      const std::int64_t n = clock_.frame();
-      if (n != shown_) {
-        frame_ = render_pattern(name_, width_, height_, n, encoding_);
-        frame_.index = detail::next_frame_index();
-        shown_ = n;
-      }
-    }
-    if (!frame.bytes.empty() && frame.index >= frame_.index) return false;
-    frame = frame_;
+    if (bar_) return bar_->poll(frame);
+    if (!frame.bytes.empty() && frame.index >= still_.index) return false;
+    frame = still_;
     return true;
   }
   void set_paused(bool paused) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    clock_.set_paused(paused);
+    if (bar_) bar_->set_paused(paused);
   }
   void step() override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (animated_ && clock_.paused()) clock_.seek(shown_ + 1);
+    if (bar_) bar_->step();
   }
-  bool animated() const override { return animated_; }
+  bool animated() const override { return bar_.has_value(); }
 
  private:
-  std::mutex mutex_;
-  std::string name_;
-  int width_, height_;
-  Encoding encoding_;
-  bool animated_ = false;
-  detail::FrameClock clock_;
-  std::int64_t shown_ = 0;
-  Frame frame_;
+  const std::string name_;
+  const int width_, height_;
+  const Encoding encoding_;
+  std::optional<detail::ClockedFrames> bar_;  // the moving bar
+  Frame still_;                               // every other pattern
 };
 
 }  // namespace

@@ -174,6 +174,39 @@ void FrameClock::seek(std::int64_t n, clock::time_point now) {
   }
 }
 
+ClockedFrames::ClockedFrames(double fps, Render render)
+    : clock_(fps), render_(std::move(render)), frame_(render_(0)) {
+  frame_.index = next_frame_index();
+}
+
+bool ClockedFrames::poll(Frame& frame) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::int64_t n = clock_.frame();
+  if (n != shown_) {
+    frame_ = render_(n);
+    frame_.index = next_frame_index();
+    shown_ = n;
+  }
+  if (!frame.bytes.empty() && frame.index >= frame_.index) return false;
+  frame = frame_;
+  return true;
+}
+
+void ClockedFrames::set_paused(bool paused) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  clock_.set_paused(paused);
+}
+
+void ClockedFrames::step() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (clock_.paused()) clock_.seek(shown_ + 1);
+}
+
+std::int64_t ClockedFrames::shown() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return shown_;
+}
+
 void Pacer::set_paused(bool paused) {
   {
     std::lock_guard<std::mutex> lock(mutex_);

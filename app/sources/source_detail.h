@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -67,6 +68,27 @@ class FrameClock {
   bool paused_ = false;
   clock::time_point start_;   // when playing time 0 was (valid while playing)
   double paused_at_s_ = 0.0;  // playing time frozen while paused
+};
+
+// A sequence drawn on demand by its clock, with no worker thread (the moving bar, a TIFF's pages):
+// poll() renders frame n = clock.frame() with `render` when n changes and delivers it as
+// Source::poll does; paused, step() moves one frame on. Thread-safe.
+class ClockedFrames {
+ public:
+  using Render = std::function<Frame(std::int64_t n)>;
+  ClockedFrames(double fps, Render render);  // renders frame 0 here
+  bool poll(Frame& frame);
+  void set_paused(bool paused);
+  void step();
+  double fps() const { return clock_.fps(); }
+  std::int64_t shown() const;
+
+ private:
+  mutable std::mutex mutex_;
+  FrameClock clock_;
+  Render render_;
+  std::int64_t shown_ = 0;
+  Frame frame_;
 };
 
 // How a sequence's worker thread paces its frames (folders, videos): the next frame is shown when
