@@ -177,13 +177,13 @@ long double step(const Form& m, std::vector<long double>& s, long double x) {
   return y;
 }
 
-Form modal_form(const Recursive& f) {
-  const int r = f.order();
-  if (r < 1) throw std::domain_error("modal form: empty filter");
+namespace {
+
+// The poles of f in extended precision, refused (std::domain_error) when there are none, when one
+// lies on or outside the unit circle (but the summed-area table's at 1) or when two repeat.
+std::vector<Cx> checked_poles(const Recursive& f) {
+  if (f.order() < 1) throw std::domain_error("modal form: empty filter");
   const std::vector<Cx> z = poles_of(f.a);
-  Form m;
-  m.order = r;
-  m.causal_only = f.causal_only;
   for (const Cx& p : z) {
     const Wide mag = std::abs(p);
     const bool at_one = f.causal_only && std::abs(p - 1.0L) < 1e-12L;
@@ -194,6 +194,17 @@ Form modal_form(const Recursive& f) {
     for (std::size_t j = k + 1; j < z.size(); ++j)
       if (std::abs(z[k] - z[j]) < 1e-9L * std::max(Wide(1.0L), std::abs(z[k])))
         throw std::domain_error("modal form: repeated poles");
+  return z;
+}
+
+}  // namespace
+
+Form modal_form(const Recursive& f) {
+  const std::vector<Cx> z = checked_poles(f);
+  const int r = f.order();
+  Form m;
+  m.order = r;
+  m.causal_only = f.causal_only;
   // Residues of b0 z^r / P(z): c_k = b0 p_k^(r-1) / prod_{j != k} (p_k - p_j).
   std::vector<Cx> c(r);
   for (int k = 0; k < r; ++k) {
@@ -389,12 +400,12 @@ namespace rf {
 
 PairModes pair_modes(const Recursive& f) {
   if (f.causal_only) throw InvalidParameter("pair modes: a causal-only filter has no pair");
+  std::vector<modal::Cx> p;
   try {
-    modal::modal_form(f);  // refuses poles on or outside the unit circle, repeated poles
+    p = modal::checked_poles(f);
   } catch (const std::domain_error& e) {
     throw InvalidParameter(std::string("pair modes: ") + e.what());
   }
-  const std::vector<modal::Cx> p = modal::poles_of(f.a);
   const modal::Cx b0 = modal::Cx(f.b0);
   PairModes out;
   for (std::size_t l = 0; l < p.size(); ++l) {
