@@ -86,21 +86,29 @@ std::vector<Extension> case_extensions(const BenchOptions& o, FilterKind kind) {
 
 std::vector<FilterSpec> bench_cases(const BenchOptions& o, FilterKind kind, Backend backend) {
   const std::vector<Algorithm> algos = bench_algorithms(o, kind, backend);
+  std::vector<GaussianMethod> methods = {GaussianMethod::Recursive};
+  if (info(kind).params.has(Param::GaussianMethod) && !o.methods.empty()) methods = o.methods;
+  const std::vector<int> orders = case_orders(o, kind);
   std::vector<FilterSpec> cases;
   for (double sigma : case_sigmas(o, kind))
-    for (int order : case_orders(o, kind))
-      for (Extension ext : case_extensions(o, kind))
-        for (Algorithm algo : algos) {
-          FilterSpec spec;
-          spec.kind = kind;
-          spec.sigma = sigma;
-          if (info(kind).params.has(Param::SigmaY)) spec.sigma_y = o.sigma_y;
-          spec.order = order;
-          spec.ext = ext;
-          spec.algo = algo;
-          if (info(kind).params.has(Param::Derivative)) spec.derivative = o.derivative;
-          cases.push_back(spec);
-        }
+    for (GaussianMethod method : methods)
+      for (int order : orders)
+        for (Extension ext : case_extensions(o, kind))
+          for (Algorithm algo : algos) {
+            // The FIR has neither an order nor an algorithm: one case at the first order.
+            const bool fir = method == GaussianMethod::Fir;
+            if (fir && (order != orders.front() || algo != algos.front())) continue;
+            FilterSpec spec;
+            spec.kind = kind;
+            spec.sigma = sigma;
+            if (info(kind).params.has(Param::SigmaY)) spec.sigma_y = o.sigma_y;
+            spec.order = order;
+            spec.ext = ext;
+            spec.algo = fir ? Algorithm::Auto : algo;
+            spec.gaussian_method = method;
+            if (info(kind).params.has(Param::Derivative)) spec.derivative = o.derivative;
+            cases.push_back(spec);
+          }
   return cases;
 }
 
@@ -113,6 +121,8 @@ BenchResult case_row(const FilterSpec& spec, int width, int height, int channels
   r.sigma_y = spec.sigma_y.value_or(0.0);
   r.order = spec.order;
   r.ext = sweeps_extensions(spec.kind) ? to_string(spec.ext) : "-";
+  if (info(spec.kind).params.has(Param::GaussianMethod))
+    r.gaussian_method = to_string(spec.gaussian_method);
   if (spec.derivative.any())
     r.derivative = to_string(spec.derivative) + (spec.derivative.normalized ? " normalized" : "");
   r.width = width;
@@ -191,6 +201,7 @@ void bench_cpu_frame(Engine& engine, const BenchOptions& o, const Shape& shape, 
                   channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
       BenchResult r = case_row(spec, shape.width, shape.height, channels, cpu_format(channels));
       r.impl = "cpu";
+      r.method = engine.method();
       rows.add(r, time_cpu_case(engine, in, out, o.warmup, o.iterations));
     }
 }

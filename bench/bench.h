@@ -3,6 +3,7 @@
 // filter's).
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,8 +36,11 @@ struct BenchResult {
   int runs = 0;            // timed runs whose median is `ms`
   std::string derivative;  // the engine's rows of a derivative: "1,0", "gradient", ...; "" none
   int radius = 0;          // FIR baselines: taps on each side of the centre
-  int depth = 0;           // a volume's pages (width x height x depth); 0: a frame
-  std::string axes;        // a volume's axes filtered ("x,y,z", "x,y", "z"); "" for a frame
+  // The engine's rows of the Gaussian: the method asked ("recursive", "fir", "auto") and what
+  // the plan ran (Engine::method(): "recursive order 3", "FIR radius 9"); "" elsewhere.
+  std::string gaussian_method, method;
+  int depth = 0;     // a volume's pages (width x height x depth); 0: a frame
+  std::string axes;  // a volume's axes filtered ("x,y,z", "x,y", "z"); "" for a frame
   // Baselines checked against the double FIR with the same taps and extension (one channel):
   // the largest absolute difference on the benchmark's data in [0.05, 1); < 0: not checked.
   double max_error = -1.0;
@@ -60,7 +64,10 @@ struct BenchOptions {
   std::vector<Algorithm> algos;   // empty: every algorithm the CUDA backend offers (not Auto)
   std::vector<FilterKind> kinds;  // empty: Gaussian and Sat
   Derivative derivative;          // every case of a kind that takes one (the baselines: none)
-  bool baselines = true;          // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor
+  // The Gaussian's methods, each case of the kind with each (fir: with auto alone, at the first
+  // order); empty: recursive.
+  std::vector<GaussianMethod> methods;
+  bool baselines = true;  // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor
   // The CUDA backend only: an n^3 float32 volume filtered along its three axes, its pages alone
   // and through them (rf::ArrayFilter), beside a copy of its bytes; 0: none.
   int volume = 0;
@@ -72,6 +79,11 @@ inline constexpr int kBenchMinRuns = 10;
 // the ground truth), the tuned FIR and NPP 3 (what a user picks for speed).
 inline constexpr double kBenchTruthSigmas = 6.0;
 inline constexpr double kBenchFastFirSigmas = 3.0;
+
+// ceil(sigmas * sigma): the FIR radius that keeps `sigmas` standard deviations of the Gaussian.
+inline int fir_radius(double sigma, double sigmas) {
+  return int(std::ceil(sigmas * sigma));
+}
 
 // 2^30 pixels per second of a width x height frame filtered in `ms`.
 double gips(int width, int height, double ms);

@@ -19,7 +19,6 @@
 #include "bench/baselines_cuda.h"
 #include "bench/bench.h"
 #include "bench/fir_cuda.h"
-#include "bench/fir_tuned_cuda.h"
 #include "bench/npp_cuda.h"
 #include "bench/random.h"
 #include "bench/timer.h"
@@ -29,6 +28,7 @@
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
 #include "filters/core/filter_table.h"
+#include "filters/fir/fir_tuned_cuda.h"
 
 namespace rf::bench {
 namespace {
@@ -230,6 +230,7 @@ void CudaBench::engine_cases(Frame& f) {
              " " + r.ext + " sigma " + sigma_text(r.sigma) + ", " + f.where() + ": " + e.what());
         continue;
       }
+      r.method = engine->method();
       rows_.add(r, measure([&] { engine->run(f.src, f.dst, stream_.stream); }));
     }
 }

@@ -1,9 +1,9 @@
-// The plain FIR baseline: filters/truth/fir_cuda.cuh in float or in double.
+// The plain FIR baseline: filters/fir/fir_direct_cuda.cuh in float or in double.
 #include "bench/fir_cuda.h"
 
 #include <stdexcept>
 
-#include "filters/truth/fir_cuda.cuh"
+#include "filters/fir/fir_direct_cuda.cuh"
 
 namespace rf::bench {
 

@@ -1,5 +1,5 @@
 // The plain FIR baseline: the library's direct separable FIR Gaussian on the GPU (the ground
-// truth's kernel, filters/truth/fir_cuda.cuh) with its accumulation in float or in double, for
+// truth's kernel, filters/fir/fir_direct_cuda.cuh) with its accumulation in float or in double, for
 // every frame the engine takes. Plain C++ (no CUDA types); without CUDA every call throws
 // BackendUnavailable.
 #pragma once

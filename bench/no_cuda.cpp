@@ -7,7 +7,6 @@
 #include "bench/cuda_clock.h"
 #include "bench/edge_bench.h"
 #include "bench/fir_cuda.h"
-#include "bench/fir_tuned_cuda.h"
 #include "bench/frame_bench.h"
 #include "bench/lee_bench.h"
 #include "bench/npp_cuda.h"
@@ -74,22 +73,6 @@ void FirGaussian::run(const FrameView&, const FrameView&, void*) {
 }
 Image fir_gaussian(const Image&, double, Extension, FirPrecision, int) {
   no_cuda("the GPU FIR Gaussian");
-}
-
-struct FirTuned::Impl {};
-FirTuned::FirTuned() = default;
-FirTuned::~FirTuned() = default;
-void FirTuned::plan(double, int, Extension, int, int, FirTunedKernel) {
-  no_cuda("the tuned FIR Gaussian");
-}
-FirTunedKernel FirTuned::kernel() const {
-  no_cuda("the tuned FIR Gaussian");
-}
-void FirTuned::run(const float*, std::size_t, float*, std::size_t, void*) {
-  no_cuda("the tuned FIR Gaussian");
-}
-Image fir_tuned(const Image&, double, int, Extension, FirTunedKernel) {
-  no_cuda("the tuned FIR Gaussian");
 }
 
 struct NppGaussian::Impl {};

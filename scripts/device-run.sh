@@ -37,7 +37,7 @@ if has sanitize; then
   echo "== compute-sanitizer"
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   subset='*small odd sizes*,*surfaces*,*RGBA8*,*summed-area*,*rt baseline*,*misaligned rows*'
-  subset="$subset,*agree with each other*,*derivative frames*,*array passes*,*one axis of a wide*"
+  subset="$subset,*agree with each other*,*derivative frames*,*array passes*,*one axis of a wide*,*FIR method*"
   for tool in memcheck racecheck; do
     cmd=("$sanitizer" --tool "$tool" --error-exitcode 3 "$build/bin/rf_cuda_tests" "-tc=$subset")
     echo "\$ ${cmd[*]}" >"$out/sanitizer-$tool.txt"

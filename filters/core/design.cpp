@@ -239,6 +239,29 @@ double smoothing_sigma(const LineSpec& line) {
 void validate(const FilterSpec& spec) {
   const ParamSet p = info(spec.kind).params;
   const Derivative& d = spec.derivative;
+  const bool fir = spec.gaussian_method == GaussianMethod::Fir;
+  if (spec.gaussian_method != GaussianMethod::Recursive) {
+    const std::string method = std::string("--gaussian-method ") + to_string(spec.gaussian_method);
+    if (!p.has(Param::GaussianMethod))
+      refuse(method + ": the " + info(spec.kind).title +
+             " is a recursive design; the method chooses how --filter gaussian is computed");
+    if (fir && d.any())
+      refuse(method +
+             ": derivatives take the recursive filter (--gaussian-method recursive or auto)");
+    if (fir && spec.algo != Algorithm::Auto)
+      refuse(method + ": the FIR runs no recursive algorithm (got --algo " + to_string(spec.algo) +
+             "); use --algo auto");
+  }
+  // The FIR takes any sigma of Param::Sigma's range; the recursive designs those of their order,
+  // and auto, below the order's least sigma, the FIR (fir.h's runs_fir).
+  const auto check_axis = [&](const LineSpec& line, const char* name) {
+    const bool below_design = spec.gaussian_method == GaussianMethod::Auto && !d.any() &&
+                              line.sigma < sigma_range(spec.kind, spec.order).lo;
+    if (fir || below_design)
+      check_range(name, info(Param::Sigma).range, line.sigma, false);
+    else
+      check_line(line, name);
+  };
   if (d.any()) {
     if (!p.has(Param::Derivative))
       refuse(std::string("derivative ") + to_string(d) + ": the " + info(spec.kind).title +
@@ -279,11 +302,11 @@ void validate(const FilterSpec& spec) {
       if ((along == Axis::X ? part.y : part.x) != 0)
         refuse("derivative " + to_string(d) + ": along " + name + " alone the filter takes no " +
                "derivative along " + (along == Axis::X ? "y" : "x"));
-    check_line(line_spec(spec, along),
+    check_axis(line_spec(spec, along),
                spec.sigma_y ? (along == Axis::X ? "sigma along x" : "sigma along y") : "sigma");
   } else {
-    check_line(line_spec(spec, Axis::X), spec.sigma_y ? "sigma along x" : "sigma");
-    if (spec.sigma_y) check_line(line_spec(spec, Axis::Y), "sigma along y");
+    check_axis(line_spec(spec, Axis::X), spec.sigma_y ? "sigma along x" : "sigma");
+    if (spec.sigma_y) check_axis(line_spec(spec, Axis::Y), "sigma along y");
   }
   if (p.has(Param::SigmaR)) check_range("sigma_r", info(Param::SigmaR).range, spec.sigma_r, false);
   if (spec.ext == Extension::Constant && !std::isfinite(spec.cval))

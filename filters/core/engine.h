@@ -22,6 +22,9 @@ class Engine {
   virtual Backend backend() const = 0;
   // A line for people: "CPU, OpenMP 2 threads" or "CUDA, NVIDIA H100 80GB HBM3 (sm_90)".
   virtual std::string description() const = 0;
+  // What the last plan computes the filter with, for people: "recursive order 3", "FIR radius 9"
+  // (the Gaussian's --gaussian-method, auto resolved), "edge-aware filter".
+  virtual std::string method() const = 0;
 
   // Designs the filter, precomputes boundary matrices and allocates scratch for frames of this
   // size and format. Throws InvalidParameter for a bad spec. Planning an unchanged spec, size and

@@ -178,7 +178,7 @@ const std::vector<KindInfo>& kind_table() {
        "Gaussian",
        "Gaussian of order 1 (matched first order), 2 (Deriche's poles) or 3..5 (van Vliet, Young "
        "and Verbeek 1998)",
-       kGaussianParams,
+       kGaussianParams | Param::GaussianMethod,
        {{1, 0.0, kMaxSigma},
         {2, kMinSigmaHigherOrder, kMaxSigma},
         {3, kMinSigmaHigherOrder, kMaxSigma},
@@ -431,6 +431,25 @@ const std::vector<BackendInfo>& backend_table() {
   return table;
 }
 
+const std::vector<MethodInfo>& method_table() {
+  static const std::vector<MethodInfo> table = {
+      {GaussianMethod::Recursive,
+       "recursive",
+       {"iir"},
+       "the recursive design of --order, exact at every border and flat in cost at any sigma"},
+      {GaussianMethod::Fir,
+       "fir",
+       {},
+       "the sampled Gaussian truncated at 4 sigma (scipy.ndimage's kernel), exact at every "
+       "border, its cost growing with sigma"},
+      {GaussianMethod::Auto,
+       "auto",
+       {"best"},
+       "the faster of the two on the backend that runs it, as measured: the FIR at small sigma"},
+  };
+  return table;
+}
+
 const std::vector<ParamInfo>& param_table() {
   static const std::vector<ParamInfo> table = {
       {Param::Sigma,
@@ -467,6 +486,11 @@ const std::vector<ParamInfo>& param_table() {
        "Gaussian derivative: none, DX,DY (the order along x and y, 0, 1 or 2 each; dx, dy, dxx, "
        "dyy, dxy name five), gradient (its magnitude) or laplacian",
        {0.0, 2.0, false, false}},
+      {Param::GaussianMethod,
+       "gaussian_method",
+       "--gaussian-method",
+       "how the Gaussian is computed",
+       {}},
   };
   return table;
 }
@@ -483,6 +507,9 @@ const AlgorithmInfo& info(Algorithm algo) {
 const BackendInfo& info(Backend backend) {
   return row_of(backend_table(), backend, &BackendInfo::backend, "backend");
 }
+const MethodInfo& info(GaussianMethod method) {
+  return row_of(method_table(), method, &MethodInfo::method, "Gaussian method");
+}
 const ParamInfo& info(Param param) {
   return row_of(param_table(), param, &ParamInfo::param, "parameter");
 }
@@ -492,6 +519,9 @@ std::string kind_names() {
 }
 std::string extension_names() {
   return names_in(extension_table());
+}
+std::string method_names() {
+  return names_in(method_table());
 }
 std::string algorithm_names() {
   return names_in(algorithm_table());
@@ -569,6 +599,10 @@ const OptionHelp& option_help() {
     h.iterations = param_help(Param::Iterations);
     h.algo = algo_help();
     h.backend = backend_names() + " (auto: " + info(Backend::Auto).description + ")";
+    h.gaussian_method = std::string(info(Param::GaussianMethod).help) + " (--filter gaussian):";
+    for (const MethodInfo& m : method_table())
+      h.gaussian_method += std::string(m.method == method_table().front().method ? " " : "; ") +
+                           m.name + ": " + m.description;
     return h;
   }();
   return help;

@@ -24,8 +24,9 @@ enum class Param : unsigned {
   Kappa = 1u << 4,
   Iterations = 1u << 5,
   Ext = 1u << 6,
-  SigmaY = 1u << 7,      // a sigma of its own along Y (FilterSpec::sigma_y)
-  Derivative = 1u << 8,  // a derivative of the smoothed image (FilterSpec::derivative)
+  SigmaY = 1u << 7,          // a sigma of its own along Y (FilterSpec::sigma_y)
+  Derivative = 1u << 8,      // a derivative of the smoothed image (FilterSpec::derivative)
+  GaussianMethod = 1u << 9,  // recursive, FIR or the faster (FilterSpec::gaussian_method)
 };
 
 class ParamSet {
@@ -107,6 +108,13 @@ struct AlgorithmInfo {
   std::vector<FilterKind> kinds;  // the kinds it filters
 };
 
+struct MethodInfo {
+  GaussianMethod method;
+  const char* name;
+  std::vector<const char*> aliases;
+  const char* description;
+};
+
 struct BackendInfo {
   Backend backend;
   const char* name;
@@ -119,6 +127,7 @@ const std::vector<KindInfo>& kind_table();
 const std::vector<ExtensionInfo>& extension_table();
 const std::vector<AlgorithmInfo>& algorithm_table();
 const std::vector<BackendInfo>& backend_table();
+const std::vector<MethodInfo>& method_table();
 const std::vector<ParamInfo>& param_table();
 
 // The row of a value; throws std::invalid_argument for a value outside its enum.
@@ -126,6 +135,7 @@ const KindInfo& info(FilterKind kind);
 const ExtensionInfo& info(Extension ext);
 const AlgorithmInfo& info(Algorithm algo);
 const BackendInfo& info(Backend backend);
+const MethodInfo& info(GaussianMethod method);
 const ParamInfo& info(Param param);
 
 // Comma-separated names, as messages list them: "gaussian, deriche, ..., edge-aware".
@@ -133,6 +143,7 @@ std::string kind_names();
 std::string extension_names();
 std::string algorithm_names();
 std::string backend_names();
+std::string method_names();
 std::string names_of(const std::vector<Algorithm>& algos);
 
 // A kind's orders for people: "1..5", "2 or 4", "3".
@@ -150,7 +161,7 @@ FilterSpec with_kind(FilterSpec spec, FilterKind kind);
 // The descriptions of the filter options rfcli and rfstudio share, generated from the tables.
 struct OptionHelp {
   std::string filter, sigma, sigma_y, order, pole, ext, cval, derivative, sigma_r, kappa,
-      iterations, algo, backend;
+      iterations, algo, backend, gaussian_method;
 };
 const OptionHelp& option_help();
 

@@ -79,6 +79,10 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
     throw InvalidParameter("--cval " + number_text(*a.cval) +
                            ": only --ext constant takes a value (the extension is " + ext_name +
                            ")");
+  const auto method = parse_gaussian_method(a.gaussian_method);
+  if (!method)
+    throw InvalidParameter("--gaussian-method: unknown method '" + a.gaussian_method + "' (" +
+                           method_names() + ")");
   const auto derivative = parse_derivative(a.derivative);
   if (!derivative)
     throw InvalidParameter("--derivative: '" + a.derivative +
@@ -91,6 +95,7 @@ FilterSpec parse(const FilterArgs& a, bool check_extension) {
   s.cval = a.cval.value_or(0.0);
   s.algo = *algo;
   s.backend = *backend;
+  s.gaussian_method = *method;
   s.sigma = a.sigma;
   // One sigma given twice is one sigma: specs compare equal however a person typed them.
   if (a.sigma_y && !(*a.sigma_y == a.sigma)) s.sigma_y = a.sigma_y;
@@ -116,6 +121,9 @@ const char* to_string(Backend e) {
 const char* to_string(Extension e) {
   return name_from(extension_table(), &ExtensionInfo::ext, e);
 }
+const char* to_string(GaussianMethod e) {
+  return name_from(method_table(), &MethodInfo::method, e);
+}
 std::optional<FilterKind> parse_filter_kind(std::string_view s) {
   return parse_from(kind_table(), &KindInfo::kind, s);
 }
@@ -127,6 +135,9 @@ std::optional<Backend> parse_backend(std::string_view s) {
 }
 std::optional<Extension> parse_extension(std::string_view s) {
   return parse_from(extension_table(), &ExtensionInfo::ext, s);
+}
+std::optional<GaussianMethod> parse_gaussian_method(std::string_view s) {
+  return parse_from(method_table(), &MethodInfo::method, s);
 }
 
 std::string to_string(const Derivative& d) {
@@ -209,6 +220,8 @@ std::string describe(const FilterSpec& s) {
         ", derivative " + to_string(s.derivative) + (s.derivative.normalized ? " normalized" : "");
   if (s.axes != Axes::Both) out += s.axes == Axes::X ? ", along x only" : ", along y only";
   if (s.algo != Algorithm::Auto) out += std::string(", ") + to_string(s.algo);
+  if (p.has(Param::GaussianMethod) && s.gaussian_method != GaussianMethod::Recursive)
+    out += std::string(", method ") + to_string(s.gaussian_method);
   return out;
 }
 
@@ -283,6 +296,7 @@ FilterArgs to_args(const FilterSpec& s) {
   a.iterations = s.iterations;
   a.algo = to_string(s.algo);
   a.backend = to_string(s.backend);
+  a.gaussian_method = to_string(s.gaussian_method);
   return a;
 }
 
@@ -296,6 +310,8 @@ void change_filter(FilterArgs& a, const std::string& name) {
   const bool chosen = from && info(*from).params.has(Param::Order);
   if (a.order && (!chosen || !k.offers_order(*a.order))) a.order.reset();
   if (!k.params.has(Param::SigmaY)) a.sigma_y.reset();
+  if (!k.params.has(Param::GaussianMethod))
+    a.gaussian_method = to_string(GaussianMethod::Recursive);
   if (!k.params.has(Param::Derivative)) {
     a.derivative = "none";
     a.normalized = false;

@@ -39,6 +39,11 @@ enum class Algorithm {
 
 enum class Backend { Auto, Cpu, Cuda };
 
+// How the Gaussian kind is computed: its recursive design (exact to the design at any sigma), the
+// sampled Gaussian as a FIR truncated at four sigma (scipy.ndimage's kernel; filters/fir/fir.h),
+// or the faster of the two on the backend that runs it, measured (fir.h says where).
+enum class GaussianMethod { Recursive, Fir, Auto };
+
 // What a Gaussian kind computes (Param::Derivative): the smoothed image, one of its partial
 // derivatives, or a measure made of them. The engines take the derivative of the smoothed image by
 // differences (filters/core/derivative.h says how, and why that is exact at the border).
@@ -85,14 +90,16 @@ struct FilterSpec {
   double sigma_r = 0.2;  // EdgeAware range sigma on the [0, 1] intensity scale
   double kappa = 2.0;    // EdgeAware warm-up distance in units of sigma (algorithms C, D)
   int iterations = 2;    // EdgeAware iterations N
-  Algorithm algo = Algorithm::Auto;
+  Algorithm algo = Algorithm::Auto;  // the recursive algorithm (Fir runs none)
   Backend backend = Backend::Auto;
+  GaussianMethod gaussian_method = GaussianMethod::Recursive;  // kinds with Param::GaussianMethod
 
   bool operator==(const FilterSpec& o) const {
     return kind == o.kind && sigma == o.sigma && sigma_y == o.sigma_y && order == o.order &&
            pole == o.pole && ext == o.ext && cval == o.cval && derivative == o.derivative &&
            axes == o.axes && sigma_r == o.sigma_r && kappa == o.kappa &&
-           iterations == o.iterations && algo == o.algo && backend == o.backend;
+           iterations == o.iterations && algo == o.algo && backend == o.backend &&
+           gaussian_method == o.gaussian_method;
   }
   bool operator!=(const FilterSpec& o) const { return !(*this == o); }
 };
@@ -104,10 +111,12 @@ const char* to_string(FilterKind);
 const char* to_string(Algorithm);
 const char* to_string(Backend);
 const char* to_string(Extension);
+const char* to_string(GaussianMethod);
 std::optional<FilterKind> parse_filter_kind(std::string_view);
 std::optional<Algorithm> parse_algorithm(std::string_view);
 std::optional<Backend> parse_backend(std::string_view);
 std::optional<Extension> parse_extension(std::string_view);
+std::optional<GaussianMethod> parse_gaussian_method(std::string_view);
 
 // A derivative as rfcli's --derivative and presets write it: "none", "DX,DY" ("1,0" is d/dx,
 // "0,2" d2/dy2, "1,1" d2/dxdy), "gradient" or "laplacian"; parsing also takes "dx", "dy", "dxx",
@@ -164,6 +173,7 @@ struct FilterArgs {
   int iterations = FilterSpec().iterations;
   std::string algo = to_string(FilterSpec().algo);
   std::string backend = to_string(FilterSpec().backend);
+  std::string gaussian_method = to_string(FilterSpec().gaussian_method);
 };
 
 // The spec the arguments name, validated (rf::validate). Throws InvalidParameter with one line a

@@ -18,6 +18,7 @@
 #include "filters/core/errors.h"
 #include "filters/core/host_filter.h"
 #include "filters/edge_aware/edge_aware.h"
+#include "filters/fir/fir.h"
 #include "filters/lee2014/lee2014.h"
 #include "filters/recursive/fully_overlapped_cpu.h"
 #include "filters/recursive/rt_cpu.h"
@@ -142,6 +143,9 @@ std::unique_ptr<HostFilter> make_smoothing_filter(const FilterSpec& spec, int wi
                                                   int channels) {
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
+  // The CPU's crossover is the same for every frame format.
+  if (runs_fir(spec, Backend::Cpu, PixelFormat::RGBA32F))
+    return make_fir_host_filter(spec, width, height, channels);
   check_algorithm(Backend::Cpu, spec);
   if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
     validate(spec);
@@ -310,6 +314,8 @@ class CpuEngine final : public Engine {
  public:
   Backend backend() const override { return Backend::Cpu; }
 
+  std::string method() const override { return method_; }
+
   std::string description() const override {
     const int n = omp_get_max_threads();
     return "CPU, OpenMP " + std::to_string(n) + (n == 1 ? " thread" : " threads");
@@ -330,6 +336,7 @@ class CpuEngine final : public Engine {
                              " runs in float; in double the CPU runs the line filter (rt or "
                              "auto)");
     filter_ = std::move(filter);
+    method_ = method_text(spec, runs_fir(spec, Backend::Cpu, format));
     spec_ = spec;
     width_ = width;
     height_ = height;
@@ -480,6 +487,7 @@ class CpuEngine final : public Engine {
 
   bool timing_ = false;
   FilterSpec spec_;
+  std::string method_;
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::RGBA32F;
   std::unique_ptr<HostFilter> filter_;

@@ -18,6 +18,8 @@
 #include "filters/core/errors.h"
 #include "filters/core/frame_filter.cuh"
 #include "filters/edge_aware/edge_aware_cuda.h"
+#include "filters/fir/fir.h"
+#include "filters/fir/fir_cuda.cuh"
 #include "filters/lee2014/lee2014_cuda.h"
 #include "filters/recursive/direct_form.h"
 #include "filters/recursive/direct_form_cuda.cuh"
@@ -296,6 +298,8 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
   const int channels = channel_count(format);
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
+  if (runs_fir(spec, Backend::Cuda, format))
+    return make_fir_frame_filter(spec, width, height, format);
   check_algorithm(Backend::Cuda, spec);
   if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
     validate(spec);
@@ -353,6 +357,7 @@ class CudaEngine final : public Engine {
 
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return description_; }
+  std::string method() const override { return method_; }
 
   void plan(const FilterSpec& spec, int width, int height, PixelFormat format) override {
     if (filter_ && spec == spec_ && width == width_ && height == height_ && format == format_)
@@ -370,6 +375,7 @@ class CudaEngine final : public Engine {
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
     filter_ = make_frame_filter(spec, width, height, format);
+    method_ = method_text(spec, runs_fir(spec, Backend::Cuda, format));
     spec_ = spec;
     width_ = width;
     height_ = height;
@@ -537,6 +543,7 @@ class CudaEngine final : public Engine {
 
   std::string description_;
   FilterSpec spec_;
+  std::string method_;
   int width_ = 0, height_ = 0;
   PixelFormat format_ = PixelFormat::R32F;
   std::unique_ptr<FrameFilter> filter_;

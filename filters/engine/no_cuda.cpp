@@ -6,6 +6,7 @@
 #include "filters/core/device_frame.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
+#include "filters/fir/fir_tuned_cuda.h"
 #include "filters/truth/truth_cuda.h"
 
 namespace rf {
@@ -17,6 +18,31 @@ bool cuda_available(std::string* why) {
 
 std::unique_ptr<Engine> make_cuda_engine() {
   throw BackendUnavailable("CUDA backend unavailable: this build has no CUDA (nvcc was not found)");
+}
+
+namespace {
+[[noreturn]] void no_tuned_fir() {
+  throw BackendUnavailable("the tuned FIR Gaussian needs CUDA; this build has no CUDA");
+}
+}  // namespace
+
+struct FirTuned::Impl {};
+FirTuned::FirTuned() = default;
+FirTuned::~FirTuned() = default;
+void FirTuned::plan(double, int, double, int, Extension, float, int, int, FirTunedKernel, int) {
+  no_tuned_fir();
+}
+FirTunedKernel FirTuned::kernel() const {
+  no_tuned_fir();
+}
+void FirTuned::run(const float*, std::size_t, float*, std::size_t, void*) {
+  no_tuned_fir();
+}
+void FirTuned::run(const void*, std::size_t, FirSamples, void*, std::size_t, FirSamples, void*) {
+  no_tuned_fir();
+}
+Image fir_tuned(const Image&, double, int, Extension, FirTunedKernel) {
+  no_tuned_fir();
 }
 
 }  // namespace rf

@@ -1,9 +1,10 @@
-// The GPU ground truth: the separable FIR Gaussian of fir_cuda.cuh, accumulated in double.
+// The GPU ground truth: the separable FIR Gaussian of filters/fir/fir_direct_cuda.cuh, accumulated
+// in double.
 #include "filters/truth/truth_cuda.h"
 
 #include <string>
 
-#include "filters/truth/fir_cuda.cuh"
+#include "filters/fir/fir_direct_cuda.cuh"
 
 namespace rf::cuda {
 

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "bench/baselines_cuda.h"
+#include "bench/bench.h"
 #include "bench/fir_cuda.h"
-#include "bench/fir_tuned_cuda.h"
 #include "bench/npp_cuda.h"
 #include "filters/core/device_frame.h"
 #include "filters/core/errors.h"
+#include "filters/fir/fir_tuned_cuda.h"
 #include "filters/recursive/reference.h"
 #include "filters/truth/truth.h"
 #include "tests/filters/core/cuda_test.h"
@@ -105,13 +106,12 @@ TEST_CASE("cuda tuned FIR matches the double FIR at every sigma of the list") {
       for (rf::Extension ext : rf::kAllExtensions) {
         const int radius = rf::bench::fir_radius(sigma, 3.0);
         const rf::Image want = fir_reference(in, sigma, radius, ext);
-        for (auto kernel : {rf::bench::FirTunedKernel::Fused, rf::bench::FirTunedKernel::TwoPass}) {
-          if (kernel == rf::bench::FirTunedKernel::Fused && radius > rf::bench::kFirFusedMaxRadius)
-            continue;
-          const rf::Image got = rf::bench::fir_tuned(in, sigma, radius, ext, kernel);
+        for (auto kernel : {rf::FirTunedKernel::Fused, rf::FirTunedKernel::TwoPass}) {
+          if (kernel == rf::FirTunedKernel::Fused && radius > rf::kFirFusedMaxRadius) continue;
+          const rf::Image got = rf::fir_tuned(in, sigma, radius, ext, kernel);
           const double err = max_abs(got.pixels, want.pixels);
           INFO(size[0], "x", size[1], " sigma ", sigma, " ", rf::to_string(ext), " ",
-               rf::bench::to_string(kernel), ": ", err);
+               rf::to_string(kernel), ": ", err);
           CHECK(err <= 1e-5);
         }
       }
@@ -128,13 +128,13 @@ TEST_CASE("cuda tuned FIR: 6 sigma radius, pitched and misaligned rows, in place
   for (double sigma : {2.0, 9.0}) {
     const int radius = rf::bench::fir_radius(sigma, 6.0);
     const rf::Image want = fir_reference(inner, sigma, radius, rf::Extension::Mirror);
-    for (auto kernel : {rf::bench::FirTunedKernel::Auto, rf::bench::FirTunedKernel::TwoPass}) {
+    for (auto kernel : {rf::FirTunedKernel::Auto, rf::FirTunedKernel::TwoPass}) {
       // Pitched rows, read from column 1: every row starts 4 bytes past a 16-byte boundary.
       rf::cuda::DeviceFrame src(w + 1, h, rf::PixelFormat::R32F, rf::MemorySpace::Device);
       rf::cuda::DeviceFrame dst(w + 1, h, rf::PixelFormat::R32F, rf::MemorySpace::Device);
       src.upload(in.pixels.data());
       dst.poison();
-      rf::bench::FirTuned fir;
+      rf::FirTuned fir;
       fir.plan(sigma, radius, rf::Extension::Mirror, w, h, kernel);
       const rf::FrameView s = src.view(), d = dst.view();
       fir.run(static_cast<const float*>(s.data) + 1, s.pitch, static_cast<float*>(d.data) + 1,
@@ -144,29 +144,32 @@ TEST_CASE("cuda tuned FIR: 6 sigma radius, pitched and misaligned rows, in place
       rf::Image cropped(w, h, 1);
       for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) cropped.at(x, y) = got.at(x + 1, y);
-      INFO("sigma ", sigma, " ", rf::bench::to_string(fir.kernel()));
+      INFO("sigma ", sigma, " ", rf::to_string(fir.kernel()));
       CHECK(max_abs(cropped.pixels, want.pixels) <= 1e-5);
       CHECK(std::isnan(got.at(0, 0)));  // column 0 is not the filter's to write
     }
-    // Two passes through a scratch filter in place; the fused kernel refuses to.
+    // In place: two passes through a scratch, and the fused kernel too.
     rf::cuda::DeviceFrame frame(w, h, rf::PixelFormat::R32F, rf::MemorySpace::Device);
     frame.upload(inner.pixels.data());
-    rf::bench::FirTuned two_pass;
-    two_pass.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::bench::FirTunedKernel::TwoPass);
+    rf::FirTuned two_pass;
+    two_pass.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::FirTunedKernel::TwoPass);
     float* p = static_cast<float*>(frame.view().data);
     two_pass.run(p, frame.view().pitch, p, frame.view().pitch);
     rf::Image got(w, h, 1);
     frame.download(got.pixels.data());
     CHECK(max_abs(got.pixels, want.pixels) <= 1e-5);
-    if (radius <= rf::bench::kFirFusedMaxRadius) {
-      rf::bench::FirTuned fused;
-      fused.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::bench::FirTunedKernel::Fused);
-      CHECK_THROWS_AS(fused.run(p, frame.view().pitch, p, frame.view().pitch),
-                      rf::InvalidParameter);
+    if (radius <= rf::kFirFusedMaxRadius) {
+      // The fused kernel in place goes through its scratch.
+      frame.upload(inner.pixels.data());
+      rf::FirTuned fused;
+      fused.plan(sigma, radius, rf::Extension::Mirror, w, h, rf::FirTunedKernel::Fused);
+      fused.run(p, frame.view().pitch, p, frame.view().pitch);
+      frame.download(got.pixels.data());
+      CHECK(max_abs(got.pixels, want.pixels) <= 1e-5);
     }
   }
-  rf::bench::FirTuned fir;
-  CHECK_THROWS_AS(fir.plan(10.0, 30, rf::Extension::Zero, 64, 64, rf::bench::FirTunedKernel::Fused),
+  rf::FirTuned fir;
+  CHECK_THROWS_AS(fir.plan(10.0, 30, rf::Extension::Zero, 64, 64, rf::FirTunedKernel::Fused),
                   rf::InvalidParameter);
 }
 

@@ -42,6 +42,7 @@ class SimulatedFaultEngine final : public Engine {
  public:
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return "simulated CUDA device"; }
+  std::string method() const override { return inner_->method(); }
   void plan(const FilterSpec& spec, int w, int h, PixelFormat f) override {
     inner_->plan(spec, w, h, f);
   }
@@ -119,6 +120,7 @@ class FaultingEngine final : public Engine {
  public:
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return inner_->description() + " (faulting)"; }
+  std::string method() const override { return inner_->method(); }
   void plan(const FilterSpec& spec, int w, int h, PixelFormat f) override {
     inner_->plan(spec, w, h, f);
   }

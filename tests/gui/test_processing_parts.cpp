@@ -46,6 +46,7 @@ class PretendCudaEngine final : public Engine {
  public:
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return "pretend CUDA"; }
+  std::string method() const override { return inner_->method(); }
   void plan(const FilterSpec& s, int w, int h, PixelFormat f) override { inner_->plan(s, w, h, f); }
   void run(const FrameView& in, const FrameView& out, void* stream) override {
     inner_->run(in, out, stream);

@@ -1,5 +1,6 @@
-// The edge-aware and Lee et al. filters run on float buffers; the engine must still accept the
-// frames the GUI hands it: RGBA8 buffers and GL textures mapped as CUDA surfaces.
+// The edge-aware and Lee et al. filters and the FIR method run on float buffers (or RGBA8 ones);
+// the engine must still accept the frames the GUI hands it: RGBA8 buffers and GL textures mapped
+// as CUDA surfaces.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -17,7 +18,8 @@ using rf::FilterSpec;
 using rf::MemorySpace;
 using rf::PixelFormat;
 
-TEST_CASE("cuda engine: edge-aware and one-way/two-way filters take RGBA8 frames and surfaces") {
+TEST_CASE(
+    "cuda engine: edge-aware, one-way/two-way and FIR filters take RGBA8 frames and surfaces") {
   RF_REQUIRE_CUDA();
   const rf::test::Rgba8Image in(77, 45, 11);
 
@@ -31,6 +33,10 @@ TEST_CASE("cuda engine: edge-aware and one-way/two-way filters take RGBA8 frames
   specs[1].algo = rf::Algorithm::OneWay;
   specs[2] = specs[1];
   specs[2].algo = rf::Algorithm::TwoWay;
+  // The Gaussian's FIR method: its tuned kernels read RGBA8 buffers, not surfaces.
+  specs.push_back(FilterSpec());
+  specs[3].sigma = 1.5;
+  specs[3].gaussian_method = rf::GaussianMethod::Fir;
 
   for (const FilterSpec& spec : specs) {
     const rf::Image want = rf::filter_image(spec, in.as_float, rf::Backend::Cuda);

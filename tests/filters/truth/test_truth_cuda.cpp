@@ -1,5 +1,5 @@
-// The GPU ground truth (the FIR Gaussian in double, filters/core/fir_cuda.cuh) equals the CPU's
-// double reference for every extension, channel count and odd size.
+// The GPU ground truth (the FIR Gaussian in double, filters/fir/fir_direct_cuda.cuh) equals the
+// CPU's double reference for every extension, channel count and odd size.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 // samples of one step, the taps needed are u[4m + 1 .. 4m + 11], held in three float4 registers
 // that slide by one float4 per step. Each step is one 16-byte shared load of samples (or four
 // 4-byte loads down a column), one broadcast 16-byte load of taps and 32 FMAs.
-#include "bench/fir_tuned_cuda.h"
+#include "filters/fir/fir_tuned_cuda.h"
 
 #include <cuda_runtime.h>
 
@@ -20,8 +20,9 @@
 #include "filters/core/cuda_check.cuh"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
+#include "filters/core/image.h"
 
-namespace rf::bench {
+namespace rf {
 
 using cuda::DeviceBuffer;
 
@@ -37,6 +38,9 @@ constexpr int kColTileCols = 32;
 constexpr int kColTileRows = 256;
 // Fused: 64 x 64 outputs per CTA.
 constexpr int kFusedTile = 64;
+// Rows of four channels: 2 rows x 256 pixels per CTA, a warp per 64 pixels of a row.
+constexpr int kRow4Rows = 2;
+constexpr int kRow4Cols = 256;
 
 __host__ __device__ constexpr int round_up4(int n) {
   return (n + 3) & ~3;
@@ -56,34 +60,37 @@ __host__ __device__ constexpr int skewed_length(int n) {
 // What the kernels need of a plan.
 struct FirArgs {
   int w, h;
-  int radius;
-  int ra;  // radius rounded up to a multiple of 4: row tiles start 16-byte aligned
+  int radius_y;  // down the columns
+  int ra;        // the radius along the rows rounded up to a multiple of 4: row tiles start aligned
   Extension ext;
+  float outside;   // the value beyond the image (Constant; 0 for Zero)
   int chunks_row;  // steps of 4 samples per window along rows: 2 + ra / 2
-  int chunks_col;  // along columns: 2 + ceil(radius / 2)
-  int halo_rows;   // rows above and below a column tile, rounded: 4 ceil(radius / 2)
+  int chunks_col;  // along columns: 2 + ceil(radius_y / 2)
+  int halo_rows;   // rows above and below a column tile, rounded: 4 ceil(radius_y / 2)
   const float* u_row;
   const float* u_col;
   int u_row_len, u_col_len;  // multiples of 4
 };
 
-__device__ __forceinline__ const float* row_of(const float* p, std::size_t pitch, int y) {
-  return reinterpret_cast<const float*>(reinterpret_cast<const char*>(p) + std::size_t(y) * pitch);
+template <class T>
+__device__ __forceinline__ const T* row_of(const T* p, std::size_t pitch, int y) {
+  return reinterpret_cast<const T*>(reinterpret_cast<const char*>(p) + std::size_t(y) * pitch);
 }
-__device__ __forceinline__ float* row_of(float* p, std::size_t pitch, int y) {
-  return reinterpret_cast<float*>(reinterpret_cast<char*>(p) + std::size_t(y) * pitch);
+template <class T>
+__device__ __forceinline__ T* row_of(T* p, std::size_t pitch, int y) {
+  return reinterpret_cast<T*>(reinterpret_cast<char*>(p) + std::size_t(y) * pitch);
 }
 
-// Samples x .. x + 3 of a row extended by `ext`; one 16-byte load where the four lie inside an
-// aligned row.
+// Samples x .. x + 3 of a row extended by `ext` (`outside` where it holds no sample); one 16-byte
+// load where the four lie inside an aligned row.
 __device__ __forceinline__ float4 load4_extended(const float* row, int x, int w, Extension ext,
-                                                 bool aligned) {
+                                                 float outside, bool aligned) {
   if (aligned && x >= 0 && x + 3 < w) return __ldg(reinterpret_cast<const float4*>(row + x));
   float v[4];
 #pragma unroll
   for (int e = 0; e < 4; ++e) {
     const int j = extend_index(x + e, w, ext);
-    v[e] = j < 0 ? 0.f : __ldg(row + j);
+    v[e] = j < 0 ? outside : __ldg(row + j);
   }
   return make_float4(v[0], v[1], v[2], v[3]);
 }
@@ -108,6 +115,23 @@ __device__ __forceinline__ void store8(float* row, int x, int w, const float (&a
 #pragma unroll
   for (int i = 0; i < kOut; ++i)
     if (x + i < w) row[x + i] = acc[i];
+}
+
+__device__ __forceinline__ void store_sample(float* out, std::size_t pitch, int x, int y, float v) {
+  row_of(out, pitch, y)[x] = v;
+}
+__device__ __forceinline__ void store_sample(std::uint8_t* out, std::size_t pitch, int x, int y,
+                                             float v) {
+  (reinterpret_cast<std::uint8_t*>(reinterpret_cast<char*>(out) + std::size_t(y) * pitch))[x] =
+      to_unorm8(v);
+}
+
+__device__ __forceinline__ float4 load_pixel(const float4* p) {
+  return __ldg(p);
+}
+__device__ __forceinline__ float4 load_pixel(const uchar4* p) {
+  const uchar4 v = __ldg(p);
+  return make_float4(from_unorm8(v.x), from_unorm8(v.y), from_unorm8(v.z), from_unorm8(v.w));
 }
 
 __device__ __forceinline__ void copy_taps(float* dst, const float* src, int len) {
@@ -155,9 +179,9 @@ __global__ void __launch_bounds__(kThreads)
   for (int c = threadIdx.x; c < kRowTileRows * per_row; c += kThreads) {
     const int r = c / per_row, q = 4 * (c - r * per_row);
     const int y = y0 + r;
-    const float4 v =
-        y < a.h ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext, in_aligned)
-                : make_float4(0.f, 0.f, 0.f, 0.f);
+    const float4 v = y < a.h ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext,
+                                              a.outside, in_aligned)
+                             : make_float4(0.f, 0.f, 0.f, 0.f);
     *reinterpret_cast<float4*>(tile + r * ls + skew(q)) = v;
   }
   __syncthreads();
@@ -174,9 +198,11 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Columns: a tile of (kColTileRows + halo_rows) x kColTileCols samples starting at row y0 -
-// radius, each lane filtering one column through four windows of eight outputs.
+// radius_y, each lane filtering one column through four windows of eight outputs.
+// Out: float, or std::uint8_t for an RGBA8 frame seen as a row of 4 w bytes (to_unorm8).
+template <class Out>
 __global__ void __launch_bounds__(kThreads)
-    fir_columns_kernel(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+    fir_columns_kernel(const float* in, std::size_t in_pitch, Out* out, std::size_t out_pitch,
                        FirArgs a, bool in_aligned) {
   extern __shared__ float4 smem4[];
   float* u = reinterpret_cast<float*>(smem4);
@@ -186,9 +212,9 @@ __global__ void __launch_bounds__(kThreads)
   copy_taps(u, a.u_col, a.u_col_len);
   for (int c = threadIdx.x; c < rows * (kColTileCols / 4); c += kThreads) {
     const int r = c / (kColTileCols / 4), q = 4 * (c % (kColTileCols / 4));
-    const int y = extend_index(y0 - a.radius + r, a.h, a.ext);
+    const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
     const float4 v = y >= 0 ? load4_bounded(row_of(in, in_pitch, y), x0 + q, a.w, in_aligned)
-                            : make_float4(0.f, 0.f, 0.f, 0.f);
+                            : make_float4(a.outside, a.outside, a.outside, a.outside);
     *reinterpret_cast<float4*>(tile + r * kColTileCols + q) = v;
   }
   __syncthreads();
@@ -210,8 +236,58 @@ __global__ void __launch_bounds__(kThreads)
     if (x < a.w)
 #pragma unroll
       for (int i = 0; i < kOut; ++i)
-        if (y0 + q0 + i < a.h) row_of(out, out_pitch, y0 + q0 + i)[x] = acc[i];
+        if (y0 + q0 + i < a.h) store_sample(out, out_pitch, x, y0 + q0 + i, acc[i]);
   }
+}
+
+// Rows of four interleaved channels (RGBA32F or RGBA8 pixels, In = float4 or uchar4): a tile of
+// kRow4Rows x (kRow4Cols + 2 ra) pixels as float4 in shared memory, pixel p at float4 index
+// p + p / 8 (the padding spreads the eight windows of a warp over all 32 banks); a thread filters
+// one channel of eight pixels of one row, reading its window four pixels at a time. The result
+// goes to a float row of 4 w samples, as the column pass reads it.
+template <class In>
+__global__ void __launch_bounds__(kThreads)
+    fir_rows4_kernel(const In* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
+                     FirArgs a) {
+  extern __shared__ float4 smem4[];
+  float* u = reinterpret_cast<float*>(smem4);
+  float4* tile = smem4 + a.u_row_len / 4;
+  const int length = kRow4Cols + 2 * a.ra;
+  const int ls = length + length / 8 + 1;  // float4s a tile row takes
+  const int x0 = blockIdx.x * kRow4Cols, y0 = blockIdx.y * kRow4Rows;
+  copy_taps(u, a.u_row, a.u_row_len);
+  for (int c = threadIdx.x; c < kRow4Rows * length; c += kThreads) {
+    const int r = c / length, q = c - r * length;
+    const int y = y0 + r;
+    float4 v = make_float4(a.outside, a.outside, a.outside, a.outside);
+    if (y < a.h) {
+      const int x = extend_index(x0 - a.ra + q, a.w, a.ext);
+      if (x >= 0) v = load_pixel(row_of(in, in_pitch, y) + x);
+    }
+    tile[r * ls + q + q / 8] = v;
+  }
+  __syncthreads();
+  // A warp: eight windows of eight pixels, four channels each (lane = 4 window + channel).
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  constexpr int kWarpsPerRow = kRow4Cols / 64;
+  const int r = warp / kWarpsPerRow;
+  const int ch = lane & 3;
+  const int q0 = (warp % kWarpsPerRow) * 64 + (lane >> 2) * kOut;
+  const int y = y0 + r, x = x0 + q0;
+  if (y >= a.h || x >= a.w) return;
+  const float* trow = reinterpret_cast<const float*>(tile + r * ls) + ch;
+  auto sample = [&](int p) { return trow[4 * (p + p / 8)]; };
+  float acc[kOut] = {};
+  fir8(
+      [&](int m) {
+        const int p = q0 + 4 * m;
+        return make_float4(sample(p), sample(p + 1), sample(p + 2), sample(p + 3));
+      },
+      a.chunks_row, u, acc);
+  float* orow = row_of(out, out_pitch, y);
+#pragma unroll
+  for (int i = 0; i < kOut; ++i)
+    if (x + i < a.w) orow[4 * (x + i) + ch] = acc[i];
 }
 
 // Fused: the input tile (64 + halo_rows) x (64 + 2 ra) in shared memory, filtered along rows
@@ -233,10 +309,10 @@ __global__ void __launch_bounds__(kThreads)
   const int per_row = cols / 4;
   for (int c = threadIdx.x; c < rows * per_row; c += kThreads) {
     const int r = c / per_row, q = 4 * (c - r * per_row);
-    const int y = extend_index(y0 - a.radius + r, a.h, a.ext);
-    const float4 v =
-        y >= 0 ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext, in_aligned)
-               : make_float4(0.f, 0.f, 0.f, 0.f);
+    const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
+    const float4 v = y >= 0 ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext,
+                                             a.outside, in_aligned)
+                            : make_float4(a.outside, a.outside, a.outside, a.outside);
     *reinterpret_cast<float4*>(tile + r * ls + skew(q)) = v;
   }
   __syncthreads();
@@ -321,31 +397,36 @@ void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int 
 }  // namespace
 
 struct FirTuned::Impl {
-  FirArgs args{};
+  FirArgs args{};     // the row pass's (and the fused kernel's): w in pixels
+  FirArgs columns{};  // the column pass's: w in samples (4 w for four channels)
+  int radius_x = 0;
+  int channels = 1;
   FirTunedKernel kernel = FirTunedKernel::Auto;
   DeviceBuffer taps;  // u_row then u_col
-  DeviceBuffer tmp;   // the row pass's result (TwoPass)
+  DeviceBuffer tmp;   // the row pass's result (TwoPass), the fused output in place (Fused)
   std::size_t rows_smem = 0, columns_smem = 0, fused_smem = 0;
   bool planned = false;
 
-  // The frame, the radius and the tiles' chunks and halo.
-  void set_geometry(int width, int height, int radius, Extension ext) {
+  // The frame, the radii and the tiles' chunks and halo.
+  void set_geometry(int width, int height, int rx, int ry, Extension ext, float outside) {
     FirArgs& a = args;
     a.w = width;
     a.h = height;
-    a.radius = radius;
-    a.ra = round_up4(radius);
+    radius_x = rx;
+    a.radius_y = ry;
+    a.ra = round_up4(rx);
     a.ext = ext == Extension::Ignore ? Extension::Zero : ext;
+    a.outside = a.ext == Extension::Constant ? outside : 0.f;
     a.chunks_row = 2 + a.ra / 2;
-    a.chunks_col = 2 + ceil_div(radius, 2);
-    a.halo_rows = 4 * ceil_div(radius, 2);
+    a.chunks_col = 2 + ceil_div(ry, 2);
+    a.halo_rows = 4 * ceil_div(ry, 2);
   }
 
   // The shifted taps of the row and column passes, on the device.
-  void upload_taps(const std::vector<float>& g) {
+  void upload_taps(const std::vector<float>& gx, const std::vector<float>& gy) {
     FirArgs& a = args;
-    const std::vector<float> u_row = shifted_taps(g, a.ra - a.radius, a.chunks_row);
-    const std::vector<float> u_col = shifted_taps(g, 0, a.chunks_col);
+    const std::vector<float> u_row = shifted_taps(gx, a.ra - radius_x, a.chunks_row);
+    const std::vector<float> u_col = shifted_taps(gy, 0, a.chunks_col);
     a.u_row_len = int(u_row.size());
     a.u_col_len = int(u_col.size());
     taps.allocate((u_row.size() + u_col.size()) * sizeof(float));
@@ -355,31 +436,45 @@ struct FirTuned::Impl {
                           cudaMemcpyHostToDevice));
     a.u_row = taps.f();
     a.u_col = taps.f() + u_row.size();
+    columns = a;
+    columns.w = a.w * channels;
   }
 
-  // The shared memory of the chosen kernel's tiles, and the row pass's buffer for TwoPass.
+  // The shared memory of the chosen kernels' tiles, and the scratch.
   void reserve_memory() {
     const FirArgs& a = args;
+    const int radius = std::max(radius_x, a.radius_y);
+    tmp.allocate_pitched(std::size_t(a.w) * channels * sizeof(float), std::size_t(a.h));
     if (kernel == FirTunedKernel::Fused) {
       const int rows = kFusedTile + a.halo_rows;
       fused_smem = sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
                                     std::size_t(rows) * skewed_length(kFusedTile + 2 * a.ra) +
                                     std::size_t(rows) * kFusedTile);
       fit_shared_memory(reinterpret_cast<const void*>(fir_fused_kernel), fused_smem, "fused tile",
-                        a.radius);
-      tmp.reset();
+                        radius);
       return;
     }
-    rows_smem =
-        sizeof(float) * (std::size_t(a.u_row_len) +
-                         std::size_t(kRowTileRows) * skewed_length(kRowTileCols + 2 * a.ra));
+    if (channels == 1) {
+      rows_smem =
+          sizeof(float) * (std::size_t(a.u_row_len) +
+                           std::size_t(kRowTileRows) * skewed_length(kRowTileCols + 2 * a.ra));
+      fit_shared_memory(reinterpret_cast<const void*>(fir_rows_kernel), rows_smem, "row tile",
+                        radius_x);
+    } else {
+      const int length = kRow4Cols + 2 * a.ra;
+      rows_smem = sizeof(float) * std::size_t(a.u_row_len) +
+                  sizeof(float4) * std::size_t(kRow4Rows) * (length + length / 8 + 1);
+      fit_shared_memory(reinterpret_cast<const void*>(fir_rows4_kernel<float4>), rows_smem,
+                        "row tile", radius_x);
+      fit_shared_memory(reinterpret_cast<const void*>(fir_rows4_kernel<uchar4>), rows_smem,
+                        "row tile", radius_x);
+    }
     columns_smem = sizeof(float) * (std::size_t(a.u_col_len) +
                                     std::size_t(kColTileRows + a.halo_rows) * kColTileCols);
-    fit_shared_memory(reinterpret_cast<const void*>(fir_rows_kernel), rows_smem, "row tile",
-                      a.radius);
-    fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel), columns_smem,
-                      "column tile", a.radius);
-    tmp.allocate_pitched(std::size_t(a.w) * sizeof(float), std::size_t(a.h));
+    fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel<float>), columns_smem,
+                      "column tile", a.radius_y);
+    fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel<std::uint8_t>), columns_smem,
+                      "column tile", a.radius_y);
   }
 };
 
@@ -390,51 +485,95 @@ FirTunedKernel FirTuned::kernel() const {
   return impl_->kernel;
 }
 
-void FirTuned::plan(double sigma, int radius, Extension ext, int width, int height,
-                    FirTunedKernel kernel) {
-  if (!(sigma > 0.0) || !std::isfinite(sigma))
-    throw InvalidParameter("sigma must be a finite number > 0");
+void FirTuned::plan(double sigma_x, int radius_x, double sigma_y, int radius_y, Extension ext,
+                    float outside, int width, int height, FirTunedKernel kernel, int channels) {
+  for (double sigma : {sigma_x, sigma_y})
+    if (!(sigma > 0.0) || !std::isfinite(sigma))
+      throw InvalidParameter("sigma must be a finite number > 0");
   if (width <= 0 || height <= 0) throw InvalidParameter("image size must be positive");
-  if (radius < 0) throw InvalidParameter("FIR radius must be >= 0");
-  if (kernel == FirTunedKernel::Fused && radius > kFirFusedMaxRadius)
-    throw InvalidParameter("the fused FIR kernel takes radii up to " +
+  if (radius_x < 0 || radius_y < 0) throw InvalidParameter("FIR radius must be >= 0");
+  if (channels != 1 && channels != 4)
+    throw InvalidParameter("the tuned FIR takes 1 or 4 channels (got " + std::to_string(channels) +
+                           ")");
+  const int radius = std::max(radius_x, radius_y);
+  if (kernel == FirTunedKernel::Fused && (radius > kFirFusedMaxRadius || channels != 1))
+    throw InvalidParameter("the fused FIR kernel takes one channel and radii up to " +
                            std::to_string(kFirFusedMaxRadius) + " (got " + std::to_string(radius) +
                            ")");
   Impl& d = *impl_;
   d.planned = false;
-  d.kernel = kernel != FirTunedKernel::Auto  ? kernel
-             : radius <= kFirFusedAutoRadius ? FirTunedKernel::Fused
-                                             : FirTunedKernel::TwoPass;
-  d.set_geometry(width, height, radius, ext);
-  d.upload_taps(gaussian_taps(sigma, radius));
+  d.channels = channels;
+  d.kernel = kernel != FirTunedKernel::Auto                   ? kernel
+             : channels == 1 && radius <= kFirFusedAutoRadius ? FirTunedKernel::Fused
+                                                              : FirTunedKernel::TwoPass;
+  d.set_geometry(width, height, radius_x, radius_y, ext, outside);
+  d.upload_taps(gaussian_taps(sigma_x, radius_x), gaussian_taps(sigma_y, radius_y));
   d.reserve_memory();
   d.planned = true;
 }
 
 void FirTuned::run(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
-                   void* stream_handle) {
+                   void* stream) {
+  const FirSamples kind = impl_->channels == 1 ? FirSamples::F32 : FirSamples::F32x4;
+  run(in, in_pitch, kind, out, out_pitch, kind, stream);
+}
+
+void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, void* out,
+                   std::size_t out_pitch, FirSamples out_kind, void* stream_handle) {
   Impl& d = *impl_;
   if (!d.planned) throw std::logic_error("FirTuned::run before plan");
+  const bool one = d.channels == 1;
+  if ((in_kind == FirSamples::F32) != one || (out_kind == FirSamples::F32) != one)
+    throw InvalidParameter("the tuned FIR's frames do not have the planned channels");
   const FirArgs& a = d.args;
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
-  const std::size_t packed = std::size_t(a.w) * sizeof(float);
-  in_pitch = in_pitch ? in_pitch : packed;
-  out_pitch = out_pitch ? out_pitch : packed;
+  const std::size_t in_packed = std::size_t(a.w) * (in_kind == FirSamples::F32    ? sizeof(float)
+                                                    : in_kind == FirSamples::U8x4 ? sizeof(uchar4)
+                                                                                  : sizeof(float4));
+  const std::size_t out_packed =
+      std::size_t(a.w) * (out_kind == FirSamples::F32    ? sizeof(float)
+                          : out_kind == FirSamples::U8x4 ? sizeof(uchar4)
+                                                         : sizeof(float4));
+  in_pitch = in_pitch ? in_pitch : in_packed;
+  out_pitch = out_pitch ? out_pitch : out_packed;
   if (d.kernel == FirTunedKernel::Fused) {
-    if (in == out) throw InvalidParameter("the fused FIR kernel cannot filter in place");
+    const float* src = static_cast<const float*>(in);
+    // A tile reads its neighbours' input: in place, the output goes through the scratch.
+    const bool in_place = in == out;
+    float* dst = in_place ? d.tmp.f() : static_cast<float*>(out);
+    const std::size_t dst_pitch = in_place ? d.tmp.pitch : out_pitch;
     const dim3 grid(ceil_div(a.w, kFusedTile), ceil_div(a.h, kFusedTile));
-    fir_fused_kernel<<<grid, kThreads, d.fused_smem, stream>>>(in, in_pitch, out, out_pitch, a,
-                                                               aligned16(in, in_pitch));
+    fir_fused_kernel<<<grid, kThreads, d.fused_smem, stream>>>(src, in_pitch, dst, dst_pitch, a,
+                                                               aligned16(src, in_pitch));
     CUDA_CHECK_LAUNCH();
+    if (in_place)
+      CUDA_CHECK(cudaMemcpy2DAsync(out, out_pitch, dst, dst_pitch, out_packed, std::size_t(a.h),
+                                   cudaMemcpyDeviceToDevice, stream));
     return;
   }
-  const dim3 rows_grid(ceil_div(a.w, kRowTileCols), ceil_div(a.h, kRowTileRows));
-  fir_rows_kernel<<<rows_grid, kThreads, d.rows_smem, stream>>>(
-      in, in_pitch, d.tmp.f(), d.tmp.pitch, a, aligned16(in, in_pitch), true);
+  if (one) {
+    const float* src = static_cast<const float*>(in);
+    const dim3 rows_grid(ceil_div(a.w, kRowTileCols), ceil_div(a.h, kRowTileRows));
+    fir_rows_kernel<<<rows_grid, kThreads, d.rows_smem, stream>>>(
+        src, in_pitch, d.tmp.f(), d.tmp.pitch, a, aligned16(src, in_pitch), true);
+  } else {
+    const dim3 rows_grid(ceil_div(a.w, kRow4Cols), ceil_div(a.h, kRow4Rows));
+    if (in_kind == FirSamples::U8x4)
+      fir_rows4_kernel<<<rows_grid, kThreads, d.rows_smem, stream>>>(
+          static_cast<const uchar4*>(in), in_pitch, d.tmp.f(), d.tmp.pitch, a);
+    else
+      fir_rows4_kernel<<<rows_grid, kThreads, d.rows_smem, stream>>>(
+          static_cast<const float4*>(in), in_pitch, d.tmp.f(), d.tmp.pitch, a);
+  }
   CUDA_CHECK_LAUNCH();
-  const dim3 columns_grid(ceil_div(a.w, kColTileCols), ceil_div(a.h, kColTileRows));
-  fir_columns_kernel<<<columns_grid, kThreads, d.columns_smem, stream>>>(d.tmp.f(), d.tmp.pitch,
-                                                                         out, out_pitch, a, true);
+  const FirArgs& c = d.columns;
+  const dim3 columns_grid(ceil_div(c.w, kColTileCols), ceil_div(c.h, kColTileRows));
+  if (out_kind == FirSamples::U8x4)
+    fir_columns_kernel<<<columns_grid, kThreads, d.columns_smem, stream>>>(
+        d.tmp.f(), d.tmp.pitch, static_cast<std::uint8_t*>(out), out_pitch, c, true);
+  else
+    fir_columns_kernel<<<columns_grid, kThreads, d.columns_smem, stream>>>(
+        d.tmp.f(), d.tmp.pitch, static_cast<float*>(out), out_pitch, c, true);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -455,4 +594,4 @@ Image fir_tuned(const Image& in, double sigma, int radius, Extension ext, FirTun
   return out;
 }
 
-}  // namespace rf::bench
+}  // namespace rf

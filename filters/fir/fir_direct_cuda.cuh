@@ -1,7 +1,8 @@
 // The direct separable FIR Gaussian on the GPU: one thread per output sample, columns then rows,
 // taps read through the extension's index function (extension.h) and accumulated in T. The
-// library runs it in double as the GPU ground truth (truth_cuda.cu); the benchmark also times it
-// in float. Device helpers, kernels, then the host plan.
+// library runs it in double as the GPU ground truth (truth_cuda.cu) and in float as the FIR
+// method on the frames the tuned kernels do not take (fir_cuda.cu); the benchmark also times it.
+// Device helpers, kernels, then the host plan.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -104,20 +105,13 @@ class SeparableFir {
   // radius < 0: ceil(6 sigma). Throws InvalidParameter for a bad sigma or size.
   void plan(double sigma, Extension ext, int width, int height, PixelFormat format,
             int radius = -1) {
-    plan(sigma, sigma, ext, width, height, format, radius);
+    plan(sigma, sigma, ext, 0.0, width, height, format, radius, radius);
   }
 
-  // cval: the constant extension's value.
+  // A sigma per axis: sigma_x along the rows, sigma_y down the columns; radius < 0: ceil(6
+  // sigma) of that axis; cval: the constant extension's value.
   void plan(double sigma_x, double sigma_y, Extension ext, double cval, int width, int height,
-            PixelFormat format) {
-    plan(sigma_x, sigma_y, ext, width, height, format);
-    cval_ = cval;
-  }
-
-  // A sigma per axis: sigma_x along the rows, sigma_y along the columns; radius < 0: ceil(6
-  // sigma) of each axis.
-  void plan(double sigma_x, double sigma_y, Extension ext, int width, int height,
-            PixelFormat format, int radius = -1) {
+            PixelFormat format, int radius_x = -1, int radius_y = -1) {
     for (double sigma : {sigma_x, sigma_y})
       if (!(sigma > 0.0) || !std::isfinite(sigma))
         throw InvalidParameter("sigma must be a finite number > 0");
@@ -126,15 +120,30 @@ class SeparableFir {
     height_ = height;
     format_ = format;
     ext_ = ext == Extension::Ignore ? Extension::Zero : ext;
-    cval_ = 0.0;
-    x_.plan(sigma_x, radius);
-    y_.plan(sigma_y, radius);
+    cval_ = cval;
+    x_.plan(sigma_x, radius_x);
+    y_.plan(sigma_y, radius_y);
     const std::size_t sample = std::size_t(channel_count(format)) * sizeof(T);
     tmp_.allocate_pitched(sample * std::size_t(width), std::size_t(height));
     staging_.reset();
   }
 
   int radius() const { return x_.radius; }
+
+  // The passes from one device frame into another (src == dst allowed), as the CUDA engine runs
+  // them: columns into the scratch, then rows.
+  void enqueue(const Io& src, const Io& dst, cudaStream_t stream) {
+    const int c = channel_count(format_);
+    const Io tmp{c == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(tmp_.ptr), tmp_.pitch, 0};
+    const double* tx = static_cast<const double*>(x_.taps.ptr);
+    const double* ty = static_cast<const double*>(y_.taps.ptr);
+    if (c == 1)
+      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, cval_, ty, y_.radius, tx, x_.radius,
+                        stream);
+    else
+      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, cval_, ty, y_.radius, tx, x_.radius,
+                        stream);
+  }
 
   // Frames as for Engine::run (Host, Device or CudaSurface); no allocation for device frames.
   // Host frames go through a staging buffer, and the call waits for their result.
@@ -158,17 +167,7 @@ class SeparableFir {
       CUDA_CHECK(cudaMemcpy2DAsync(staging_.ptr, staging_.pitch, in.data,
                                    in.pitch ? in.pitch : row_bytes, row_bytes, std::size_t(height_),
                                    cudaMemcpyHostToDevice, stream));
-    const Io src = io(in), dst = io(out);
-    const int c = channel_count(format_);
-    const Io tmp{c == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(tmp_.ptr), tmp_.pitch, 0};
-    const double* tx = static_cast<const double*>(x_.taps.ptr);
-    const double* ty = static_cast<const double*>(y_.taps.ptr);
-    if (c == 1)
-      fir::passes<1, T>(src, tmp, dst, width_, height_, ext_, cval_, ty, y_.radius, tx, x_.radius,
-                        stream);
-    else
-      fir::passes<4, T>(src, tmp, dst, width_, height_, ext_, cval_, ty, y_.radius, tx, x_.radius,
-                        stream);
+    enqueue(io(in), io(out), stream);
     if (out.space == MemorySpace::Host) {
       CUDA_CHECK(cudaMemcpy2DAsync(out.data, out.pitch ? out.pitch : row_bytes, staging_.ptr,
                                    staging_.pitch, row_bytes, std::size_t(height_),
