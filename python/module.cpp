@@ -37,7 +37,7 @@ rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optiona
                        const std::optional<std::string>& ext, std::optional<double> cval,
                        const std::string& derivative, bool normalized, const std::string& algo,
                        double sigma_r, double kappa, int iterations, double pole,
-                       const std::string& backend) {
+                       const std::string& gaussian_method, const std::string& backend) {
   rf::FilterArgs a;
   a.filter = kind;
   if (const auto* pair = std::get_if<std::array<double, 2>>(&sigma)) {
@@ -56,6 +56,7 @@ rf::FilterArgs args_of(const std::string& kind, const Sigma& sigma, std::optiona
   a.kappa = kappa;
   a.iterations = iterations;
   a.pole = pole;
+  a.gaussian_method = gaussian_method;
   a.backend = backend;
   return a;
 }
@@ -69,7 +70,7 @@ auto filter_kwargs() {
                          py::arg("derivative") = d.derivative, py::arg("normalized") = d.normalized,
                          py::arg("algo") = d.algo, py::arg("sigma_r") = d.sigma_r,
                          py::arg("kappa") = d.kappa, py::arg("iterations") = d.iterations,
-                         py::arg("pole") = d.pole);
+                         py::arg("pole") = d.pole, py::arg("gaussian_method") = d.gaussian_method);
 }
 
 // A packed float image of the array's pixels (uint8 read on [0, 1]), for the paths that convert.
@@ -131,7 +132,7 @@ const char* kEngineDoc = R"(A filter planned once and run on many frames.
 
 Engine(kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
        derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
-       pole=0.5, backend='auto', timing=False)
+       pole=0.5, gaussian_method='recursive', backend='auto', timing=False)
 
 The parameters are those of rfstudio.filter(). Designing the filter and precomputing its
 boundary matrices happen on the first frame of a size and format; later frames of the same size
@@ -156,6 +157,11 @@ class PyEngine {
 
   rf::Backend backend() const { return engine_->backend(); }
   std::string description() const { return engine_->description(); }
+  // The engine plans on the first frame: before it, the method is not yet chosen.
+  std::string method() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return engine_->method();
+  }
   const std::string& note() const { return note_; }
   std::string spec() const { return rf::describe(spec_); }
 
@@ -266,7 +272,7 @@ const char* filter_doc() {
 
 filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
        derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
-       pole=0.5, backend='auto', out=None)
+       pole=0.5, gaussian_method='recursive', backend='auto', out=None)
 
 array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anything numpy
     reads without a copy (PIL images, memoryviews), or an object with __dlpack__. uint8 is
@@ -285,7 +291,7 @@ array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anyth
                     "sigma^order along its axis") +
            doc_item("algo", h.algo) + doc_item("sigma_r", h.sigma_r) + doc_item("kappa", h.kappa) +
            doc_item("iterations", h.iterations) + doc_item("pole", h.pole) +
-           doc_item("backend", h.backend) +
+           doc_item("gaussian_method", h.gaussian_method) + doc_item("backend", h.backend) +
            R"(out: an array of the same shape, dtype and memory to write into (the input itself filters in
     place); returned.
 
@@ -308,7 +314,7 @@ const char* kTruthDoc = R"(The ground truth of a filter, computed in double on t
 
 truth(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
       derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
-      pole=0.5)
+      pole=0.5, gaussian_method='recursive')
 
 What `rfcli truth` computes: the FIR Gaussian truncated at >= 6 sigma with the chosen extension
 for the Gaussian kinds, the sequential recursion over a padding long enough for the impulse
@@ -348,10 +354,10 @@ void bind_filter(py::module_& m) {
                std::optional<int> order, const std::optional<std::string>& ext,
                std::optional<double> cval, const std::string& derivative, bool normalized,
                const std::string& algo, double sigma_r, double kappa, int iterations, double pole,
-               const std::string& backend, py::handle out) {
+               const std::string& gaussian_method, const std::string& backend, py::handle out) {
               const rf::FilterArgs a =
                   args_of(kind, sigma, order, ext, cval, derivative, normalized, algo, sigma_r,
-                          kappa, iterations, pole, backend);
+                          kappa, iterations, pole, gaussian_method, backend);
               return PyEngine(a, false).run(array, out);
             },
             filter_doc(), py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...,
@@ -386,9 +392,11 @@ void bind_truth(py::module_& m) {
             [](py::handle array, const std::string& kind, const Sigma& sigma,
                std::optional<int> order, const std::optional<std::string>& ext,
                std::optional<double> cval, const std::string& derivative, bool normalized,
-               const std::string& algo, double sigma_r, double kappa, int iterations, double pole) {
-              return truth(array, args_of(kind, sigma, order, ext, cval, derivative, normalized,
-                                          algo, sigma_r, kappa, iterations, pole, "auto"));
+               const std::string& algo, double sigma_r, double kappa, int iterations, double pole,
+               const std::string& gaussian_method) {
+              return truth(array,
+                           args_of(kind, sigma, order, ext, cval, derivative, normalized, algo,
+                                   sigma_r, kappa, iterations, pole, gaussian_method, "auto"));
             },
             kTruthDoc, py::arg("array"), py::arg("kind") = d.filter, py::kw_only(), kw...);
       },
@@ -405,10 +413,11 @@ void bind_engine(py::module_& m) {
                              const std::optional<std::string>& ext, std::optional<double> cval,
                              const std::string& derivative, bool normalized,
                              const std::string& algo, double sigma_r, double kappa, int iterations,
-                             double pole, const std::string& backend, bool timing) {
+                             double pole, const std::string& gaussian_method,
+                             const std::string& backend, bool timing) {
                    return std::make_unique<PyEngine>(
                        args_of(kind, sigma, order, ext, cval, derivative, normalized, algo, sigma_r,
-                               kappa, iterations, pole, backend),
+                               kappa, iterations, pole, gaussian_method, backend),
                        timing);
                  }),
                  py::arg("kind") = d.filter, py::kw_only(), kw..., py::arg("backend") = d.backend,
@@ -421,6 +430,10 @@ void bind_engine(py::module_& m) {
                 "'cpu' or 'cuda': the backend that runs.")
             .def_property_readonly("description", &PyEngine::description,
                                    "The backend for people: 'CPU, OpenMP 2 threads', ...")
+            .def_property_readonly("method", &PyEngine::method,
+                                   "What the last frame was filtered with: 'recursive order 3', "
+                                   "'FIR radius 9' (gaussian_method='auto' resolved); '' before "
+                                   "the first frame.")
             .def_property_readonly("note", &PyEngine::note,
                                    "Why backend='auto' runs on the CPU, or ''.")
             .def_property_readonly("spec", &PyEngine::spec, "The filter in one line.")
@@ -483,6 +496,7 @@ void bind_names(py::module_& m) {
   m.attr("extensions") = names_of(rf::extension_table());
   m.attr("algorithms") = names_of(rf::algorithm_table());
   m.attr("backends") = names_of(rf::backend_table());
+  m.attr("gaussian_methods") = names_of(rf::method_table());
 
   m.def(
       "cuda_available", [] { return rf::cuda_available(); },

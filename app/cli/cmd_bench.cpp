@@ -78,6 +78,8 @@ void print_row(const BenchResult& r) {
   if (r.max_error >= 0.0) std::printf("  max err %.2e", r.max_error);
   if (!r.derivative.empty()) std::printf("  derivative %s", r.derivative.c_str());
   if (!r.axes.empty()) std::printf("  along %s", r.axes.c_str());
+  if (!r.gaussian_method.empty() && r.gaussian_method != to_string(GaussianMethod::Recursive))
+    std::printf("  method %s: %s", r.gaussian_method.c_str(), r.method.c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -107,6 +109,8 @@ nlohmann::json row_json(const BenchResult& r) {
   if (!r.derivative.empty()) row["derivative"] = r.derivative;
   if (r.depth > 0) row["depth"] = r.depth;
   if (!r.axes.empty()) row["axes"] = r.axes;
+  if (!r.gaussian_method.empty()) row["gaussian_method"] = r.gaussian_method;
+  if (!r.method.empty()) row["method"] = r.method;
   return row;
 }
 
@@ -173,6 +177,7 @@ struct Args {
   std::vector<int> channels{1, 4};
   std::vector<std::string> filters{FilterArgs().filter};
   std::vector<std::string> algos;
+  std::vector<std::string> methods;  // --gaussian-methods
   std::optional<int> iterations, warmup;
   std::vector<double> sigmas;
   std::optional<double> sigma, sigma_y;
@@ -208,6 +213,10 @@ void add_case_options(CLI::App& cmd, Args& a) {
   cmd.add_option(
          "--algos", a.algos,
          "CUDA algorithms: " + option_help().algo + "; default: every one the backend offers")
+      ->delimiter(',');
+  cmd.add_option("--gaussian-methods", a.methods,
+                 "the Gaussian's methods, each case with each (" + method_names() +
+                     "; fir: one case per sigma and extension); default: recursive")
       ->delimiter(',');
 }
 
@@ -437,6 +446,13 @@ Plan parse(const Args& a) {
   std::vector<FilterKind> kinds = o.kinds;
   if (p.edge) kinds.push_back(FilterKind::EdgeAware);
   o.algos = parse_algorithms(a.algos, kinds);
+  for (const std::string& name : a.methods) {
+    const auto method = parse_gaussian_method(name);
+    if (!method)
+      throw UsageError("--gaussian-methods: unknown method '" + name + "' (" + method_names() +
+                       ")");
+    o.methods.push_back(*method);
+  }
   if (p.edge) check_edge(p);
   o.baselines = !a.no_baselines;
   o.volume = a.volume;

@@ -40,6 +40,8 @@ void add_filter_options(CLI::App& cmd, FilterArgs& a, bool with_backend) {
   cmd.add_option("--kappa", a.kappa, help.kappa)->capture_default_str();
   cmd.add_option("--iterations", a.iterations, help.iterations)->capture_default_str();
   cmd.add_option("--algo", a.algo, help.algo)->capture_default_str();
+  cmd.add_option("--gaussian-method", a.gaussian_method, help.gaussian_method)
+      ->capture_default_str();
   if (with_backend) cmd.add_option("--backend", a.backend, help.backend)->capture_default_str();
 }
 

@@ -95,6 +95,7 @@ void add_filter_options(CLI::App& app, GivenText& t) {
   app.add_option("--kappa", t.filter.kappa, help.kappa);
   app.add_option("--iterations", t.filter.iterations, help.iterations);
   app.add_option("--algo", t.filter.algo, help.algo);
+  app.add_option("--gaussian-method", t.filter.gaussian_method, help.gaussian_method);
   app.add_option("--backend", t.filter.backend, help.backend);
 }
 

@@ -129,6 +129,8 @@ json to_json(const Preset& p) {
                  {key(Param::Kappa), s.kappa},        {key(Param::Iterations), s.iterations},
                  {"algo", to_string(s.algo)},         {"backend", to_string(s.backend)}};
   if (s.sigma_y) j["filter"][key(Param::SigmaY)] = *s.sigma_y;
+  if (info(s.kind).params.has(Param::GaussianMethod))
+    j["filter"][key(Param::GaussianMethod)] = to_string(s.gaussian_method);
   if (s.ext == Extension::Constant) j["filter"]["cval"] = s.cval;
   if (s.derivative.any()) {
     j["filter"][key(Param::Derivative)] = to_string(s.derivative);
@@ -195,6 +197,7 @@ Preset preset_from_json(const json& j, const Preset& base) {
     read(f, key(Param::Kappa), &a.kappa);
     read(f, key(Param::Iterations), &a.iterations);
     read(f, "algo", &a.algo);
+    read(f, key(Param::GaussianMethod), &a.gaussian_method);
     read(f, "backend", &a.backend);
     p.spec = parse_spec(a);
   }

@@ -5,6 +5,7 @@
 
 #include "bench/timer.h"
 #include "filters/core/errors.h"
+#include "filters/core/filter_table.h"
 
 namespace rf::gui {
 namespace {
@@ -39,6 +40,9 @@ const char* algorithm_label(Algorithm a) {
   return "auto";
 }
 
+// The Gaussian's FIR method among the contenders (the baseline "fir" is the plain FIR at 6 sigma).
+constexpr const char* kFirMethod = "method fir";
+
 }  // namespace
 
 std::vector<bench::Contender> race_contenders(bench::FrameBench& frame_bench,
@@ -51,10 +55,24 @@ std::vector<bench::Contender> race_contenders(bench::FrameBench& frame_bench,
     if (a == Algorithm::Auto) continue;
     FilterSpec s = spec;
     s.algo = a;
+    s.gaussian_method = GaussianMethod::Recursive;
     s.backend = backend;
     bench::Contender c;
     c.name = to_string(a);
     c.label = algorithm_label(a);
+    c.prepare = [engine, s, in] { engine->plan(s, in.width, in.height, in.format); };
+    c.run = [engine, in, dst, stream] { engine->run(in, dst, stream); };
+    out.push_back(std::move(c));
+  }
+  // The Gaussian's FIR method beside the recursive algorithms.
+  if (info(spec.kind).params.has(Param::GaussianMethod)) {
+    FilterSpec s = spec;
+    s.algo = Algorithm::Auto;
+    s.gaussian_method = GaussianMethod::Fir;
+    s.backend = backend;
+    bench::Contender c;
+    c.name = kFirMethod;
+    c.label = "--gaussian-method fir: the sampled Gaussian truncated at 4 sigma";
     c.prepare = [engine, s, in] { engine->plan(s, in.width, in.height, in.format); };
     c.run = [engine, in, dst, stream] { engine->run(in, dst, stream); };
     out.push_back(std::move(c));
@@ -89,7 +107,9 @@ RaceResult run_race(const RaceRequest& r, std::atomic<float>* progress,
       e.name = c.name;
       e.label = c.label;
       e.baseline = c.baseline;
-      e.current = !c.baseline && c.name == to_string(r.spec.algo);
+      e.current = !c.baseline && c.name == (r.spec.gaussian_method == GaussianMethod::Fir
+                                                ? kFirMethod
+                                                : to_string(r.spec.algo));
       e.skipped = c.skipped;
       if (e.skipped.empty()) {
         try {

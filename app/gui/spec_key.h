@@ -26,6 +26,7 @@ inline std::uint64_t hash_spec(const FilterSpec& s) {
   h = hash_combine(h, hd(s.kappa));
   h = hash_combine(h, std::uint64_t(s.iterations));
   h = hash_combine(h, std::uint64_t(s.algo));
+  h = hash_combine(h, std::uint64_t(s.gaussian_method));
   return h;
 }
 

@@ -12,10 +12,10 @@
     for frame in frames:
         out = engine.run(frame)                                     # ... run per frame
 
-The names each parameter takes are the tuples kinds, extensions, algorithms and backends, read
-from the library's filter table (rfcli's --help lists the same). rfstudio.ndimage.gaussian_filter
-takes scipy.ndimage.gaussian_filter's arguments instead; rfstudio.dask (import it: it needs dask)
-the same for chunked dask arrays larger than memory.
+The names each parameter takes are the tuples kinds, extensions, algorithms, gaussian_methods
+and backends, read from the library's filter table (rfcli's --help lists the same).
+rfstudio.ndimage.gaussian_filter takes scipy.ndimage.gaussian_filter's arguments instead;
+rfstudio.dask (import it: it needs dask) the same for chunked dask arrays larger than memory.
 
 Arrays are H x W or H x W x C (C = 1 to 4), float32 or uint8 (filtered on [0, 1]); results keep
 the shape and dtype. Arrays in GPU memory (CuPy, PyTorch, Numba, JAX: __cuda_array_interface__
@@ -34,6 +34,7 @@ from ._rfstudio import (
     cuda_available,
     extensions,
     filter,
+    gaussian_methods,
     kinds,
     truth,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "cuda_available",
     "extensions",
     "filter",
+    "gaussian_methods",
     "kinds",
     "ndimage",
     "truth",

@@ -192,6 +192,32 @@ TEST_CASE("rfcli filter and truth: --sigma SX,SY, a sigma along x and one along 
   CHECK(!fs::exists(dir / "bad.pfm"));
 }
 
+TEST_CASE("rfcli filter: --gaussian-method, and what auto ran in the summary line") {
+  TempDir dir;
+  const rf::Image in = rf::test::random_image(37, 29, 1, 31);
+  rf::io::write_image(dir / "in.pfm", in);
+  const std::string input = "'" + (dir / "in.pfm") + "' ";
+  Run r = rfcli(dir, "filter " + input + "'" + (dir / "fir.pfm") +
+                         "' --sigma 0.3 --gaussian-method auto --backend cpu");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("method auto: FIR radius 1") != std::string::npos);
+  rf::FilterSpec spec;
+  spec.sigma = 0.3;
+  spec.gaussian_method = rf::GaussianMethod::Fir;
+  CHECK(rf::io::read_image(dir / "fir.pfm").pixels ==
+        rf::filter_image(spec, in, rf::Backend::Cpu).pixels);
+  r = rfcli(dir,
+            "filter " + input + "'" + (dir / "rec.pfm") + "' --sigma 9 --gaussian-method best");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("method auto: recursive order 3") != std::string::npos);
+  check_refused(dir, "filter " + input + "'" + (dir / "bad.pfm") + "' --gaussian-method spline",
+                "--gaussian-method: unknown method 'spline' (recursive, fir, auto)");
+  check_refused(dir,
+                "filter " + input + "'" + (dir / "bad.pfm") + "' --gaussian-method fir --algo alg5",
+                "the FIR runs no recursive algorithm");
+  CHECK(!fs::exists(dir / "bad.pfm"));
+}
+
 TEST_CASE("rfcli filter: a multi-page TIFF is a volume, filtered along --axes") {
   TempDir dir;
   rf::io::Volume v;

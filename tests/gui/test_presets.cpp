@@ -50,6 +50,12 @@ TEST_CASE("presets: a random state survives a JSON round trip") {
       p.spec.sigma = std::max(p.spec.sigma, 1.0);
       if (p.spec.sigma_y) p.spec.sigma_y = std::max(*p.spec.sigma_y, 1.0);
     }
+    // The Gaussian's method: fir with the algorithm auto and no derivative, auto with any.
+    if (k.params.has(Param::GaussianMethod) && rng() % 2) {
+      const bool fir = !p.spec.derivative.any() && rng() % 2;
+      p.spec.gaussian_method = fir ? GaussianMethod::Fir : GaussianMethod::Auto;
+      if (fir) p.spec.algo = Algorithm::Auto;
+    }
     p.spec.pole = -0.9 + 1.8 * u(rng);
     p.spec.sigma_r = 0.01 + u(rng);
     p.spec.kappa = 8 * u(rng);

@@ -97,9 +97,11 @@ def recursive_reference(image, coeffs, ext, row_coeffs=None, cval=0.0):
     return out
 
 
-def gaussian_fir_reference(image, sigma, ext, cval=0.0):
-    """The sampled Gaussian, normalised and truncated at 6 sigma, convolved in double."""
-    radius = max(1, int(np.ceil(6 * sigma)))
+def gaussian_fir_reference(image, sigma, ext, cval=0.0, radius=None):
+    """The sampled Gaussian, normalised and truncated at 6 sigma (or `radius`), convolved in
+    double."""
+    if radius is None:
+        radius = max(1, int(np.ceil(6 * sigma)))
     t = np.arange(-radius, radius + 1)
     kernel = np.exp(-0.5 * t * t / sigma**2)
     kernel /= kernel.sum()
@@ -358,6 +360,23 @@ class AgainstDoubleReferences(unittest.TestCase):
                 self.assertEqual(got.dtype, np.float32)
                 expected = gaussian_fir_reference(image, 2.0, ext)
                 self.assertLess(np.abs(got - expected).max(), 1e-6)
+
+    def test_fir_method_is_scipys_kernel(self):
+        image = random_image((21, 17, 3), seed=12)
+        for ext in EXTENSIONS:
+            with self.subTest(ext=ext):
+                got = rfstudio.filter(image, sigma=1.5, ext=ext, gaussian_method="fir",
+                                      backend="cpu")
+                # scipy.ndimage's radius: int(truncate * sigma + 0.5) at truncate 4.
+                expected = gaussian_fir_reference(image, 1.5, ext, radius=6)
+                self.assertLess(np.abs(got - expected).max(), 1e-6)
+        engine = rfstudio.Engine(sigma=0.3, gaussian_method="auto", backend="cpu")
+        self.assertEqual(engine.method, "")
+        engine.run(image)
+        self.assertEqual(engine.method, "FIR radius 1")  # below the order-3 design's least sigma
+        with self.assertRaisesRegex(ValueError, "derivatives take the recursive filter"):
+            rfstudio.filter(image, derivative="1,0", gaussian_method="fir")
+        self.assertEqual(rfstudio.gaussian_methods, ("recursive", "fir", "auto"))
 
     def test_filter_approximates_the_gaussian(self):
         image = random_image((40, 40), seed=10)

@@ -158,9 +158,22 @@ void extension_and_backend(FilterSpec& s, Backend running_backend) {
       ImGui::SetTooltip("the value outside the image (0 black, 1 white); Ctrl+click to type one");
   }
   const Backend running = s.backend == Backend::Auto ? running_backend : s.backend;
+  // The Gaussian's method: the recursive design, the FIR or the faster; the FIR runs no
+  // recursive algorithm, so the algorithm box rests at auto under it.
+  const bool methods = info(s.kind).params.has(Param::GaussianMethod);
+  if (methods) {
+    std::vector<GaussianMethod> all;
+    for (const MethodInfo& m : method_table()) all.push_back(m.method);
+    enum_combo("method", &s.gaussian_method, all);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info(s.gaussian_method).description);
+  }
+  const bool fir = methods && s.gaussian_method == GaussianMethod::Fir;
   const std::vector<Algorithm> offered = algorithm_choices(running, s.kind);
-  if (std::find(offered.begin(), offered.end(), s.algo) == offered.end()) s.algo = Algorithm::Auto;
+  if (fir || std::find(offered.begin(), offered.end(), s.algo) == offered.end())
+    s.algo = Algorithm::Auto;
+  ImGui::BeginDisabled(fir);
   enum_combo("algorithm", &s.algo, offered);
+  ImGui::EndDisabled();
   enum_combo("backend", &s.backend, backend_choices());
 }
 

@@ -35,6 +35,8 @@ void timing_panel(Processor& processor, const FrameStats& stats, const GroundTru
   if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::TextWrapped("%s", processor.backend_line().c_str());
   ImGui::TextWrapped("%s", processor.path_line().c_str());
+  const std::string method = processor.method_line();
+  if (!method.empty()) ImGui::TextWrapped("computed with: %s", method.c_str());
   const FrameTiming& t = processor.timing();
   const char* clock = t.gpu_events ? "CUDA events" : "host clock";
   if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
