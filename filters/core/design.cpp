@@ -261,6 +261,11 @@ void validate(const FilterSpec& spec) {
       check_range(name, info(Param::Sigma).range, line.sigma, false);
     else
       check_line(line, name);
+    const double fir_max = info(GaussianMethod::Fir).max_sigma;
+    if (fir && line.sigma > fir_max)
+      refuse(std::string(name) + " " + number(line.sigma) +
+             ": --gaussian-method fir takes sigma up to " + number(fir_max) +
+             " (its cost grows with sigma); recursive and auto take any sigma at the same cost");
   };
   if (d.any()) {
     if (!p.has(Param::Derivative))

@@ -12,6 +12,8 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 constexpr double kMaxSigma = 2000.0;
+// The FIR method's largest sigma: 257 taps, 45 ms for a 512^2 RGBA float frame on two cores.
+constexpr double kMaxFirSigma = 32.0;
 // Beyond these the poles crowd so close to z = 1 that the direct-form coefficients, rounded to
 // double, no longer hold them: the variance of the designed pair drifts from sigma^2 by more than
 // ~6e-4 (order 4) or ~2e-4 (order 5), and order 5 turns unstable near sigma = 800.
@@ -441,7 +443,8 @@ const std::vector<MethodInfo>& method_table() {
        "fir",
        {},
        "the sampled Gaussian truncated at 4 sigma (scipy.ndimage's kernel), exact at every "
-       "border, its cost growing with sigma"},
+       "border, its cost growing with sigma (up to sigma 32)",
+       kMaxFirSigma},
       {GaussianMethod::Auto,
        "auto",
        {"best"},

@@ -113,6 +113,9 @@ struct MethodInfo {
   const char* name;
   std::vector<const char*> aliases;
   const char* description;
+  // The largest sigma it takes: the FIR's cost grows with sigma (a frame of the studio stays
+  // interactive on the CPU up to it), the recursion's does not.
+  double max_sigma = std::numeric_limits<double>::infinity();
 };
 
 struct BackendInfo {

@@ -144,7 +144,7 @@ std::unique_ptr<HostFilter> make_smoothing_filter(const FilterSpec& spec, int wi
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
   // The CPU's crossover is the same for every frame format.
-  if (runs_fir(spec, Backend::Cpu, PixelFormat::RGBA32F))
+  if (runs_fir(spec, Backend::Cpu, PixelFormat::RGBA32F, width, height))
     return make_fir_host_filter(spec, width, height, channels);
   check_algorithm(Backend::Cpu, spec);
   if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
@@ -336,7 +336,7 @@ class CpuEngine final : public Engine {
                              " runs in float; in double the CPU runs the line filter (rt or "
                              "auto)");
     filter_ = std::move(filter);
-    method_ = method_text(spec, runs_fir(spec, Backend::Cpu, format));
+    method_ = method_text(spec, runs_fir(spec, Backend::Cpu, format, width, height));
     spec_ = spec;
     width_ = width;
     height_ = height;

@@ -298,7 +298,7 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
   const int channels = channel_count(format);
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
-  if (runs_fir(spec, Backend::Cuda, format))
+  if (runs_fir(spec, Backend::Cuda, format, width, height))
     return make_fir_frame_filter(spec, width, height, format);
   check_algorithm(Backend::Cuda, spec);
   if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
@@ -375,7 +375,7 @@ class CudaEngine final : public Engine {
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
     filter_ = make_frame_filter(spec, width, height, format);
-    method_ = method_text(spec, runs_fir(spec, Backend::Cuda, format));
+    method_ = method_text(spec, runs_fir(spec, Backend::Cuda, format, width, height));
     spec_ = spec;
     width_ = width;
     height_ = height;

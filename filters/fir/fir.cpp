@@ -14,24 +14,24 @@
 namespace rf {
 namespace {
 
-// The largest sigma at which the FIR beats the recursive filter of each order (1..5; 0: never),
-// measured with the engine's auto algorithms beside each other in one run:
-//   CUDA  docs/bench/fir-crossover-h200.json: 4096^2 f32 and f32x4, 3840x2160 rgba8 (smaller
-//         frames favour the FIR further: at 1920x1080 it is the faster up to sigma 8 at order 2);
-//         a sigma is kept where the FIR is at least 2% ahead.
+// The largest sigma at which the FIR beats the recursive filter of each order (1..5), measured
+// with the engine's auto algorithms beside each other in one run; a sigma is kept where the FIR
+// is at least 2% ahead:
+//   CUDA  docs/bench/fir-crossover-h200.json: frames of more than kSmallFrame pixels from 4096^2
+//         f32 and f32x4 and 3840x2160 rgba8; smaller ones, where the recursion's fixed latency
+//         weighs more and the FIR stays ahead longer, from 1920x1080 f32 and rgba8 (f32x4 keeps
+//         the large frames' values: the record has no small four-float frame).
 //   CPU   docs/bench/fir-crossover-cpu.json: 2048^2, 2 cores, the recursion near the copy floor.
 struct Crossover {
-  double cuda_f32[5];
-  double cuda_f32x4[5];
-  double cuda_rgba8[5];
+  double cuda_f32[5], cuda_f32x4[5], cuda_rgba8[5];
+  double cuda_small_f32[5], cuda_small_rgba8[5];
   double cpu[5];
 };
 constexpr Crossover kCrossover = {
-    {1.5, 3.0, 5.0, 10.0, 12.0},
-    {0.0, 4.0, 5.0, 8.0, 10.0},
-    {1.0, 5.0, 6.0, 10.0, 12.0},
-    {0.5, 0.5, 0.75, 0.75, 1.0},
+    {1.5, 3.0, 5.0, 10.0, 12.0},   {1.0, 4.0, 5.0, 8.0, 10.0},  {1.5, 5.0, 6.0, 10.0, 12.0},
+    {6.0, 12.0, 16.0, 16.0, 16.0}, {2.0, 6.0, 8.0, 12.0, 16.0}, {0.5, 0.5, 0.75, 0.75, 1.0},
 };
+constexpr double kSmallFrame = 2.5e6;  // pixels: 1920x1080 is small, 3840x2160 is not
 
 // A FIR along the lines of packed frames. Each output row is made in one go: its column sums
 // (the 2 ry + 1 input rows around it, which stay in cache from row to row) into the thread's
@@ -181,7 +181,7 @@ std::vector<double> gaussian_fir_taps(double sigma, int radius) {
   return taps;
 }
 
-bool runs_fir(const FilterSpec& spec, Backend backend, PixelFormat format) {
+bool runs_fir(const FilterSpec& spec, Backend backend, PixelFormat format, int width, int height) {
   if (!info(spec.kind).params.has(Param::GaussianMethod)) return false;
   switch (spec.gaussian_method) {
     case GaussianMethod::Fir:
@@ -197,10 +197,13 @@ bool runs_fir(const FilterSpec& spec, Backend backend, PixelFormat format) {
     if (filters_along(spec, axis) &&
         sigma_along(spec, axis) < sigma_range(spec.kind, spec.order).lo)
       return true;
-  const double* limits = backend == Backend::Cpu          ? kCrossover.cpu
-                         : format == PixelFormat::RGBA8   ? kCrossover.cuda_rgba8
-                         : format == PixelFormat::RGBA32F ? kCrossover.cuda_f32x4
-                                                          : kCrossover.cuda_f32;
+  const bool small = double(width) * height <= kSmallFrame;
+  const double* limits = backend == Backend::Cpu                 ? kCrossover.cpu
+                         : format == PixelFormat::RGBA32F        ? kCrossover.cuda_f32x4
+                         : format == PixelFormat::RGBA8 && small ? kCrossover.cuda_small_rgba8
+                         : format == PixelFormat::RGBA8          ? kCrossover.cuda_rgba8
+                         : small                                 ? kCrossover.cuda_small_f32
+                                                                 : kCrossover.cuda_f32;
   return largest_sigma(spec) <= limits[spec.order - 1];
 }
 

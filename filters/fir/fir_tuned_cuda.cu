@@ -41,6 +41,20 @@ constexpr int kFusedTile = 64;
 // Rows of four channels: 2 rows x 256 pixels per CTA, a warp per 64 pixels of a row.
 constexpr int kRow4Rows = 2;
 constexpr int kRow4Cols = 256;
+// Fused, four channels: 32 x 32 pixels per CTA; a middle-tile row of 32 pixels and the padding of
+// 4 floats after every 8 pixels.
+constexpr int kFused4Tile = 32;
+constexpr int kMiddle4 = 4 * kFused4Tile + 4 * (kFused4Tile / 8);
+
+__host__ __device__ constexpr int middle4_offset(int x) {
+  return 4 * x + 4 * (x >> 3);
+}
+// float4s a fused four-channel input row takes: its pixels with one of padding per 8, rounded to
+// 4 mod 8.
+__host__ __device__ constexpr int fused4_row_float4s(int cols) {
+  const int n = cols + cols / 8 + 1;
+  return n + ((12 - n % 8) % 8);
+}
 
 __host__ __device__ constexpr int round_up4(int n) {
   return (n + 3) & ~3;
@@ -352,6 +366,80 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// Fused, four channels: a 32 x 32 pixel output tile. Its input, (32 + halo_rows) x (32 + 2 ra)
+// pixels, sits in shared memory as float4 at index q + q / 8 of each row (rows fused4_row_float4s
+// apart, 4 mod 8: a warp's two rows, four windows and four channels fall in distinct banks); the
+// rows are filtered into a middle tile of 32 pixels per row, channels interleaved, pixel x at
+// float 4 x + 4 (x / 8) + c of its row (kMiddle4 floats); the columns of that into the outputs,
+// a thread per channel of a column and eight rows. The frame is read once and written once.
+template <class In, class Out>
+__global__ void __launch_bounds__(kThreads)
+    fir_fused4_kernel(const In* in, std::size_t in_pitch, Out* out, std::size_t out_pitch,
+                      FirArgs a) {
+  extern __shared__ float4 smem4[];
+  float* u_row = reinterpret_cast<float*>(smem4);
+  float* u_col = u_row + a.u_row_len;
+  const int rows = kFused4Tile + a.halo_rows;
+  const int cols = kFused4Tile + 2 * a.ra;
+  const int ls = fused4_row_float4s(cols);
+  float4* tile = reinterpret_cast<float4*>(u_col + a.u_col_len);
+  float* middle = reinterpret_cast<float*>(tile + std::size_t(rows) * ls);
+  const int x0 = blockIdx.x * kFused4Tile, y0 = blockIdx.y * kFused4Tile;
+  copy_taps(u_row, a.u_row, a.u_row_len);
+  copy_taps(u_col, a.u_col, a.u_col_len);
+  for (int c = threadIdx.x; c < rows * cols; c += kThreads) {
+    const int r = c / cols, q = c - r * cols;
+    const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
+    const int x = extend_index(x0 - a.ra + q, a.w, a.ext);
+    const float4 v = y >= 0 && x >= 0 ? load_pixel(row_of(in, in_pitch, y) + x)
+                                      : make_float4(a.outside, a.outside, a.outside, a.outside);
+    tile[r * ls + q + q / 8] = v;
+  }
+  __syncthreads();
+  // Rows: a unit is a channel of one window of eight pixels of one input row.
+  constexpr int kUnitsPerRow = 4 * (kFused4Tile / kOut);
+  for (int unit = threadIdx.x; unit < rows * kUnitsPerRow; unit += kThreads) {
+    const int r = unit / kUnitsPerRow, k = unit % kUnitsPerRow;
+    const int ch = k & 3, q0 = (k >> 2) * kOut;
+    const float* trow = reinterpret_cast<const float*>(tile + r * ls) + ch;
+    auto sample = [&](int p) { return trow[4 * (p + p / 8)]; };
+    float acc[kOut] = {};
+    fir8(
+        [&](int m) {
+          const int p = q0 + 4 * m;
+          return make_float4(sample(p), sample(p + 1), sample(p + 2), sample(p + 3));
+        },
+        a.chunks_row, u_row, acc);
+    float* mrow = middle + r * kMiddle4 + ch;
+#pragma unroll
+    for (int i = 0; i < kOut; ++i) mrow[middle4_offset(q0 + i)] = acc[i];
+  }
+  __syncthreads();
+  // Columns: 128 (pixel, channel) columns, each in four windows of eight rows over two halves of
+  // the block.
+  const int lane = threadIdx.x % (4 * kFused4Tile);
+  const int half = threadIdx.x / (4 * kFused4Tile);
+  const int px = lane >> 2, ch = lane & 3;
+  const int x = x0 + px;
+  const float* col = middle + middle4_offset(px) + ch;
+#pragma unroll 1
+  for (int g = half; g < kFused4Tile / kOut; g += 2) {
+    const int q0 = g * kOut;
+    if (y0 + q0 >= a.h) break;
+    float acc[kOut] = {};
+    fir8(
+        [&](int m) {
+          const float* p = col + (q0 + 4 * m) * kMiddle4;
+          return make_float4(p[0], p[kMiddle4], p[2 * kMiddle4], p[3 * kMiddle4]);
+        },
+        a.chunks_col, u_col, acc);
+    if (x < a.w)
+#pragma unroll
+      for (int i = 0; i < kOut; ++i)
+        if (y0 + q0 + i < a.h) store_sample(out, out_pitch, 4 * x + ch, y0 + q0 + i, acc[i]);
+  }
+}
+
 bool aligned16(const void* p, std::size_t pitch) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && pitch % 16 == 0;
 }
@@ -445,6 +533,19 @@ struct FirTuned::Impl {
     const FirArgs& a = args;
     const int radius = std::max(radius_x, a.radius_y);
     tmp.allocate_pitched(std::size_t(a.w) * channels * sizeof(float), std::size_t(a.h));
+    if (kernel == FirTunedKernel::Fused && channels == 4) {
+      const int rows = kFused4Tile + a.halo_rows;
+      fused_smem = sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len) +
+                   sizeof(float4) * std::size_t(rows) * fused4_row_float4s(kFused4Tile + 2 * a.ra) +
+                   sizeof(float) * std::size_t(rows) * kMiddle4;
+      for (const void* fn :
+           {reinterpret_cast<const void*>(fir_fused4_kernel<float4, float>),
+            reinterpret_cast<const void*>(fir_fused4_kernel<float4, std::uint8_t>),
+            reinterpret_cast<const void*>(fir_fused4_kernel<uchar4, float>),
+            reinterpret_cast<const void*>(fir_fused4_kernel<uchar4, std::uint8_t>)})
+        fit_shared_memory(fn, fused_smem, "fused tile", radius);
+      return;
+    }
     if (kernel == FirTunedKernel::Fused) {
       const int rows = kFusedTile + a.halo_rows;
       fused_smem = sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
@@ -496,16 +597,17 @@ void FirTuned::plan(double sigma_x, int radius_x, double sigma_y, int radius_y, 
     throw InvalidParameter("the tuned FIR takes 1 or 4 channels (got " + std::to_string(channels) +
                            ")");
   const int radius = std::max(radius_x, radius_y);
-  if (kernel == FirTunedKernel::Fused && (radius > kFirFusedMaxRadius || channels != 1))
-    throw InvalidParameter("the fused FIR kernel takes one channel and radii up to " +
+  if (kernel == FirTunedKernel::Fused && radius > kFirFusedMaxRadius)
+    throw InvalidParameter("the fused FIR kernel takes radii up to " +
                            std::to_string(kFirFusedMaxRadius) + " (got " + std::to_string(radius) +
                            ")");
   Impl& d = *impl_;
   d.planned = false;
   d.channels = channels;
-  d.kernel = kernel != FirTunedKernel::Auto                   ? kernel
-             : channels == 1 && radius <= kFirFusedAutoRadius ? FirTunedKernel::Fused
-                                                              : FirTunedKernel::TwoPass;
+  const int fused_up_to = channels == 1 ? kFirFusedAutoRadius : kFirFused4AutoRadius;
+  d.kernel = kernel != FirTunedKernel::Auto ? kernel
+             : radius <= fused_up_to        ? FirTunedKernel::Fused
+                                            : FirTunedKernel::TwoPass;
   d.set_geometry(width, height, radius_x, radius_y, ext, outside);
   d.upload_taps(gaussian_taps(sigma_x, radius_x), gaussian_taps(sigma_y, radius_y));
   d.reserve_memory();
@@ -537,14 +639,32 @@ void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, voi
   in_pitch = in_pitch ? in_pitch : in_packed;
   out_pitch = out_pitch ? out_pitch : out_packed;
   if (d.kernel == FirTunedKernel::Fused) {
-    const float* src = static_cast<const float*>(in);
     // A tile reads its neighbours' input: in place, the output goes through the scratch.
     const bool in_place = in == out;
-    float* dst = in_place ? d.tmp.f() : static_cast<float*>(out);
+    void* dst = in_place ? d.tmp.ptr : out;
     const std::size_t dst_pitch = in_place ? d.tmp.pitch : out_pitch;
-    const dim3 grid(ceil_div(a.w, kFusedTile), ceil_div(a.h, kFusedTile));
-    fir_fused_kernel<<<grid, kThreads, d.fused_smem, stream>>>(src, in_pitch, dst, dst_pitch, a,
-                                                               aligned16(src, in_pitch));
+    if (one) {
+      const float* src = static_cast<const float*>(in);
+      const dim3 grid(ceil_div(a.w, kFusedTile), ceil_div(a.h, kFusedTile));
+      fir_fused_kernel<<<grid, kThreads, d.fused_smem, stream>>>(
+          src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
+    } else {
+      const dim3 grid(ceil_div(a.w, kFused4Tile), ceil_div(a.h, kFused4Tile));
+      const bool in_u8 = in_kind == FirSamples::U8x4, out_u8 = out_kind == FirSamples::U8x4;
+      const auto* in4 = static_cast<const float4*>(in);
+      const auto* in8 = static_cast<const uchar4*>(in);
+      auto* out4 = static_cast<float*>(dst);
+      auto* out8 = static_cast<std::uint8_t*>(dst);
+      const std::size_t smem = d.fused_smem;
+      if (in_u8 && out_u8)
+        fir_fused4_kernel<<<grid, kThreads, smem, stream>>>(in8, in_pitch, out8, dst_pitch, a);
+      else if (in_u8)
+        fir_fused4_kernel<<<grid, kThreads, smem, stream>>>(in8, in_pitch, out4, dst_pitch, a);
+      else if (out_u8)
+        fir_fused4_kernel<<<grid, kThreads, smem, stream>>>(in4, in_pitch, out8, dst_pitch, a);
+      else
+        fir_fused4_kernel<<<grid, kThreads, smem, stream>>>(in4, in_pitch, out4, dst_pitch, a);
+    }
     CUDA_CHECK_LAUNCH();
     if (in_place)
       CUDA_CHECK(cudaMemcpy2DAsync(out, out_pitch, dst, dst_pitch, out_packed, std::size_t(a.h),

@@ -3,9 +3,10 @@
 // direct convolution gets. Each thread computes eight outputs from a window of shared memory read
 // four samples at a time (a sliding window of taps in registers), tiles are loaded with 16-byte
 // global loads and their halo through the boundary extension. Two kernels:
-//   Fused    one launch: a 64 x 64 output tile, its input with a halo of the radius on every
-//            side filtered along rows into shared memory and then along columns (reads the image
-//            once from DRAM, its halo again from L2); one channel, radii up to kFirFusedMaxRadius.
+//   Fused    one launch: an output tile (64 x 64 pixels, 32 x 32 for four channels), its input
+//            with a halo of the radius on every side filtered along rows into shared memory and
+//            then along columns (reads the image once from DRAM, its halo again from L2, and
+//            writes it once); radii up to kFirFusedMaxRadius.
 //   TwoPass  rows into a float scratch, then columns: any radius the shared memory holds. Four
 //            channels: a thread filters one channel of eight pixels along the rows; the columns
 //            of the scratch are those of a float image 4 w wide. 8-bit pixels are read and written
@@ -36,6 +37,10 @@ inline constexpr int kFirFusedMaxRadius = 24;
 // fused 0.123 ms and two-pass 0.131 at radius 12, two-pass 0.145 at radius 20 where fused at 16
 // took 0.150; docs/bench/fir-crossover-h200.json).
 inline constexpr int kFirFusedAutoRadius = 12;
+// The same for four channels, whose 32 x 32 tiles of float4 fill the shared memory sooner (H200,
+// 4096^2 RGBA32F: fused 0.32 ms and two-pass 0.41 at radius 3, fused 0.45 and two-pass 0.43 at
+// radius 5).
+inline constexpr int kFirFused4AutoRadius = 4;
 
 class FirTuned {
  public:
@@ -48,7 +53,7 @@ class FirTuned {
   // to float, sigma_x and radius_x along the rows, sigma_y and radius_y down the columns;
   // accumulation in float. `outside` is the value beyond the image under Extension::Constant;
   // Ignore is treated as Zero. Throws InvalidParameter for a bad sigma or size, for Fused beyond
-  // kFirFusedMaxRadius or four channels, or for a radius whose column tile does not fit the
+  // kFirFusedMaxRadius, or for a radius whose column tile does not fit the
   // device's shared memory (about 750 on sm_90). `channels`: 1 or 4.
   void plan(double sigma_x, int radius_x, double sigma_y, int radius_y, Extension ext,
             float outside, int width, int height, FirTunedKernel kernel = FirTunedKernel::Auto,

@@ -109,12 +109,12 @@ TEST_CASE("auto method: the FIR at small sigma, the recursion beyond, derivative
   CHECK(engine->method() == "recursive order 3");
   spec.sigma = 0.5;
   spec.derivative.x = 1;
-  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cpu, rf::PixelFormat::R32F));
-  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cuda, rf::PixelFormat::R32F));
+  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cpu, rf::PixelFormat::R32F, 64, 64));
+  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cuda, rf::PixelFormat::R32F, 64, 64));
   // Recursive, the default, never runs the FIR; other kinds have no method.
   spec = rf::FilterSpec();
   spec.sigma = 0.7;
-  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cpu, rf::PixelFormat::R32F));
+  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cpu, rf::PixelFormat::R32F, 64, 64));
   rf::filter_image(*engine, spec, in);
   CHECK(engine->method() == "recursive order 3");
 }
@@ -151,6 +151,12 @@ TEST_CASE("gaussian method: names, aliases and refusals in one line") {
   a.algo = "alg5";
   CHECK(refused(a).find("the FIR runs no recursive algorithm") != std::string::npos);
   a.algo = "auto";
+  a.sigma = 40.0;
+  CHECK(refused(a).find("sigma 40: --gaussian-method fir takes sigma up to 32") == 0);
+  a.gaussian_method = "auto";
+  CHECK_NOTHROW(rf::parse_spec(a));
+  a.gaussian_method = "fir";
+  a.sigma = 2.0;
   a.filter = "bspline3";
   CHECK(refused(a).find("is a recursive design") != std::string::npos);
   // Changing the kind drops the method where the new kind has none.
