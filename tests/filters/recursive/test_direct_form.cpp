@@ -30,6 +30,15 @@ Recursive first_order(double pole) {
   return f;
 }
 
+// The shipped Gaussian design of `order` at `sigma`.
+Recursive gaussian(int order, double sigma) {
+  FilterSpec spec;
+  spec.kind = FilterKind::Gaussian;
+  spec.order = order;
+  spec.sigma = sigma;
+  return design(spec);
+}
+
 }  // namespace
 
 TEST_CASE("initial feedbacks of a first-order filter match hand-computed values") {
@@ -129,11 +138,7 @@ TEST_CASE("line map weights of wide Gaussians carry no cancellation") {
   // filter of unit DC gain). A formulation through the last r causal outputs has rows ~1e4 here.
   for (int order = 1; order <= 5; ++order)
     for (double sigma : {4.0, 50.0, 200.0}) {
-      FilterSpec spec;
-      spec.kind = FilterKind::Gaussian;
-      spec.order = order;
-      spec.sigma = sigma;
-      const Recursive f = design(spec);
+      const Recursive f = gaussian(order, sigma);
       for (Extension e : kAllExtensions)
         for (int n : {1, 33, 2048}) {
           const direct_form::LineMaps m = direct_form::line_maps(f, e, n);
@@ -192,11 +197,7 @@ TEST_CASE("exact initial feedbacks of the shipped Gaussian designs agree with pa
       double tolerance = 1e-9;
       for (const Band& b : wide)
         if (b.order == order && b.sigma == sigma) tolerance = b.tolerance;
-      FilterSpec spec;
-      spec.kind = FilterKind::Gaussian;
-      spec.order = order;
-      spec.sigma = sigma;
-      const Recursive f = design(spec);
+      const Recursive f = gaussian(order, sigma);
       double worst = 0.0;
       for (Extension e : kAllExtensions)
         for (int n : {1, 2, 3, 31, 32, 33, 257}) {
@@ -263,11 +264,7 @@ TEST_CASE("seeds in mode states run the modal form exactly where windows cannot 
     // (the ignore extension's first sample is b0^2 x).
     for (auto [order, sigma] :
          {std::pair{4, 200.0}, {4, 1000.0}, {5, 64.0}, {5, 200.0}, {3, 2000.0}}) {
-      FilterSpec spec;
-      spec.kind = FilterKind::Gaussian;
-      spec.order = order;
-      spec.sigma = sigma;
-      const Recursive f = design(spec);
+      const Recursive f = gaussian(order, sigma);
       double worst = 0.0;
       for (Extension e : kAllExtensions)
         for (int n : {1, 2, 33, 257, 2048}) {
@@ -298,11 +295,7 @@ TEST_CASE("exact initial feedbacks of wide Gaussians on a long line stay at the 
     double sigma, tolerance;
   } cases[] = {{3, 2000, 1e-9}, {4, 200, 1e-9}, {4, 1000, 1e-7}, {5, 50, 1e-9}, {5, 200, 1e-7}};
   for (const auto& c : cases) {
-    FilterSpec spec;
-    spec.kind = FilterKind::Gaussian;
-    spec.order = c.order;
-    spec.sigma = c.sigma;
-    const Recursive f = design(spec);
+    const Recursive f = gaussian(c.order, c.sigma);
     for (Extension e : kAllExtensions) {
       const auto x = test::random_line(2048, rng);
       const double err = test::relative_error(ref::filter_line_exact(f, e, x, kCval),
@@ -327,11 +320,7 @@ TEST_CASE("the cpu backend applies the line maps of wide Gaussians at float accu
   const int w = 301, h = 97;
   for (const auto& c : cases)
     for (Extension e : kAllExtensions) {
-      FilterSpec spec;
-      spec.kind = FilterKind::Gaussian;
-      spec.order = c.order;
-      spec.sigma = c.sigma;
-      const Recursive f = design(spec);
+      const Recursive f = gaussian(c.order, c.sigma);
       // Image data in [0.1, 1]: signed data of zero mean would leave outputs far smaller than
       // their inputs under a wide zero-padded blur, and float rounding of the inputs would
       // dominate.
