@@ -41,31 +41,35 @@ void ViewProbes::update_profile(const FilterSpec& spec, const ViewSettings& view
   key = hash_combine(key, std::uint64_t(line));
   key = hash_combine(key, view.profile_vertical);
   key = hash_combine(key, truth.key());
-  if (key == profile_.key) return;
   ProfileData& p = profile_;
-  p = ProfileData();
-  p.key = key;
-  p.vertical = view.profile_vertical;
-  p.line = line;
-  const int len = p.vertical ? processor.height() : processor.width();
-  const Image& input = processor.input();
-  p.input = sample_line(input, p.vertical, line, len);
-  p.result = sample_line(processor.result(), p.vertical, line, len);
-  if (truth.current()) p.truth = sample_line(truth.result().truth, p.vertical, line, len);
-  // The same filter under every extension, on the CPU (exact, and independent of the backend).
-  // An extension the filter refuses (the summed-area table takes zero only) has no curve; the
-  // filter's own refusal is what the profile reports.
-  p.by_extension.resize(std::size(kAllExtensions));
-  for (Extension e : kAllExtensions) {
-    FilterSpec s = spec;
-    s.ext = e;
-    try {
-      p.by_extension[int(e)] =
-          sample_line(filter_image(s, input, Backend::Cpu), p.vertical, line, len);
-    } catch (const std::exception& ex) {
-      p.by_extension[int(e)].clear();
-      if (e == spec.ext) p.error = ex.what();
-    }
+  if (key != p.key) {
+    p = ProfileData();
+    p.key = key;
+    p.vertical = view.profile_vertical;
+    p.line = line;
+    const int len = p.vertical ? processor.height() : processor.width();
+    p.input = sample_line(processor.input(), p.vertical, line, len);
+    p.result = sample_line(processor.result(), p.vertical, line, len);
+    if (truth.current()) p.truth = sample_line(truth.result().truth, p.vertical, line, len);
+    p.by_extension.resize(std::size(kAllExtensions));
+    p.pending.push_back(spec.ext);
+    for (Extension e : kAllExtensions)
+      if (e != spec.ext) p.pending.push_back(e);
+  }
+  if (p.pending.empty()) return;
+  // The same filter under every extension, on the CPU (exact, and independent of the backend),
+  // one extension a frame. An extension the filter refuses (the summed-area table takes zero
+  // only) has no curve; the filter's own refusal is what the profile reports.
+  const Extension e = p.pending.front();
+  p.pending.erase(p.pending.begin());
+  FilterSpec s = spec;
+  s.ext = e;
+  try {
+    p.by_extension[int(e)] = sample_line(filter_image(s, processor.input(), Backend::Cpu),
+                                         p.vertical, p.line, int(p.input.size()));
+  } catch (const std::exception& ex) {
+    p.by_extension[int(e)].clear();
+    if (e == spec.ext) p.error = ex.what();
   }
 }
 

@@ -25,6 +25,10 @@ struct ProfileData {
   std::vector<float> input, result, truth;
   std::vector<std::vector<float>> by_extension;  // indexed by int(Extension)
   std::string error;
+  // The extensions whose curve is still to come: one is filtered per UI frame (each filters the
+  // whole image on the CPU), the spec's own first, so that a change of the spec does not hold
+  // the UI for all of them at once.
+  std::vector<Extension> pending;
 };
 
 // The response to one bright pixel at (x, y), for the log-scale impulse view.
