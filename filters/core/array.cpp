@@ -392,33 +392,15 @@ void ArrayFilter::run(const float* in, float* out, void* stream) {
   for (std::size_t i = 0; i < m.floats; ++i) out[i] = squares ? std::sqrt(m.sum[i]) : m.sum[i];
 }
 
-std::uint16_t to_half(float f) {
-  std::uint32_t x;
-  std::memcpy(&x, &f, sizeof x);
-  const std::uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
-  if (a >= 0x7f800000u) return std::uint16_t(sign | (a > 0x7f800000u ? 0x7e00u : 0x7c00u));
-  if (a >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u);  // 65520 and up round to infinity
-  if (a < 0x38800000u) {
-    // Below 2^-14: a multiple of 2^-24, rounded to nearest even (the scaling is exact).
-    float v;
-    std::memcpy(&v, &a, sizeof v);
-    return std::uint16_t(sign | std::uint32_t(std::nearbyint(v * 16777216.0f)));
-  }
-  std::uint32_t h = ((((a >> 23) - 127 + 15) << 10) | ((a & 0x7fffffu) >> 13));
-  const std::uint32_t rest = a & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry moves into the exponent
-  return std::uint16_t(sign | h);
-}
-
-float from_half(std::uint16_t h) {
-  const int e = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  const float sign = (h & 0x8000) ? -1.0f : 1.0f;
-  if (e == 0) return sign * std::ldexp(float(mant), -24);
-  if (e == 31) return mant ? std::nanf("") : sign * INFINITY;
-  return sign * std::ldexp(float(mant | 0x400), e - 25);
-}
-
 namespace {
+
+// An integer array's value back: the nearest integer, ties to even, clamped to [0, top], NaN 0.
+template <class T>
+T saturate(float v, float top) {
+  v = v > 0.0f ? v : 0.0f;
+  v = v < top ? v : top;
+  return T(std::lrintf(v));
+}
 
 void to_float(const void* in, DType t, float* out, std::size_t n) {
   switch (t) {
@@ -439,13 +421,6 @@ void to_float(const void* in, DType t, float* out, std::size_t n) {
       for (std::size_t i = 0; i < n; ++i) out[i] = float(static_cast<const double*>(in)[i]);
       break;
   }
-}
-
-template <class T>
-T saturate(float v, float top) {
-  v = v > 0.0f ? v : 0.0f;  // NaN too
-  v = v < top ? v : top;
-  return T(std::lrintf(v));
 }
 
 void from_float(const float* in, void* out, DType t, std::size_t n) {

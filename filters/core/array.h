@@ -84,8 +84,4 @@ bool filters_in_double(const ArraySpec& spec, Backend backend);
 void filter_array(const ArraySpec& spec, const std::vector<std::int64_t>& shape, const void* in,
                   DType in_type, void* out, DType out_type, Backend backend = Backend::Auto);
 
-// float <-> binary16, round to nearest even, as the host converts it.
-std::uint16_t to_half(float v);
-float from_half(std::uint16_t h);
-
 }  // namespace rf

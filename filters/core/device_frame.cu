@@ -36,6 +36,9 @@ DeviceFrame::DeviceFrame(int width, int height, PixelFormat format, MemorySpace 
     CUDA_CHECK(cudaMallocPitch(&d.ptr, &d.pitch, d.row_bytes(), std::size_t(height)));
     return;
   }
+  if (format != PixelFormat::R32F && format != PixelFormat::RGBA32F && format != PixelFormat::RGBA8)
+    throw InvalidParameter(std::string("a surface holds R32F, RGBA32F or RGBA8 frames, not ") +
+                           to_string(format));
   const cudaChannelFormatDesc desc = format == PixelFormat::R32F ? cudaCreateChannelDesc<float>()
                                      : format == PixelFormat::RGBA32F
                                          ? cudaCreateChannelDesc<float4>()

@@ -65,11 +65,30 @@ void check_algorithm(Backend backend, const FilterSpec& spec) {
                          to_string(spec.kind) + " (" + names_of(offered) + ")");
 }
 
+const char* to_string(PixelFormat f) {
+  switch (f) {
+    case PixelFormat::R32F:
+      return "R32F";
+    case PixelFormat::RGBA32F:
+      return "RGBA32F";
+    case PixelFormat::RGBA8:
+      return "RGBA8";
+    case PixelFormat::R64F:
+      return "R64F";
+    case PixelFormat::R16U:
+      return "R16U";
+    case PixelFormat::R16F:
+      return "R16F";
+  }
+  return "?";
+}
+
 void check_format(const FilterSpec& spec, PixelFormat format) {
-  if (spec.derivative.any() && format == PixelFormat::RGBA8)
+  if (spec.derivative.any() && (format == PixelFormat::RGBA8 || format == PixelFormat::R16U))
     throw InvalidParameter("derivative " + to_string(spec.derivative) +
-                           ": its values are signed; filter into float frames (R32F or RGBA32F), "
-                           "not 8-bit ones");
+                           ": its values are signed; filter into float frames (R32F, RGBA32F, "
+                           "R16F), not " +
+                           to_string(format) + " ones");
 }
 
 Image filter_image(Engine& engine, const FilterSpec& spec, Image in) {

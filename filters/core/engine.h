@@ -65,7 +65,8 @@ std::vector<Algorithm> algorithms_for(Backend backend, FilterKind kind);
 void check_algorithm(Backend backend, const FilterSpec& spec);
 
 // Throws InvalidParameter when frames of `format` cannot hold what `spec` computes: a derivative
-// is signed, so its plans take float frames (R32F, RGBA32F), not RGBA8. Both engines check.
+// is signed, so its plans take float frames (R32F, RGBA32F, R16F), not RGBA8 or R16U. Both
+// engines check.
 void check_format(const FilterSpec& spec, PixelFormat format);
 
 // Filters a host image of 1 to 4 channels with `engine`, planning it for the image first (engines

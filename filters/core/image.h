@@ -4,9 +4,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "hd.h"
+
+#ifdef __CUDACC__
+#include <cuda_fp16.h>
+#endif
 
 namespace rf {
 
@@ -15,14 +20,32 @@ enum class PixelFormat {
   RGBA32F,  // four interleaved float channels
   RGBA8,    // four interleaved 8-bit channels, filtered in float on [0, 1]
   R64F,     // one double channel, filtered in double throughout (the CPU's line filter: rt, auto)
+  R16U,     // one 16-bit channel, filtered in float on [0, 1] as RGBA8 is
+  R16F,     // one IEEE binary16 channel, filtered in float
 };
 
 constexpr int channel_count(PixelFormat f) {
-  return f == PixelFormat::R32F || f == PixelFormat::R64F ? 1 : 4;
+  return f == PixelFormat::RGBA32F || f == PixelFormat::RGBA8 ? 4 : 1;
 }
 constexpr std::size_t bytes_per_pixel(PixelFormat f) {
-  return f == PixelFormat::RGBA32F ? 16 : f == PixelFormat::R64F ? 8 : 4;
+  switch (f) {
+    case PixelFormat::RGBA32F:
+      return 16;
+    case PixelFormat::R64F:
+      return 8;
+    case PixelFormat::R16U:
+    case PixelFormat::R16F:
+      return 2;
+    default:
+      return 4;
+  }
 }
+// Whether a frame stores its samples as the float32 the filters compute in.
+constexpr bool holds_float32(PixelFormat f) {
+  return f == PixelFormat::R32F || f == PixelFormat::RGBA32F;
+}
+// "R32F", "RGBA8", ...
+const char* to_string(PixelFormat f);
 
 // The one 8-bit conversion of the project, host and device alike: a byte c is the float c / 255,
 // correctly rounded; a float v goes back to the nearest byte of v * 255, ties to even, clamped to
@@ -55,6 +78,69 @@ RF_HDI std::uint8_t to_unorm8(float v) {
   return std::uint8_t(__float2int_rn(s));  // one conversion, ties to even
 #else
   return std::uint8_t(std::lrintf(s));  // ties to even in the default rounding mode
+#endif
+}
+
+// The 16-bit unsigned conversion, the same way: a uint16 c is the float c / 65535, correctly
+// rounded (c / 65535 lies at least 2^-17 of a float ulp from any rounding boundary, beyond the
+// error of either side's product), and a float v goes back to the nearest uint16 of v * 65535,
+// ties to even, clamped to [0, 65535], NaN as 0.
+RF_HDI float from_unorm16(std::uint16_t v) {
+#ifdef __CUDA_ARCH__
+  const float c = float(v);
+  constexpr float hi = 1.0f / 65535.0f, lo = float(1.0 / 65535.0 - double(1.0f / 65535.0f));
+  return __fmaf_rn(c, hi, __fmul_rn(c, lo));
+#else
+  return float(double(v) * (1.0 / 65535.0));
+#endif
+}
+RF_HDI std::uint16_t to_unorm16(float v) {
+#ifdef __CUDA_ARCH__
+  float s = __fmul_rn(v, 65535.0f);
+#else
+  float s = v * 65535.0f;
+#endif
+  s = s > 0.0f ? s : 0.0f;  // NaN lands here too
+  s = s < 65535.0f ? s : 65535.0f;
+#ifdef __CUDA_ARCH__
+  return std::uint16_t(__float2int_rn(s));
+#else
+  return std::uint16_t(std::lrintf(s));
+#endif
+}
+
+// IEEE binary16 (float16) <-> float, round to nearest even; infinities and NaN kept. The device
+// converts in one instruction; the host computes the same values from the bits.
+RF_HDI float from_half(std::uint16_t h) {
+#ifdef __CUDA_ARCH__
+  return __half2float(__ushort_as_half(h));
+#else
+  const int e = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  const float sign = (h & 0x8000) ? -1.0f : 1.0f;
+  if (e == 0) return sign * std::ldexp(float(mant), -24);
+  if (e == 31) return mant ? std::nanf("") : sign * INFINITY;
+  return sign * std::ldexp(float(mant | 0x400), e - 25);
+#endif
+}
+RF_HDI std::uint16_t to_half(float f) {
+#ifdef __CUDA_ARCH__
+  return __half_as_ushort(__float2half_rn(f));
+#else
+  std::uint32_t x;
+  std::memcpy(&x, &f, sizeof x);
+  const std::uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  if (a >= 0x7f800000u) return std::uint16_t(sign | (a > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (a >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u);  // 65520 and up round to infinity
+  if (a < 0x38800000u) {
+    // Below 2^-14: a multiple of 2^-24, rounded to nearest even (the scaling is exact).
+    float v;
+    std::memcpy(&v, &a, sizeof v);
+    return std::uint16_t(sign | std::uint32_t(std::nearbyint(v * 16777216.0f)));
+  }
+  std::uint32_t h = ((((a >> 23) - 127 + 15) << 10) | ((a & 0x7fffffu) >> 13));
+  const std::uint32_t rest = a & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry moves into the exponent
+  return std::uint16_t(sign | h);
 #endif
 }
 

@@ -1,5 +1,7 @@
 // Reading and writing frames of every format and memory space from kernels: pitched device
-// buffers (float, float4, uchar4) and CUDA surfaces (GL textures mapped through interop).
+// buffers (float, float4, uchar4, uint16, binary16) and CUDA surfaces (GL textures mapped through
+// interop). The kernels compute in float; image.h converts each sample type, host and device
+// alike.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,7 +14,7 @@
 
 namespace rf::cuda {
 
-enum class IoKind : int { F32, F32x4, U8x4, SurfF32, SurfF32x4, SurfU8x4 };
+enum class IoKind : int { F32, F32x4, U8x4, SurfF32, SurfF32x4, SurfU8x4, U16, F16 };
 
 // One frame as the kernels see it; (x, y) are image coordinates.
 struct Io {
@@ -21,6 +23,27 @@ struct Io {
   std::size_t pitch = 0;
   cudaSurfaceObject_t surf = 0;
 };
+
+// The kind of a frame's samples. 16-bit formats live in buffers only (DeviceFrame and the engine
+// refuse them on surfaces).
+inline IoKind kind_of(const FrameView& v) {
+  const bool surface = v.space == MemorySpace::CudaSurface;
+  switch (v.format) {
+    case PixelFormat::R32F:
+      return surface ? IoKind::SurfF32 : IoKind::F32;
+    case PixelFormat::RGBA32F:
+      return surface ? IoKind::SurfF32x4 : IoKind::F32x4;
+    case PixelFormat::RGBA8:
+      return surface ? IoKind::SurfU8x4 : IoKind::U8x4;
+    case PixelFormat::R16U:
+      return IoKind::U16;
+    case PixelFormat::R16F:
+      return IoKind::F16;
+    case PixelFormat::R64F:
+      break;  // the CUDA engine refuses it when planned
+  }
+  return IoKind::F32;
+}
 
 template <int C, IoKind K>
 struct Reader;
@@ -31,6 +54,22 @@ struct Reader<1, IoKind::F32> {
   std::size_t pitch;
   __device__ Vec<1> operator()(int x, int y) const {
     return {reinterpret_cast<const float*>(ptr + std::size_t(y) * pitch)[x]};
+  }
+};
+template <>
+struct Reader<1, IoKind::U16> {
+  const char* ptr;
+  std::size_t pitch;
+  __device__ Vec<1> operator()(int x, int y) const {
+    return {from_unorm16(reinterpret_cast<const std::uint16_t*>(ptr + std::size_t(y) * pitch)[x])};
+  }
+};
+template <>
+struct Reader<1, IoKind::F16> {
+  const char* ptr;
+  std::size_t pitch;
+  __device__ Vec<1> operator()(int x, int y) const {
+    return {from_half(reinterpret_cast<const std::uint16_t*>(ptr + std::size_t(y) * pitch)[x])};
   }
 };
 template <>
@@ -80,10 +119,19 @@ struct Reader<4, IoKind::SurfU8x4> {
 template <int C, class F>
 __device__ __forceinline__ void with_reader(const Io& io, F&& f) {
   if constexpr (C == 1) {
-    if (io.kind == IoKind::SurfF32)
-      f(Reader<1, IoKind::SurfF32>{io.surf});
-    else
-      f(Reader<1, IoKind::F32>{io.ptr, io.pitch});
+    switch (io.kind) {
+      case IoKind::SurfF32:
+        f(Reader<1, IoKind::SurfF32>{io.surf});
+        break;
+      case IoKind::U16:
+        f(Reader<1, IoKind::U16>{io.ptr, io.pitch});
+        break;
+      case IoKind::F16:
+        f(Reader<1, IoKind::F16>{io.ptr, io.pitch});
+        break;
+      default:
+        f(Reader<1, IoKind::F32>{io.ptr, io.pitch});
+    }
   } else {
     switch (io.kind) {
       case IoKind::U8x4:
@@ -112,10 +160,20 @@ __device__ __forceinline__ Vec<C> read(const Io& io, int x, int y) {
 template <int C>
 __device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& v) {
   if constexpr (C == 1) {
-    if (io.kind == IoKind::SurfF32)
-      surf2Dwrite(v.v[0], io.surf, x * int(sizeof(float)), y);
-    else
-      reinterpret_cast<float*>(io.ptr + std::size_t(y) * io.pitch)[x] = v.v[0];
+    char* row = io.ptr + std::size_t(y) * io.pitch;
+    switch (io.kind) {
+      case IoKind::SurfF32:
+        surf2Dwrite(v.v[0], io.surf, x * int(sizeof(float)), y);
+        break;
+      case IoKind::U16:
+        reinterpret_cast<std::uint16_t*>(row)[x] = to_unorm16(v.v[0]);
+        break;
+      case IoKind::F16:
+        reinterpret_cast<std::uint16_t*>(row)[x] = to_half(v.v[0]);
+        break;
+      default:
+        reinterpret_cast<float*>(row)[x] = v.v[0];
+    }
   } else {
     switch (io.kind) {
       case IoKind::U8x4:

@@ -1,6 +1,6 @@
 // The CPU backend of rf::Engine: a dispatcher. plan() asks the family of the spec for its CPU
-// filter (HostFilter); run() converts host frames in R32F, RGBA32F or RGBA8 to packed float and
-// back, and filters in place where it can.
+// filter (HostFilter); run() converts host frames of every format to packed float and back (R64F:
+// double), and filters in place where it can.
 #include <omp.h>
 
 #include <algorithm>
@@ -30,19 +30,6 @@ using Clock = std::chrono::steady_clock;
 
 // Copies of less than a megabyte run on one thread: waking another costs more than it saves.
 constexpr std::size_t kParallelCopyFloats = std::size_t(1) << 18;
-
-const char* format_name(PixelFormat f) {
-  switch (f) {
-    case PixelFormat::R32F:
-      return "R32F";
-    case PixelFormat::RGBA32F:
-      return "RGBA32F";
-    case PixelFormat::R64F:
-      return "R64F";
-    default:
-      return "RGBA8";
-  }
-}
 
 // RT and auto: the line filter of rt_cpu.h, columns then rows (or the one axis asked), in place.
 class LineFilter final : public HostFilter {
@@ -366,7 +353,7 @@ class CpuEngine final : public Engine {
     // The filter reads `work` and writes `result`: both `out` itself when it is packed float and
     // the filter runs in place.
     auto t0 = Clock::now();
-    const bool direct = format_ != PixelFormat::RGBA8 && out.pitch == packed;
+    const bool direct = holds_float32(format_) && out.pitch == packed;
     float* work = nullptr;
     if (direct && filter_->in_place()) {
       work = static_cast<float*>(out.data);
@@ -436,9 +423,9 @@ class CpuEngine final : public Engine {
       throw InvalidParameter(name + " frame: the CPU engine reads and writes host memory only");
     if (v.width != width_ || v.height != height_ || v.format != format_)
       throw InvalidParameter(name + " frame: " + std::to_string(v.width) + "x" +
-                             std::to_string(v.height) + " " + format_name(v.format) +
+                             std::to_string(v.height) + " " + to_string(v.format) +
                              " differs from the planned " + std::to_string(width_) + "x" +
-                             std::to_string(height_) + " " + format_name(format_));
+                             std::to_string(height_) + " " + to_string(format_));
     if (!v.data) throw InvalidParameter(name + " frame: no data");
     if (v.pitch < std::size_t(width_) * bytes_per_pixel(format_))
       throw InvalidParameter(name + " frame: pitch " + std::to_string(v.pitch) +
@@ -456,6 +443,12 @@ class CpuEngine final : public Engine {
       if (format_ == PixelFormat::RGBA8) {
         const auto* s = reinterpret_cast<const std::uint8_t*>(src);
         for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = from_unorm8(s[i]);
+      } else if (format_ == PixelFormat::R16U || format_ == PixelFormat::R16F) {
+        const auto* s = reinterpret_cast<const std::uint16_t*>(src);
+        if (format_ == PixelFormat::R16U)
+          for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = from_unorm16(s[i]);
+        else
+          for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = from_half(s[i]);
       } else {
         std::memmove(d, src, sizeof(float) * row);
       }
@@ -473,6 +466,12 @@ class CpuEngine final : public Engine {
       if (format_ == PixelFormat::RGBA8) {
         auto* d = reinterpret_cast<std::uint8_t*>(dst);
         for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = to_unorm8(s[i]);
+      } else if (format_ == PixelFormat::R16U || format_ == PixelFormat::R16F) {
+        auto* d = reinterpret_cast<std::uint16_t*>(dst);
+        if (format_ == PixelFormat::R16U)
+          for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = to_unorm16(s[i]);
+        else
+          for (std::ptrdiff_t i = 0; i < row; ++i) d[i] = to_half(s[i]);
       } else {
         std::memmove(dst, s, sizeof(float) * row);
       }

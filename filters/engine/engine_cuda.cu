@@ -48,25 +48,6 @@ IoKind float_kind(int channels) {
   return channels == 1 ? IoKind::F32 : IoKind::F32x4;
 }
 
-IoKind kind_of(const FrameView& v) {
-  const bool surface = v.space == MemorySpace::CudaSurface;
-  switch (v.format) {
-    case PixelFormat::R32F:
-      return surface ? IoKind::SurfF32 : IoKind::F32;
-    case PixelFormat::RGBA32F:
-      return surface ? IoKind::SurfF32x4 : IoKind::F32x4;
-    case PixelFormat::RGBA8:
-      return surface ? IoKind::SurfU8x4 : IoKind::U8x4;
-    case PixelFormat::R64F:
-      break;  // refused when planned
-  }
-  return IoKind::F32;
-}
-
-bool is_surface(IoKind k) {
-  return k == IoKind::SurfF32 || k == IoKind::SurfF32x4 || k == IoKind::SurfU8x4;
-}
-
 std::size_t packed_pitch(const FrameView& v) {
   return v.pitch ? v.pitch : std::size_t(v.width) * bytes_per_pixel(v.format);
 }
@@ -97,8 +78,10 @@ class EdgeAwareFilter final : public FrameFilter {
  public:
   EdgeAwareFilter(const FilterSpec& spec, int width, int height, int channels)
       : plan_(spec, width, height, channels) {}
-  bool reads(IoKind k) const override { return !is_surface(k); }
-  bool writes(IoKind k) const override { return !is_surface(k); }
+  bool reads(IoKind k) const override {
+    return k == IoKind::F32 || k == IoKind::F32x4 || k == IoKind::U8x4;
+  }
+  bool writes(IoKind k) const override { return reads(k); }
   void prepare(IoKind src, IoKind dst) override { plan_.prepare(format(src), format(dst)); }
   std::vector<std::string> stage_names() const override { return {"filter"}; }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
@@ -370,8 +353,8 @@ class CudaEngine final : public Engine {
     check_format(spec, format);
     if (format == PixelFormat::R64F)
       throw InvalidParameter(
-          "float64 frames: the CUDA backend filters float32 and 8-bit frames; the CPU backend "
-          "filters float64 in double");
+          "float64 frames: the CUDA backend filters float32, float16, 16- and 8-bit frames; the "
+          "CPU backend filters float64 in double");
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
     filter_ = make_frame_filter(spec, width, height, format);
@@ -444,6 +427,9 @@ class CudaEngine final : public Engine {
                              " frame does not match the planned size and format");
     if (v.space == MemorySpace::CudaSurface ? v.surface == 0 : v.data == nullptr)
       throw InvalidParameter(std::string("the ") + what + " frame has no data");
+    if (v.space == MemorySpace::CudaSurface && bytes_per_pixel(v.format) == 2)
+      throw InvalidParameter(std::string("the ") + what + " frame: " + to_string(v.format) +
+                             " frames live in host or device memory, not on surfaces");
   }
 
   Io io_of(const FrameView& v) const {

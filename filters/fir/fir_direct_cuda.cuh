@@ -81,18 +81,6 @@ void passes(const Io& src, const Io& tmp, const Io& dst, int w, int h, Extension
   CUDA_CHECK_LAUNCH();
 }
 
-inline IoKind kind_of(const FrameView& v) {
-  const bool s = v.space == MemorySpace::CudaSurface;
-  switch (v.format) {
-    case PixelFormat::R32F:
-      return s ? IoKind::SurfF32 : IoKind::F32;
-    case PixelFormat::RGBA32F:
-      return s ? IoKind::SurfF32x4 : IoKind::F32x4;
-    default:
-      return s ? IoKind::SurfU8x4 : IoKind::U8x4;
-  }
-}
-
 }  // namespace fir
 
 // The FIR Gaussian with accumulation in T (float or double), planned once per sigma, extension,
@@ -156,7 +144,7 @@ class SeparableFir {
     const bool host = in.space == MemorySpace::Host || out.space == MemorySpace::Host;
     if (host && !staging_.ptr) staging_.allocate_pitched(row_bytes, std::size_t(height_));
     auto io = [&](const FrameView& v) {
-      Io r{fir::kind_of(v), static_cast<char*>(v.data), v.pitch ? v.pitch : row_bytes, v.surface};
+      Io r{kind_of(v), static_cast<char*>(v.data), v.pitch ? v.pitch : row_bytes, v.surface};
       if (v.space == MemorySpace::Host) {
         r.ptr = static_cast<char*>(staging_.ptr);
         r.pitch = staging_.pitch;

@@ -72,17 +72,12 @@ __device__ __forceinline__ void tile_sync() {
 // Calls f(rd) with rd(x, y) = channel c of sample (x, y) as a float, the reader chosen once.
 template <int C, class F>
 __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
-  const char* p = io.ptr;
-  const std::size_t pitch = io.pitch;
-  const cudaSurfaceObject_t s = io.surf;
   if constexpr (C == 1) {
-    if (io.kind == IoKind::SurfF32)
-      f([=](int x, int y) { return surf2Dread<float>(s, x * int(sizeof(float)), y); });
-    else
-      f([=](int x, int y) {
-        return reinterpret_cast<const float*>(p + std::size_t(y) * pitch)[x];
-      });
+    cuda::with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
   } else {
+    const char* p = io.ptr;
+    const std::size_t pitch = io.pitch;
+    const cudaSurfaceObject_t s = io.surf;
     switch (io.kind) {
       case IoKind::U8x4:
         f([=](int x, int y) {
