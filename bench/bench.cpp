@@ -13,6 +13,24 @@
 
 namespace rf::bench {
 
+const char* bench_format_name(PixelFormat f) {
+  switch (f) {
+    case PixelFormat::R32F:
+      return "f32";
+    case PixelFormat::RGBA32F:
+      return "f32x4";
+    case PixelFormat::RGBA8:
+      return "rgba8";
+    case PixelFormat::R16U:
+      return "u16";
+    case PixelFormat::R16F:
+      return "f16";
+    case PixelFormat::R64F:
+      return "f64";
+  }
+  return "?";
+}
+
 double gips(int width, int height, double ms) {
   return double(width) * height / (ms * 1e-3) / double(1ull << 30);
 }
@@ -147,7 +165,7 @@ void Rows::add(BenchResult row, const Timing& t) {
 namespace {
 
 const char* cpu_format(int channels) {
-  return channels == 1 ? "f32" : "f32x4";
+  return bench_format_name(channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F);
 }
 
 // Read + write bandwidth of a copy of the frame: the floor no filter that reads and writes the

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/timer.h"
+#include "filters/core/image.h"
 #include "filters/core/spec.h"
 
 namespace rf::bench {
@@ -29,7 +30,7 @@ struct BenchResult {
   int width = 0;
   int height = 0;
   int channels = 1;
-  std::string format;      // "f32", "rgba8", "f32x4"
+  std::string format;      // "f32", "rgba8", "f32x4", "u16", "f16" (bench_format_name)
   double ms = 0.0;         // median over the timed runs, the filter only (no upload, no readback)
   double gips = 0.0;       // 2^30 pixels per second
   double gbps = 0.0;       // for the copy floor: bytes read + written per second / 1e9
@@ -52,7 +53,10 @@ struct BenchOptions {
   std::vector<int> orders;      // empty: 1..5
   std::vector<Extension> exts;  // empty: all
   std::vector<int> channels;    // empty: {1, 4}
-  int iterations = 100;         // timed runs per case (median)
+  // The CUDA backend's frames in these formats instead of by channels (1: R32F, 4: RGBA32F, the
+  // HD frames RGBA8); empty: by channels. The baselines time the float and RGBA8 frames.
+  std::vector<PixelFormat> formats;
+  int iterations = 100;  // timed runs per case (median)
   int warmup = 10;
   // A case whose timed runs would take longer than this (GPU milliseconds, estimated from one
   // run) gets fewer of them, never fewer than kBenchMinRuns; <= 0: always `iterations`.
@@ -84,6 +88,9 @@ inline constexpr double kBenchFastFirSigmas = 3.0;
 inline int fir_radius(double sigma, double sigmas) {
   return int(std::ceil(sigmas * sigma));
 }
+
+// A row's name of a frame format: "f32", "f32x4", "rgba8", "u16", "f16" ("f64" for R64F).
+const char* bench_format_name(PixelFormat f);
 
 // 2^30 pixels per second of a width x height frame filtered in `ms`.
 double gips(int width, int height, double ms);

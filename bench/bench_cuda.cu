@@ -77,10 +77,6 @@ class Comparer {
   DeviceBuffer result_;
 };
 
-const char* format_name(PixelFormat f) {
-  return f == PixelFormat::R32F ? "f32" : f == PixelFormat::RGBA32F ? "f32x4" : "rgba8";
-}
-
 std::string sigma_text(double sigma) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", sigma);
@@ -98,16 +94,14 @@ struct Stream {
 // One frame of the protocol on the device: random samples in `in`, the cases write `out`, the
 // double FIR that checks the float baselines writes `truth`.
 struct Frame {
-  Frame(const Shape& s, int c)
+  Frame(const Shape& s, PixelFormat f)
       : shape(s),
-        channels(c),
-        format(c == 1 ? PixelFormat::R32F
-               : s.hd ? PixelFormat::RGBA8
-                      : PixelFormat::RGBA32F),
+        channels(channel_count(f)),
+        format(f),
         bytes(std::size_t(s.width) * s.height * bytes_per_pixel(format)) {
     in.allocate(bytes);
     out.allocate(bytes);
-    upload_random(in, bytes, format, std::uint32_t(s.width * 7 + s.height + c));
+    upload_random(in, bytes, format, std::uint32_t(s.width * 7 + s.height + channels));
     src.width = dst.width = s.width;
     src.height = dst.height = s.height;
     src.format = dst.format = format;
@@ -123,16 +117,18 @@ struct Frame {
     r.width = shape.width;
     r.height = shape.height;
     r.channels = channels;
-    r.format = format_name(format);
+    r.format = bench_format_name(format);
     return r;
   }
   // "4096x4096 f32", for notes.
   std::string where() const {
     return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " " +
-           format_name(format);
+           bench_format_name(format);
   }
   std::size_t floats() const { return std::size_t(shape.width) * shape.height * channels; }
-  bool float_samples() const { return format != PixelFormat::RGBA8; }
+  bool float_samples() const { return holds_float32(format); }
+  // Whether the baselines take the frame: float or RGBA8 samples.
+  bool baseline_samples() const { return float_samples() || format == PixelFormat::RGBA8; }
 
   const Shape shape;
   const int channels;
@@ -159,6 +155,8 @@ class CudaBench {
   void note(const std::string& line) const;
   Timing measure(const std::function<void()>& fn) { return timer_.measure(fn, repeats_); }
   bool any_gaussian() const;
+  // options.formats, or by channels: one R32F, four RGBA32F (RGBA8 for the HD frames).
+  std::vector<PixelFormat> frame_formats(const Shape& shape) const;
 
   void copy_floor();
   void engine_cases(Frame& f);
@@ -221,7 +219,7 @@ void CudaBench::engine_cases(Frame& f) {
   for (FilterKind kind : o_.kinds)
     for (const FilterSpec& spec : bench_cases(o_, kind, Backend::Cuda)) {
       BenchResult r =
-          case_row(spec, f.shape.width, f.shape.height, f.channels, format_name(f.format));
+          case_row(spec, f.shape.width, f.shape.height, f.channels, bench_format_name(f.format));
       r.impl = "rfstudio";
       try {
         engine->plan(spec, f.shape.width, f.shape.height, f.format);
@@ -412,6 +410,16 @@ void CudaBench::volume_cases() {
       }
 }
 
+std::vector<PixelFormat> CudaBench::frame_formats(const Shape& shape) const {
+  if (!o_.formats.empty()) return o_.formats;
+  std::vector<PixelFormat> formats;
+  for (int c : o_.channels)
+    formats.push_back(c == 1     ? PixelFormat::R32F
+                      : shape.hd ? PixelFormat::RGBA8
+                                 : PixelFormat::RGBA32F);
+  return formats;
+}
+
 std::vector<BenchResult> CudaBench::run() {
   if (o_.baselines) {
     std::string npp_why, cufft_why;
@@ -423,12 +431,12 @@ std::vector<BenchResult> CudaBench::run() {
   }
   if (o_.volume > 0) volume_cases();
   for (const Shape& shape : bench_shapes(o_))
-    for (int c : o_.channels) {
-      Frame f(shape, c);
+    for (PixelFormat format : frame_formats(shape)) {
+      Frame f(shape, format);
       engine_cases(f);
-      if (!o_.baselines) continue;
+      if (!o_.baselines || !f.baseline_samples()) continue;
       if (any_gaussian()) gaussian_baselines(f);
-      if (c == 1) cub_sat(f);
+      if (format == PixelFormat::R32F) cub_sat(f);
     }
   return rows_.take();
 }

@@ -13,6 +13,13 @@ void fill_random(void* data, std::size_t bytes, PixelFormat format, std::uint32_
   if (format == PixelFormat::RGBA8) {
     auto* b = static_cast<std::uint8_t*>(data);
     for (std::size_t i = 0; i < bytes; ++i) b[i] = std::uint8_t(next() >> 56);
+  } else if (format == PixelFormat::R16U || format == PixelFormat::R16F) {
+    // uint16 values on 0..65535; float16 on [0.05, 1) as the floats.
+    auto* h = static_cast<std::uint16_t*>(data);
+    for (std::size_t i = 0; i < bytes / sizeof(std::uint16_t); ++i)
+      h[i] = format == PixelFormat::R16U
+                 ? std::uint16_t(next() >> 48)
+                 : to_half(0.05f + 0.95f * float(next() >> 40) / float(1 << 24));
   } else {
     auto* f = static_cast<float*>(data);
     for (std::size_t i = 0; i < bytes / sizeof(float); ++i)

@@ -175,6 +175,7 @@ struct Args {
   std::vector<int> orders{1, 2, 3, 4, 5};
   std::vector<std::string> exts = default_extensions();
   std::vector<int> channels{1, 4};
+  std::vector<std::string> formats;  // --formats (CUDA), in place of --channels
   std::vector<std::string> filters{FilterArgs().filter};
   std::vector<std::string> algos;
   std::vector<std::string> methods;  // --gaussian-methods
@@ -207,6 +208,10 @@ void add_case_options(CLI::App& cmd, Args& a) {
   cmd.add_option("--orders", a.orders, "orders")->delimiter(',')->capture_default_str();
   cmd.add_option("--ext", a.exts, "extensions")->delimiter(',')->capture_default_str();
   cmd.add_option("--channels", a.channels, "1 and/or 4")->delimiter(',')->capture_default_str();
+  cmd.add_option("--formats", a.formats,
+                 "CUDA frame formats in place of --channels: f32, f32x4, rgba8, u16 (uint16 "
+                 "values), f16 (float16)")
+      ->delimiter(',');
   cmd.add_option("--filters", a.filters, option_help().filter)
       ->delimiter(',')
       ->capture_default_str();
@@ -457,6 +462,19 @@ Plan parse(const Args& a) {
   o.baselines = !a.no_baselines;
   o.volume = a.volume;
   check_run(p, a);
+  for (const std::string& name : a.formats) {
+    const std::vector<PixelFormat> all = {PixelFormat::R32F, PixelFormat::RGBA32F,
+                                          PixelFormat::RGBA8, PixelFormat::R16U, PixelFormat::R16F};
+    const auto f = std::find_if(all.begin(), all.end(),
+                                [&](PixelFormat f) { return name == bench::bench_format_name(f); });
+    if (f == all.end())
+      throw UsageError("--formats: unknown format '" + name + "' (f32, f32x4, rgba8, u16, f16)");
+    o.formats.push_back(*f);
+  }
+  if (!o.formats.empty() && p.backend == Backend::Cpu)
+    throw UsageError(
+        "--formats: the CUDA backend's frames (--backend cuda); the CPU bench takes "
+        "--channels");
   if (o.volume > 0 && p.backend == Backend::Cpu)
     throw UsageError("--volume: the volume cases are timed on the CUDA backend (--backend cuda)");
   o.case_ms = a.case_ms;
