@@ -2,6 +2,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -40,6 +41,10 @@ struct DLManagedTensor {
 
 // The stream argument of __dlpack__ that names CUDA's legacy default stream, where the engines run.
 constexpr int kLegacyDefaultStream = 1;
+
+constexpr const char* kDtypes =
+    "rfstudio.filter takes float32, float16, uint8 or uint16 arrays (rfstudio.ndimage any real "
+    "dtype)";
 
 [[noreturn]] void refuse(const std::string& message) {
   throw py::value_error("array: " + message);
@@ -96,13 +101,18 @@ ArrayView from_cuda_array_interface(py::handle obj) {
   ArrayView v;
   v.on_device = true;
   const std::string typestr = py::str(cai["typestr"]);
-  if (typestr == "<f4" || typestr == "=f4")
+  // Little-endian on every CUDA host.
+  const std::string type = typestr.size() == 3 && typestr[0] != '>' ? typestr.substr(1) : "";
+  if (type == "f4")
     v.dtype = Dtype::F32;
-  else if (typestr == "|u1" || typestr == "<u1" || typestr == "=u1")
+  else if (type == "u1")
     v.dtype = Dtype::U8;
+  else if (type == "u2")
+    v.dtype = Dtype::U16;
+  else if (type == "f2")
+    v.dtype = Dtype::F16;
   else
-    refuse("typestr '" + typestr +
-           "': rfstudio.filter takes float32 or uint8 arrays (rfstudio.ndimage any real dtype)");
+    refuse("typestr '" + typestr + "': " + kDtypes);
   if (cai.contains("mask") && !cai["mask"].is_none()) refuse("masked arrays are not filtered");
   const py::tuple data = cai["data"];
   v.data = reinterpret_cast<void*>(data[0].cast<std::uintptr_t>());
@@ -144,9 +154,12 @@ ArrayView from_numpy(const py::array& a) {
     v.dtype = Dtype::F32;
   else if (kind == 'u' && itemsize == 1)
     v.dtype = Dtype::U8;
+  else if (kind == 'u' && itemsize == 2 && native)
+    v.dtype = Dtype::U16;
+  else if (kind == 'f' && itemsize == 2 && native)
+    v.dtype = Dtype::F16;
   else
-    refuse("dtype " + dt.attr("name").cast<std::string>() +
-           ": rfstudio.filter takes float32 or uint8 arrays (rfstudio.ndimage any real dtype)");
+    refuse("dtype " + dt.attr("name").cast<std::string>() + ": " + kDtypes);
   const int ndim = int(a.ndim());
   check_ndim(ndim);
   std::int64_t sh[3] = {0, 0, 0}, st[3] = {0, 0, 0};
@@ -195,15 +208,19 @@ ArrayView from_dlpack(py::handle obj) {
       refuse("DLPack device type " + std::to_string(t.device.device_type) +
              " is neither host nor CUDA memory");
   }
-  if (t.dtype.code == kDLFloat && t.dtype.bits == 32 && t.dtype.lanes == 1)
+  const bool lane = t.dtype.lanes == 1;
+  if (lane && t.dtype.code == kDLFloat && t.dtype.bits == 32)
     v.dtype = Dtype::F32;
-  else if (t.dtype.code == kDLUInt && t.dtype.bits == 8 && t.dtype.lanes == 1)
+  else if (lane && t.dtype.code == kDLUInt && t.dtype.bits == 8)
     v.dtype = Dtype::U8;
+  else if (lane && t.dtype.code == kDLUInt && t.dtype.bits == 16)
+    v.dtype = Dtype::U16;
+  else if (lane && t.dtype.code == kDLFloat && t.dtype.bits == 16)
+    v.dtype = Dtype::F16;
   else
-    refuse(
-        "DLPack dtype (code " + std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) +
-        " bits, " + std::to_string(t.dtype.lanes) +
-        " lanes): rfstudio.filter takes float32 or uint8 arrays (rfstudio.ndimage any real dtype)");
+    refuse("DLPack dtype (code " + std::to_string(t.dtype.code) + ", " +
+           std::to_string(t.dtype.bits) + " bits, " + std::to_string(t.dtype.lanes) +
+           " lanes): " + kDtypes);
   check_ndim(t.ndim);
   const std::int64_t item = std::int64_t(item_size(v.dtype));
   std::int64_t st[3] = {0, 0, 0};
@@ -220,7 +237,48 @@ ArrayView from_dlpack(py::handle obj) {
 }  // namespace
 
 const char* dtype_name(Dtype d) {
-  return d == Dtype::F32 ? "float32" : "uint8";
+  switch (d) {
+    case Dtype::F32:
+      return "float32";
+    case Dtype::U8:
+      return "uint8";
+    case Dtype::U16:
+      return "uint16";
+    case Dtype::F16:
+      return "float16";
+  }
+  return "?";
+}
+
+float decode(Dtype d, const void* p) {
+  switch (d) {
+    case Dtype::F32:
+      return *static_cast<const float*>(p);
+    case Dtype::U8:
+      return rf::from_unorm8(*static_cast<const std::uint8_t*>(p));
+    case Dtype::U16:
+      return rf::from_unorm16(*static_cast<const std::uint16_t*>(p));
+    case Dtype::F16:
+      return rf::from_half(*static_cast<const std::uint16_t*>(p));
+  }
+  return 0.0f;
+}
+
+void encode(Dtype d, float v, void* p) {
+  switch (d) {
+    case Dtype::F32:
+      *static_cast<float*>(p) = v;
+      break;
+    case Dtype::U8:
+      *static_cast<std::uint8_t*>(p) = rf::to_unorm8(v);
+      break;
+    case Dtype::U16:
+      *static_cast<std::uint16_t*>(p) = rf::to_unorm16(v);
+      break;
+    case Dtype::F16:
+      *static_cast<std::uint16_t*>(p) = rf::to_half(v);
+      break;
+  }
 }
 
 bool engine_format_of(Dtype dtype, int channels, rf::PixelFormat* format) {
@@ -230,6 +288,10 @@ bool engine_format_of(Dtype dtype, int channels, rf::PixelFormat* format) {
     *format = rf::PixelFormat::RGBA32F;
   else if (dtype == Dtype::U8 && channels == 4)
     *format = rf::PixelFormat::RGBA8;
+  else if (dtype == Dtype::U16 && channels == 1)
+    *format = rf::PixelFormat::R16U;
+  else if (dtype == Dtype::F16 && channels == 1)
+    *format = rf::PixelFormat::R16F;
   else
     return false;
   return true;
@@ -238,9 +300,9 @@ bool engine_format_of(Dtype dtype, int channels, rf::PixelFormat* format) {
 bool ArrayView::engine_format(rf::PixelFormat* format) const {
   if (!engine_format_of(dtype, channels, format)) return false;
   const std::ptrdiff_t pixel = std::ptrdiff_t(pixel_bytes());
-  // The CUDA kernels load whole pixels (float, float4, uchar4), so rows start on pixel
+  // The CUDA kernels load whole pixels (float, float4, uchar4, 16-bit), so rows start on pixel
   // boundaries of that alignment.
-  const std::uintptr_t align = *format == rf::PixelFormat::RGBA32F ? 16 : 4;
+  const std::uintptr_t align = std::min<std::uintptr_t>(16, rf::bytes_per_pixel(*format));
   return channel_stride == std::ptrdiff_t(item_size(dtype)) && pixel_stride == pixel &&
          row_stride >= pixel * width && reinterpret_cast<std::uintptr_t>(data) % align == 0 &&
          std::uintptr_t(row_stride) % align == 0;
@@ -293,7 +355,8 @@ py::capsule dlpack_capsule(const ArrayView& v) {
   t.data = v.data;
   t.device = {v.on_device ? kDLCUDA : kDLCPU, v.on_device ? v.device : 0};
   t.ndim = v.channel_axis ? 3 : 2;
-  t.dtype = v.dtype == Dtype::F32 ? DLDataType{kDLFloat, 32, 1} : DLDataType{kDLUInt, 8, 1};
+  const bool is_float = v.dtype == Dtype::F32 || v.dtype == Dtype::F16;
+  t.dtype = DLDataType{is_float ? kDLFloat : kDLUInt, std::uint8_t(8 * item_size(v.dtype)), 1};
   t.shape = e->shape;
   t.strides = e->strides;
   t.byte_offset = 0;

@@ -7,7 +7,7 @@
 namespace rfpy {
 
 py::dtype numpy_dtype(Dtype d) {
-  return d == Dtype::F32 ? py::dtype::of<float>() : py::dtype::of<std::uint8_t>();
+  return py::dtype(dtype_name(d));
 }
 
 py::array new_numpy(Dtype d, const std::vector<py::ssize_t>& shape) {
@@ -30,7 +30,8 @@ DeviceArray::DeviceArray(int height, int width, int channels, bool channel_axis,
   if (!engine_format_of(dtype, channels, &format))
     throw py::value_error(std::string("DeviceArray: ") + std::to_string(channels) +
                           " channels of " + dtype_name(dtype) +
-                          " (it holds H x W float32, H x W x 4 float32 or H x W x 4 uint8)");
+                          " (it holds H x W float32, float16 or uint16, H x W x 4 float32 or "
+                          "H x W x 4 uint8)");
   std::string why;
   if (!rf::cuda_available(&why))
     throw rf::BackendUnavailable("DeviceArray needs the CUDA backend: " + why);
@@ -96,7 +97,10 @@ py::dict DeviceArray::cuda_array_interface() const {
   const ArrayView v = view();
   py::dict d;
   d["shape"] = shape();
-  d["typestr"] = dtype_ == Dtype::F32 ? "<f4" : "|u1";
+  d["typestr"] = dtype_ == Dtype::F32   ? "<f4"
+                 : dtype_ == Dtype::U8  ? "|u1"
+                 : dtype_ == Dtype::U16 ? "<u2"
+                                        : "<f2";
   d["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(v.data), false);
   d["strides"] = channel_axis_ ? py::make_tuple(v.row_stride, v.pixel_stride, v.channel_stride)
                                : py::make_tuple(v.row_stride, v.pixel_stride);

@@ -14,8 +14,8 @@ namespace rfpy {
 
 class DeviceArray {
  public:
-  // Uninitialised device memory for an H x W float32, H x W (x 1) float32, H x W x 4 float32 or
-  // H x W x 4 uint8 array: the layouts the engines filter without conversion. Throws ValueError
+  // Uninitialised device memory for an H x W (x 1) float32, float16 or uint16, H x W x 4 float32
+  // or H x W x 4 uint8 array: the layouts the engines filter without conversion. Throws ValueError
   // for any other, BackendUnavailable without CUDA.
   DeviceArray(int height, int width, int channels, bool channel_axis, Dtype dtype);
 

@@ -73,7 +73,8 @@ auto filter_kwargs() {
                          py::arg("pole") = d.pole, py::arg("gaussian_method") = d.gaussian_method);
 }
 
-// A packed float image of the array's pixels (uint8 read on [0, 1]), for the paths that convert.
+// A packed float image of the array's pixels (integers read on [0, 1]), for the paths that
+// convert.
 rf::Image to_image(const ArrayView& v) {
   rf::Image img(v.width, v.height, v.channels);
   const char* base = static_cast<const char*>(v.data);
@@ -82,8 +83,7 @@ rf::Image to_image(const ArrayView& v) {
     for (int x = 0; x < v.width; ++x)
       for (int c = 0; c < v.channels; ++c) {
         const char* p = base + y * v.row_stride + x * v.pixel_stride + c * v.channel_stride;
-        *dst++ = v.dtype == Dtype::F32 ? *reinterpret_cast<const float*>(p)
-                                       : rf::from_unorm8(*reinterpret_cast<const std::uint8_t*>(p));
+        *dst++ = decode(v.dtype, p);
       }
   return img;
 }
@@ -95,10 +95,7 @@ void from_image(const rf::Image& img, const ArrayView& v) {
     for (int x = 0; x < v.width; ++x)
       for (int c = 0; c < v.channels; ++c, ++src) {
         char* p = base + y * v.row_stride + x * v.pixel_stride + c * v.channel_stride;
-        if (v.dtype == Dtype::F32)
-          *reinterpret_cast<float*>(p) = *src;
-        else
-          *reinterpret_cast<std::uint8_t*>(p) = rf::to_unorm8(*src);
+        encode(v.dtype, *src, p);
       }
 }
 
@@ -149,9 +146,10 @@ class PyEngine {
 
   py::object run(py::handle array, py::handle out) {
     const ArrayView in = view_of(array);
-    if (spec_.derivative.any() && in.dtype != Dtype::F32)
+    if (spec_.derivative.any() && (in.dtype == Dtype::U8 || in.dtype == Dtype::U16))
       throw py::value_error("array: " + in.describe() + ": a derivative's values are signed; " +
-                            "filter float32 arrays (uint8 would clamp them)");
+                            "filter float32 or float16 arrays (" + dtype_name(in.dtype) +
+                            " would clamp them)");
     return in.on_device ? run_device(in, out) : run_host(in, out);
   }
 
@@ -209,9 +207,9 @@ class PyEngine {
     if (!in.engine_format(&format))
       throw py::value_error(
           "array: " + in.describe() +
-          " is filtered on the GPU as H x W float32, H x W x 4 float32 or H x W x 4 uint8 with "
-          "the channels of a pixel packed and rows aligned to a pixel (16 bytes for float32 x 4); "
-          "copy it to the host or to such a layout");
+          " is filtered on the GPU as H x W float32, float16 or uint16, H x W x 4 float32 or "
+          "H x W x 4 uint8 with the channels of a pixel packed and rows aligned to a pixel (16 "
+          "bytes for float32 x 4); copy it to the host or to such a layout");
     if (in.device != rf::cuda::current_device())
       throw py::value_error("array: on CUDA device " + std::to_string(in.device) +
                             ", and rfstudio runs on device " +
@@ -274,13 +272,14 @@ filter(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
        derivative='none', normalized=False, algo='auto', sigma_r=0.2, kappa=2.0, iterations=2,
        pole=0.5, gaussian_method='recursive', backend='auto', out=None)
 
-array: H x W or H x W x C (C = 1 to 4) of float32 or uint8: a numpy array, anything numpy
-    reads without a copy (PIL images, memoryviews), or an object with __dlpack__. uint8 is
-    filtered on [0, 1] and rounded back. The result has the same shape and dtype.
+array: H x W or H x W x C (C = 1 to 4) of float32, float16, uint8 or uint16: a numpy array,
+    anything numpy reads without a copy (PIL images, memoryviews), or an object with
+    __dlpack__. uint8 and uint16 are filtered on [0, 1] and rounded back. The result has the
+    same shape and dtype.
     In GPU memory (__cuda_array_interface__, or __dlpack__ on a CUDA device: CuPy, PyTorch,
     Numba, JAX) the array is filtered where it is, without a copy, by the CUDA backend, and the
     result is a new rfstudio.DeviceArray (or `out`); there the layout must be H x W float32,
-    H x W x 4 float32 or H x W x 4 uint8.
+    float16 or uint16, H x W x 4 float32 or H x W x 4 uint8.
 )") + doc_item("kind", h.filter) +
            doc_item("sigma", h.sigma.substr(0, h.sigma.find(';')) + kSigmaPair) +
            doc_item("order", h.order + "; None: the kind's default") +
@@ -319,8 +318,8 @@ truth(array, kind='gaussian', *, sigma=4.0, order=None, ext=None, cval=None,
 What `rfcli truth` computes: the FIR Gaussian truncated at >= 6 sigma with the chosen extension
 for the Gaussian kinds, the sequential recursion over a padding long enough for the impulse
 response to vanish for the others, Algorithm A in double for edge-aware. The array is read as by
-filter() (host memory only); the result is float32 of the same shape, uint8 input read on
-[0, 1].)";
+filter() (host memory only); the result is float32 of the same shape, uint8 and uint16 input
+read on [0, 1].)";
 
 const char* kCoeffsDoc =
     R"(The recursive coefficients of a design, as `rfcli coeffs --json` prints them.
@@ -506,8 +505,8 @@ void bind_names(py::module_& m) {
 void bind_device_array(py::module_& m) {
   py::class_<DeviceArray>(m, "DeviceArray", R"(An image in CUDA device memory.
 
-DeviceArray(array) copies a host array of H x W float32, H x W x 4 float32 or H x W x 4 uint8 to
-the current device; rfstudio.filter() returns one for an array in GPU memory. Other libraries
+DeviceArray(array) copies a host array of H x W float32, float16 or uint16, H x W x 4 float32 or
+H x W x 4 uint8 to the current device; rfstudio.filter() returns one for an array in GPU memory. Other libraries
 take it without a copy: cupy.asarray(d) and numba.cuda.as_cuda_array(d) through
 __cuda_array_interface__, torch.from_dlpack(d) through __dlpack__. Its contents are complete
 when the rfstudio call that wrote them returns.)")

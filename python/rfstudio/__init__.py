@@ -17,10 +17,10 @@ and backends, read from the library's filter table (rfcli's --help lists the sam
 rfstudio.ndimage.gaussian_filter takes scipy.ndimage.gaussian_filter's arguments instead;
 rfstudio.dask (import it: it needs dask) the same for chunked dask arrays larger than memory.
 
-Arrays are H x W or H x W x C (C = 1 to 4), float32 or uint8 (filtered on [0, 1]); results keep
-the shape and dtype. Arrays in GPU memory (CuPy, PyTorch, Numba, JAX: __cuda_array_interface__
-or __dlpack__) are filtered where they are by the CUDA backend. Mistakes raise ValueError with
-the message rfcli prints for the same option.
+Arrays are H x W or H x W x C (C = 1 to 4), float32, float16, uint8 or uint16 (the integers
+filtered on [0, 1]); results keep the shape and dtype. Arrays in GPU memory (CuPy, PyTorch,
+Numba, JAX: __cuda_array_interface__ or __dlpack__) are filtered where they are by the CUDA
+backend. Mistakes raise ValueError with the message rfcli prints for the same option.
 """
 
 from ._rfstudio import (

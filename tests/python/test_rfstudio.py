@@ -30,9 +30,9 @@ NUMPY_PAD = {
 
 def random_image(shape, seed, dtype=np.float32):
     rng = np.random.default_rng(seed)
-    if dtype == np.uint8:
-        return rng.integers(0, 256, size=shape, dtype=np.uint8)
-    return rng.random(shape, dtype=np.float32)
+    if dtype in (np.uint8, np.uint16):
+        return rng.integers(0, np.iinfo(dtype).max + 1, size=shape, dtype=dtype)
+    return rng.random(shape, dtype=np.float32).astype(dtype)
 
 
 def write_pfm(path, image):
@@ -410,6 +410,27 @@ class Arrays(unittest.TestCase):
                 expected = np.clip(as_float * np.float32(255) + np.float32(0.5), 0, 255).astype(np.uint8)
                 np.testing.assert_array_equal(got, expected)
 
+    def test_uint16_and_float16_are_filtered_in_float(self):
+        # uint16 on [0, 1] as uint8 is, rounded back; float16 decoded and rounded to nearest.
+        for shape in [(12, 17), (12, 17, 3), (12, 17, 4)]:
+            levels = random_image(shape, seed=19, dtype=np.uint16)
+            halves = random_image(shape, seed=20, dtype=np.float16)
+            with self.subTest(shape=shape):
+                got = rfstudio.filter(levels, sigma=1.5, backend="cpu")
+                self.assertEqual(got.dtype, np.uint16)
+                as_float = rfstudio.filter(levels.astype(np.float32) / np.float32(65535), sigma=1.5, backend="cpu")
+                expected = np.clip(np.rint(as_float * np.float32(65535)), 0, 65535).astype(np.uint16)
+                np.testing.assert_array_equal(got, expected)
+                got = rfstudio.filter(halves, sigma=1.5, ext="constant", cval=0.25, backend="cpu")
+                self.assertEqual(got.dtype, np.float16)
+                as_float = rfstudio.filter(halves.astype(np.float32), sigma=1.5, ext="constant", cval=0.25, backend="cpu")
+                np.testing.assert_array_equal(got, as_float.astype(np.float16))
+        derivative = rfstudio.filter(random_image((12, 17), seed=21, dtype=np.float16), derivative="1,0", backend="cpu")
+        self.assertEqual(derivative.dtype, np.float16)
+        self.assertLess(derivative.min(), 0)
+        with self.assertRaisesRegex(ValueError, "signed"):
+            rfstudio.filter(random_image((12, 17), seed=22, dtype=np.uint16), derivative="1,0")
+
     def test_any_strides(self):
         base = random_image((40, 50, 4), seed=12)
         views = {
@@ -464,6 +485,8 @@ class Arrays(unittest.TestCase):
             (np.zeros(7, np.float32), "1 dimensions"),
             (np.zeros((0, 5), np.float32), "empty"),
             (np.zeros((4, 5), ">f4"), "dtype"),
+            (np.zeros((4, 5), ">u2"), "dtype"),
+            (np.zeros((4, 5), np.int16), "dtype int16"),
         ]
         for array, words in cases:
             with self.subTest(words=words):

@@ -12,14 +12,20 @@ import numpy as np
 
 import rfstudio
 
-LAYOUTS = [((37, 53), np.float32), ((37, 53, 4), np.float32), ((37, 53, 4), np.uint8)]
+LAYOUTS = [
+    ((37, 53), np.float32),
+    ((37, 53, 4), np.float32),
+    ((37, 53, 4), np.uint8),
+    ((37, 53), np.uint16),
+    ((37, 53), np.float16),
+]
 
 
 def random_image(shape, dtype, seed):
     rng = np.random.default_rng(seed)
-    if dtype == np.uint8:
-        return rng.integers(0, 256, size=shape, dtype=np.uint8)
-    return rng.random(shape, dtype=np.float32)
+    if dtype in (np.uint8, np.uint16):
+        return rng.integers(0, np.iinfo(dtype).max + 1, size=shape, dtype=dtype)
+    return rng.random(shape, dtype=np.float32).astype(dtype)
 
 
 class OnlyCudaArrayInterface:
@@ -44,8 +50,9 @@ class OnlyDlpack:
 
 
 def tolerance(dtype):
-    # uint8 results may round differently on the two backends; float ones agree to float rounding.
-    return 1 if dtype == np.uint8 else 2e-5
+    # Integer and float16 results may round differently on the two backends (a level, an ulp of
+    # float16 on [0, 1)); float32 ones agree to float rounding.
+    return {np.uint8: 1, np.uint16: 1, np.float16: 2.0**-11}.get(dtype, 2e-5)
 
 
 class DeviceArrays(unittest.TestCase):
