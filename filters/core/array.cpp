@@ -13,16 +13,15 @@
 namespace rf {
 namespace {
 
-// One plan of an engine: `frames` frames of width x height, frame_floats apart; or, on the device,
-// the lines of the middle axis of (outer, n, inner) gathered into one frame of n rows (`gathered`,
-// device_frame.h), filtered there in one run and scattered back.
+// One plan of an engine: a batch of `frames` frames of width x height, one after another; or, on
+// the device, the lines of the middle axis of (outer, n, inner) gathered into one frame of n rows
+// (`gathered`, device_frame.h), filtered there in one run and scattered back.
 struct Step {
   std::unique_ptr<Engine> engine;
   FilterSpec spec;
   int width = 0, height = 0;
   PixelFormat format = PixelFormat::R32F;
   std::int64_t frames = 1;
-  std::size_t frame_floats = 0;
   std::unique_ptr<cuda::DeviceFrame> gathered;
   std::int64_t outer = 0, inner = 0;
 };
@@ -122,91 +121,99 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
     const AxisPass& p = passes[i];
     const int d = derivatives[i];
     const std::int64_t inner = product(shape, p.axis + 1, dims);
-    Step step;
-    step.spec = spec.filter;
-    step.spec.sigma_y.reset();
-    step.spec.derivative = Derivative{};
-    step.spec.derivative.normalized = spec.filter.derivative.normalized;
-    step.spec.ext = p.ext;
-    step.spec.cval = outside;
-    // On the device a batch of frames would take a launch each: there only a whole array is one
-    // 2-D plan, and the axes of a batch are gathered one at a time.
+    // On the device the columns of a batch are gathered into one wide frame (a thread per
+    // column, or a block algorithm, runs them in one launch); a 2-D step plans its frames as one
+    // batch (Engine::plan_batch), kept where the engine runs it whole (alg5, alg6) and not a
+    // launch per frame.
     const bool device = space == MemorySpace::Device;
     // Frames of four interleaved channels are float only.
     const auto packs = [&](std::int64_t inner_samples) {
       return inner_samples == 1 || (inner_samples == 4 && !in_double);
     };
-    const bool merges = i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 &&
-                        passes[i + 1].ext == p.ext && packs(product(shape, p.axis + 2, dims)) &&
-                        (!device || p.axis == 0);
-    // The lines of the step and their derivative orders, for the constant the next step sees.
-    std::vector<std::pair<const AxisPass*, int>> lines = {{&p, d}};
-    if (merges) {
-      // Columns along p.axis, rows along the next: an image (or a batch of them).
-      const AxisPass& q = passes[i + 1];
-      const std::int64_t channels = product(shape, q.axis + 1, dims);
-      step.spec.sigma = q.sigma;
-      if (q.sigma != p.sigma) step.spec.sigma_y = p.sigma;
-      step.spec.derivative.x = derivatives[i + 1];
-      step.spec.derivative.y = d;
-      step.width = frame_side(shape[std::size_t(q.axis)], q.axis);
-      step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
-      step.format = in_double       ? PixelFormat::R64F
-                    : channels == 1 ? PixelFormat::R32F
-                                    : PixelFormat::RGBA32F;
-      step.frames = product(shape, 0, p.axis);
-      step.frame_floats = std::size_t(step.width) * step.height * channels;
-      lines.push_back({&q, derivatives[i + 1]});
-      ++i;
-    } else if (packs(inner)) {
-      // The rows of one frame: the last axis (of pixels of 1 or 4 channels).
-      step.spec.sigma = p.sigma;
-      step.spec.axes = Axes::X;
-      step.spec.derivative.x = d;
-      step.width = frame_side(shape[std::size_t(p.axis)], p.axis);
-      step.height = frame_side(product(shape, 0, p.axis), p.axis);
-      step.format = in_double    ? PixelFormat::R64F
-                    : inner == 1 ? PixelFormat::R32F
-                                 : PixelFormat::RGBA32F;
-      step.frames = 1;
-      step.frame_floats = std::size_t(step.width) * step.height * inner;
-    } else {
-      // The columns of `outer` frames inner samples wide (on the device, of one frame gathered).
-      const std::int64_t outer = product(shape, 0, p.axis);
-      step.spec.sigma = p.sigma;
-      step.spec.axes = Axes::Y;
-      step.spec.derivative.y = d;
-      step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
-      step.format = in_double ? PixelFormat::R64F : PixelFormat::R32F;
-      if (device && outer > 1) {
-        step.width = frame_side(outer * inner, p.axis);
-        step.outer = outer;
-        step.inner = inner;
-        step.gathered = std::make_unique<cuda::DeviceFrame>(step.width, step.height,
-                                                            PixelFormat::R32F, MemorySpace::Device);
+    bool merges = i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 &&
+                  passes[i + 1].ext == p.ext && packs(product(shape, p.axis + 2, dims));
+    for (;;) {
+      Step step;
+      step.spec = spec.filter;
+      step.spec.sigma_y.reset();
+      step.spec.derivative = Derivative{};
+      step.spec.derivative.normalized = spec.filter.derivative.normalized;
+      step.spec.ext = p.ext;
+      step.spec.cval = outside;
+      // The lines of the step and their derivative orders, for the constant the next step sees.
+      std::vector<std::pair<const AxisPass*, int>> lines = {{&p, d}};
+      if (merges) {
+        // Columns along p.axis, rows along the next: an image (or a batch of them).
+        const AxisPass& q = passes[i + 1];
+        const std::int64_t channels = product(shape, q.axis + 1, dims);
+        step.spec.sigma = q.sigma;
+        if (q.sigma != p.sigma) step.spec.sigma_y = p.sigma;
+        step.spec.derivative.x = derivatives[i + 1];
+        step.spec.derivative.y = d;
+        step.width = frame_side(shape[std::size_t(q.axis)], q.axis);
+        step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
+        step.format = in_double       ? PixelFormat::R64F
+                      : channels == 1 ? PixelFormat::R32F
+                                      : PixelFormat::RGBA32F;
+        step.frames = product(shape, 0, p.axis);
+        lines.push_back({&q, derivatives[i + 1]});
+      } else if (packs(inner)) {
+        // The rows of one frame: the last axis (of pixels of 1 or 4 channels).
+        step.spec.sigma = p.sigma;
+        step.spec.axes = Axes::X;
+        step.spec.derivative.x = d;
+        step.width = frame_side(shape[std::size_t(p.axis)], p.axis);
+        step.height = frame_side(product(shape, 0, p.axis), p.axis);
+        step.format = in_double    ? PixelFormat::R64F
+                      : inner == 1 ? PixelFormat::R32F
+                                   : PixelFormat::RGBA32F;
+        step.frames = 1;
       } else {
-        step.width = frame_side(inner, p.axis);
-        step.frames = outer;
+        // The columns of `outer` frames inner samples wide (on the device, of one frame gathered).
+        const std::int64_t outer = product(shape, 0, p.axis);
+        step.spec.sigma = p.sigma;
+        step.spec.axes = Axes::Y;
+        step.spec.derivative.y = d;
+        step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
+        step.format = in_double ? PixelFormat::R64F : PixelFormat::R32F;
+        if (device && outer > 1) {
+          step.width = frame_side(outer * inner, p.axis);
+          step.outer = outer;
+          step.inner = inner;
+          step.gathered = std::make_unique<cuda::DeviceFrame>(
+              step.width, step.height, PixelFormat::R32F, MemorySpace::Device);
+        } else {
+          step.width = frame_side(inner, p.axis);
+          step.frames = outer;
+        }
       }
-      step.frame_floats = std::size_t(step.width) * step.height;
+      if (step.frames > INT_MAX)
+        throw InvalidParameter("axis " + std::to_string(p.axis) + ": " +
+                               std::to_string(step.frames) + " frames in one batch exceed " +
+                               std::to_string(INT_MAX));
+      try {
+        step.engine = make_engine(backend);
+        step.engine->plan_batch(step.spec, step.width, step.height, int(step.frames), step.format);
+      } catch (const InvalidParameter& e) {
+        throw InvalidParameter(axis_error(p.axis, e));
+      }
+      if (merges && device && step.frames > 1 && !step.engine->batches_whole()) {
+        merges = false;  // a launch per frame: the axes one at a time instead, each in one launch
+        continue;
+      }
+      // Planned, so valid: what the step makes of the constant beyond the array (the edge-aware
+      // filter, built on clamp, has no constant to carry).
+      if (spec.filter.kind != FilterKind::EdgeAware)
+        for (const auto& [line, order] : lines) outside *= gain_of(spec.filter, *line, order);
+      term.push_back(std::move(step));
+      break;
     }
-    try {
-      step.engine = make_engine(backend);
-      step.engine->plan(step.spec, step.width, step.height, step.format);
-    } catch (const InvalidParameter& e) {
-      throw InvalidParameter(axis_error(p.axis, e));
-    }
-    // Planned, so valid: what the step makes of the constant beyond the array (the edge-aware
-    // filter, built on clamp, has no constant to carry).
-    if (spec.filter.kind != FilterKind::EdgeAware)
-      for (const auto& [line, order] : lines) outside *= gain_of(spec.filter, *line, order);
-    term.push_back(std::move(step));
+    if (merges) ++i;
   }
   return term;
 }
 
 void ArrayFilter::Impl::run_term(Term& term, const void* in, void* out, void* stream) {
-  const std::size_t sample = in_double ? sizeof(double) : sizeof(float);
   for (Step& s : term) {
     if (s.gathered) {
       const FrameView f = s.gathered->view();
@@ -225,20 +232,18 @@ void ArrayFilter::Impl::run_term(Term& term, const void* in, void* out, void* st
       v->format = s.format;
       v->pitch = std::size_t(s.width) * bytes_per_pixel(s.format);
       v->space = space;
+      v->frames = int(s.frames);  // one after another, as the array holds them
     }
-    for (std::int64_t f = 0; f < s.frames; ++f) {
-      src.data = const_cast<char*>(static_cast<const char*>(in)) +
-                 std::size_t(f) * s.frame_floats * sample;
-      dst.data = static_cast<char*>(out) + std::size_t(f) * s.frame_floats * sample;
-      s.engine->run(src, dst, stream);
-    }
+    src.data = const_cast<void*>(in);
+    dst.data = out;
+    s.engine->run(src, dst, stream);
     in = out;  // the next step filters the result in place
   }
   if (term.empty() && in != out) {
     if (space == MemorySpace::Device)
       cuda::copy_on_device(static_cast<const float*>(in), static_cast<float*>(out), floats, stream);
     else
-      std::memmove(out, in, floats * sample);
+      std::memmove(out, in, floats * (in_double ? sizeof(double) : sizeof(float)));
   }
 }
 

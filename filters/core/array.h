@@ -7,7 +7,8 @@
 // along y alone (FilterSpec::axes); where inner is 1 (the last axis) or 4 (the last axis before
 // four interleaved channels), the lines are the rows of one frame of d_k x outer, filtered along x
 // alone. Two passes over adjacent axes with the same extension whose inner is 1 or 4 are one 2-D
-// plan, as an image is filtered (every algorithm, alg5 included). Every extension stays exact:
+// plan, as an image is filtered (every algorithm, alg5 included), of the batch of outer frames
+// (Engine::plan_batch; on the device only where the engine runs a batch whole, alg5 and alg6). Every extension stays exact:
 // each pass sees the array continued by its own axis's extension, and under the constant
 // extension the value `cval` filtered by the passes before it (cval times their gain at DC for a
 // smoothing, 0 after a derivative), which is the N-D array continued by cval in every direction.

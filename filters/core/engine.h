@@ -29,12 +29,23 @@ class Engine {
   // Designs the filter, precomputes boundary matrices and allocates scratch for frames of this
   // size and format. Throws InvalidParameter for a bad spec. Planning an unchanged spec, size and
   // format again does nothing.
-  virtual void plan(const FilterSpec& spec, int width, int height, PixelFormat format) = 0;
+  void plan(const FilterSpec& spec, int width, int height, PixelFormat format) {
+    plan_batch(spec, width, height, 1, format);
+  }
+  // The same for a batch of `frames` frames, each filtered alone, that run() takes in one view
+  // (FrameView::frames). The CUDA backend's block algorithms (alg5, alg6: auto on both axes)
+  // filter a batch in their four launches; the other filters run frame after frame.
+  virtual void plan_batch(const FilterSpec& spec, int width, int height, int frames,
+                          PixelFormat format) = 0;
 
-  // Filters `in` into `out` (same size and format as planned; in == out allowed). No allocation,
-  // but for the CPU engine's staging copy on the first run with a pitched float output. On the
-  // CUDA backend an RGBA32F plan also takes an RGBA8 input in device memory (values v / 255, as
-  // the host conversion makes them): a camera or video frame filtered to float without a float
+  // Whether the last plan runs a batch in one set of launches (CUDA's alg5 and alg6) rather than
+  // frame after frame.
+  virtual bool batches_whole() const { return false; }
+
+  // Filters `in` into `out` (same size, format and frames as planned; in == out allowed). No
+  // allocation, but for the CPU engine's staging copy on the first run with a pitched float output.
+  // On the CUDA backend an RGBA32F plan also takes an RGBA8 input in device memory (values v / 255,
+  // as the host conversion makes them): a camera or video frame filtered to float without a float
   // copy of it.
   // `stream` is a cudaStream_t on the CUDA backend (nullptr: the default stream) and ignored on
   // the CPU. The CUDA backend does not synchronise unless timing is enabled.

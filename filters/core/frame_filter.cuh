@@ -25,6 +25,10 @@ class FrameFilter {
   // Allocations that depend on the kinds of the frames, done outside any graph capture before
   // the first enqueue() with them.
   virtual void prepare(IoKind /*src*/, IoKind /*dst*/) {}
+  // Whether the filter was planned for the engine's batch and enqueue() filters all its frames
+  // (src and dst then hold them one after another, `height` rows each); otherwise the engine
+  // enqueues it once per frame.
+  virtual bool batches() const { return false; }
   // The stages enqueue() runs, in order, for timing tables.
   virtual std::vector<std::string> stage_names() const = 0;
   // Enqueues the filter on `stream` (src == dst allowed); when `marks` is given, marks[i] is

@@ -150,8 +150,11 @@ enum class MemorySpace {
   CudaSurface,  // a cudaSurfaceObject_t, e.g. a GL texture mapped through CUDA-GL interop
 };
 
-// A non-owning view of one frame. For Host and Device `data` points at row 0 and rows are
-// `pitch` bytes apart; for CudaSurface `surface` holds the cudaSurfaceObject_t.
+// A non-owning view of one frame, or of a batch of frames. For Host and Device `data` points at
+// row 0 and rows are `pitch` bytes apart; for CudaSurface `surface` holds the
+// cudaSurfaceObject_t. A batch (Engine::plan_batch) is `frames` frames of `height` rows one after
+// another in host or device memory: frame k starts at row k * height (a C-contiguous
+// (frames, height, width[, 4]) array).
 struct FrameView {
   void* data = nullptr;
   std::uint64_t surface = 0;
@@ -160,6 +163,7 @@ struct FrameView {
   std::size_t pitch = 0;
   PixelFormat format = PixelFormat::RGBA32F;
   MemorySpace space = MemorySpace::Host;
+  int frames = 1;
 };
 
 // A host image of 1, 3 or 4 interleaved float channels, rows packed. 8-bit sources are stored

@@ -308,7 +308,10 @@ class CpuEngine final : public Engine {
     return "CPU, OpenMP " + std::to_string(n) + (n == 1 ? " thread" : " threads");
   }
 
-  void plan(const FilterSpec& spec, int width, int height, PixelFormat format) override {
+  void plan_batch(const FilterSpec& spec, int width, int height, int frames,
+                  PixelFormat format) override {
+    if (frames < 1) throw InvalidParameter("batch: " + std::to_string(frames) + " frames");
+    frames_ = frames;  // the filter plans one frame; run() takes the batch's one at a time
     if (filter_ && spec == spec_ && width == width_ && height == height_ && format == format_)
       return;
     if (width < 1 || height < 1)
@@ -342,10 +345,25 @@ class CpuEngine final : public Engine {
     check_view(in, "input");
     check_view(out, "output");
     times_.clear();
-    if (format_ == PixelFormat::R64F) {
-      run_double(in, out);
-      return;
+    for (int k = 0; k < frames_; ++k) {
+      const std::size_t in_at = std::size_t(k) * height_ * in.pitch;
+      const std::size_t out_at = std::size_t(k) * height_ * out.pitch;
+      FrameView i = in, o = out;
+      i.data = static_cast<char*>(in.data) + in_at;
+      o.data = static_cast<char*>(out.data) + out_at;
+      i.frames = o.frames = 1;
+      if (format_ == PixelFormat::R64F)
+        run_double(i, o);
+      else
+        run_frame(i, o);
     }
+  }
+
+  void set_timing(bool enabled) override { timing_ = enabled; }
+  std::vector<StageTime> timings() const override { return times_; }
+
+ private:
+  void run_frame(const FrameView& in, const FrameView& out) {
     const int C = channel_count(format_);
     const std::size_t floats = std::size_t(width_) * height_ * C;
     const std::size_t packed = std::size_t(width_) * C * sizeof(float);
@@ -386,10 +404,6 @@ class CpuEngine final : public Engine {
     record("convert out", t0);
   }
 
-  void set_timing(bool enabled) override { timing_ = enabled; }
-  std::vector<StageTime> timings() const override { return times_; }
-
- private:
   // R64F: in place in `out` when it is packed, else in a staging copy.
   void run_double(const FrameView& in, const FrameView& out) {
     const std::size_t row = std::size_t(width_) * sizeof(double);
@@ -421,6 +435,9 @@ class CpuEngine final : public Engine {
     const std::string name = what;
     if (v.space != MemorySpace::Host)
       throw InvalidParameter(name + " frame: the CPU engine reads and writes host memory only");
+    if (v.frames != frames_)
+      throw InvalidParameter(name + " frame: a batch of " + std::to_string(v.frames) +
+                             " frames where " + std::to_string(frames_) + " were planned");
     if (v.width != width_ || v.height != height_ || v.format != format_)
       throw InvalidParameter(name + " frame: " + std::to_string(v.width) + "x" +
                              std::to_string(v.height) + " " + to_string(v.format) +
@@ -487,7 +504,7 @@ class CpuEngine final : public Engine {
   bool timing_ = false;
   FilterSpec spec_;
   std::string method_;
-  int width_ = 0, height_ = 0;
+  int width_ = 0, height_ = 0, frames_ = 1;
   PixelFormat format_ = PixelFormat::RGBA32F;
   std::unique_ptr<HostFilter> filter_;
   std::vector<float> stage_;     // packed float copy of the input, when `out` cannot hold it

@@ -122,7 +122,7 @@ class LeeFilter final : public FrameFilter {
 };
 
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
-                                                   PixelFormat format);
+                                                   PixelFormat format, int frames = 1);
 
 // Columns from which auto filters the columns alone of a frame with RT (a thread per column).
 constexpr std::size_t kRtColumns = 65536;
@@ -265,10 +265,12 @@ class DerivativeFilter final : public FrameFilter {
   DeviceBuffer buffers_[DerivativeArgs::kMaxTerms];
 };
 
+// A batch of `frames` frames goes to alg5 and alg6 whole (CudaFilter), to the others frame by
+// frame (the engine's loop).
 std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width, int height,
-                                               PixelFormat format) {
+                                               PixelFormat format, int frames) {
   if (spec.derivative.any()) return std::make_unique<DerivativeFilter>(spec, width, height, format);
-  return make_smoothing_filter(spec, width, height, format);
+  return make_smoothing_filter(spec, width, height, format, frames);
 }
 
 // The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
@@ -277,7 +279,7 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
 // frame and wherever the direct form's windows cannot hold the filter (RT then runs the modal
 // form).
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
-                                                   PixelFormat format) {
+                                                   PixelFormat format, int frames) {
   const int channels = channel_count(format);
   if (spec.kind == FilterKind::EdgeAware)
     return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
@@ -316,7 +318,7 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
           f, spec.ext, width, height, channels,
           spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
                                        : fully_overlapped::FixPlace::RowScan,
-          spec.cval);
+          spec.cval, frames);
   }
 }
 
@@ -342,13 +344,16 @@ class CudaEngine final : public Engine {
   std::string description() const override { return description_; }
   std::string method() const override { return method_; }
 
-  void plan(const FilterSpec& spec, int width, int height, PixelFormat format) override {
-    if (filter_ && spec == spec_ && width == width_ && height == height_ && format == format_)
+  void plan_batch(const FilterSpec& spec, int width, int height, int frames,
+                  PixelFormat format) override {
+    if (filter_ && spec == spec_ && width == width_ && height == height_ && frames == frames_ &&
+        format == format_)
       return;
     filter_.reset();
     if (width <= 0 || height <= 0)
       throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
                              std::to_string(height) + ")");
+    if (frames < 1) throw InvalidParameter("batch: " + std::to_string(frames) + " frames");
     validate(spec);
     check_format(spec, format);
     if (format == PixelFormat::R64F)
@@ -357,11 +362,12 @@ class CudaEngine final : public Engine {
           "CPU backend filters float64 in double");
     drop_graphs();
     for (DeviceBuffer* b : {&staging_in_, &staging_out_, &float_in_, &float_out_}) b->reset();
-    filter_ = make_frame_filter(spec, width, height, format);
+    filter_ = make_frame_filter(spec, width, height, format, frames);
     method_ = method_text(spec, runs_fir(spec, Backend::Cuda, format, width, height));
     spec_ = spec;
     width_ = width;
     height_ = height;
+    frames_ = frames;
     format_ = format;
     // One event before and after the upload, one after each stage, one after the download.
     const std::size_t events = filter_->stage_names().size() + 3;
@@ -378,19 +384,19 @@ class CudaEngine final : public Engine {
     check_view(out, "output");
     cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
     const std::size_t row_bytes = std::size_t(width_) * bytes_per_pixel(format_);
+    const std::size_t rows = std::size_t(height_) * frames_;  // a batch's frames, one after another
 
     if (timing_) CUDA_CHECK(cudaEventRecord(events_[0], stream));
     Io src = io_of(in);
     if (in.space == MemorySpace::Host) {
-      if (!staging_in_.ptr) staging_in_.allocate_pitched(row_bytes, std::size_t(height_));
+      if (!staging_in_.ptr) staging_in_.allocate_pitched(row_bytes, rows);
       CUDA_CHECK(cudaMemcpy2DAsync(staging_in_.ptr, staging_in_.pitch, in.data, packed_pitch(in),
-                                   row_bytes, std::size_t(height_), cudaMemcpyHostToDevice,
-                                   stream));
+                                   row_bytes, rows, cudaMemcpyHostToDevice, stream));
       src = Io{kind_of(in), static_cast<char*>(staging_in_.ptr), staging_in_.pitch, 0};
     }
     Io dst = io_of(out);
     if (out.space == MemorySpace::Host) {
-      if (!staging_out_.ptr) staging_out_.allocate_pitched(row_bytes, std::size_t(height_));
+      if (!staging_out_.ptr) staging_out_.allocate_pitched(row_bytes, rows);
       dst = Io{kind_of(out), static_cast<char*>(staging_out_.ptr), staging_out_.pitch, 0};
     }
 
@@ -404,13 +410,15 @@ class CudaEngine final : public Engine {
 
     if (out.space == MemorySpace::Host)
       CUDA_CHECK(cudaMemcpy2DAsync(out.data, packed_pitch(out), staging_out_.ptr,
-                                   staging_out_.pitch, row_bytes, std::size_t(height_),
-                                   cudaMemcpyDeviceToHost, stream));
+                                   staging_out_.pitch, row_bytes, rows, cudaMemcpyDeviceToHost,
+                                   stream));
     if (timing_)
       collect_timings(stream);
     else if (out.space == MemorySpace::Host)
       CUDA_CHECK(cudaStreamSynchronize(stream));
   }
+
+  bool batches_whole() const override { return filter_ && filter_->batches(); }
 
   void set_timing(bool enabled) override { timing_ = enabled; }
   std::vector<StageTime> timings() const override { return timings_; }
@@ -422,9 +430,12 @@ class CudaEngine final : public Engine {
     const bool format_ok =
         v.format == format_ || (input && format_ == PixelFormat::RGBA32F &&
                                 v.format == PixelFormat::RGBA8 && v.space != MemorySpace::Host);
-    if (v.width != width_ || v.height != height_ || !format_ok)
+    if (v.width != width_ || v.height != height_ || v.frames != frames_ || !format_ok)
       throw InvalidParameter(std::string("the ") + what +
-                             " frame does not match the planned size and format");
+                             " frame does not match the planned size, frames and format");
+    if (v.space == MemorySpace::CudaSurface && frames_ > 1)
+      throw InvalidParameter(std::string("the ") + what +
+                             " frame: a batch lives in host or device memory, not on a surface");
     if (v.space == MemorySpace::CudaSurface ? v.surface == 0 : v.data == nullptr)
       throw InvalidParameter(std::string("the ") + what + " frame has no data");
     if (v.space == MemorySpace::CudaSurface && bytes_per_pixel(v.format) == 2)
@@ -447,10 +458,9 @@ class CudaEngine final : public Engine {
   // outside any graph capture, on first need, kept until the next plan.
   void prepare(IoKind src, IoKind dst) {
     const std::size_t row_bytes = std::size_t(width_) * channels() * sizeof(float);
-    if (!filter_->reads(src) && !float_in_.ptr)
-      float_in_.allocate_pitched(row_bytes, std::size_t(height_));
-    if (!filter_->writes(dst) && !float_out_.ptr)
-      float_out_.allocate_pitched(row_bytes, std::size_t(height_));
+    const std::size_t rows = std::size_t(height_) * frames_;
+    if (!filter_->reads(src) && !float_in_.ptr) float_in_.allocate_pitched(row_bytes, rows);
+    if (!filter_->writes(dst) && !float_out_.ptr) float_out_.allocate_pitched(row_bytes, rows);
     filter_->prepare(filter_->reads(src) ? src : float_kind(channels()),
                      filter_->writes(dst) ? dst : float_kind(channels()));
   }
@@ -458,11 +468,24 @@ class CudaEngine final : public Engine {
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) {
     const Io fsrc = filter_->reads(src.kind) ? src : float_io(float_in_);
     const Io fdst = filter_->writes(dst.kind) ? dst : float_io(float_out_);
+    const int rows = height_ * frames_;
     if (fsrc.ptr != src.ptr || fsrc.kind != src.kind)
-      convert_frame(src, fsrc, width_, height_, channels(), stream);
-    filter_->enqueue(fsrc, fdst, stream, marks);
+      convert_frame(src, fsrc, width_, rows, channels(), stream);
+    if (filter_->batches() || frames_ == 1) {
+      filter_->enqueue(fsrc, fdst, stream, marks);
+    } else {
+      // Frame after frame; the stage marks fall in the last, so the first stage also times the
+      // frames before it.
+      for (int k = 0; k < frames_; ++k) {
+        auto frame = [&](Io io) {
+          io.ptr += std::size_t(k) * height_ * io.pitch;
+          return io;
+        };
+        filter_->enqueue(frame(fsrc), frame(fdst), stream, k + 1 == frames_ ? marks : nullptr);
+      }
+    }
     if (fdst.ptr != dst.ptr || fdst.kind != dst.kind) {
-      convert_frame(fdst, dst, width_, height_, channels(), stream);
+      convert_frame(fdst, dst, width_, rows, channels(), stream);
       // The conversion belongs to the last stage.
       if (marks) CUDA_CHECK(cudaEventRecord(marks[filter_->stage_names().size() - 1], stream));
     }
@@ -530,7 +553,7 @@ class CudaEngine final : public Engine {
   std::string description_;
   FilterSpec spec_;
   std::string method_;
-  int width_ = 0, height_ = 0;
+  int width_ = 0, height_ = 0, frames_ = 1;
   PixelFormat format_ = PixelFormat::R32F;
   std::unique_ptr<FrameFilter> filter_;
   DeviceBuffer staging_in_, staging_out_, float_in_, float_out_;

@@ -32,7 +32,7 @@ struct Args {
   int width = 0, height = 0, channels = 1;
   int block_rows = 0, block_cols = 0, padded_width = 0, padded_height = 0;
   Extension ext = Extension::Ignore;
-  int causal_only = 0;
+  int causal_only = 0, frames = 1;
   int fix_in_rows = 0;  // algorithm 5: the row scan fixes its perimeters up; 6: the column scan
   const DeviceConstants* k = nullptr;
   // Carries (modal.h states, r floats per line per block, line-major within a block): column
@@ -44,7 +44,33 @@ struct Args {
   float constant[2] = {};
   // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
   float* q = nullptr;
+  // A batch: frame f of src and dst `src_frame` and `dst_frame` bytes on, its carries, edge
+  // samples and reductions these many floats on (frame_args).
+  std::size_t src_frame = 0, dst_frame = 0;
+  std::size_t column_carries = 0, row_carries = 0, column_lines = 0, row_lines = 0, q_floats = 0;
 };
+
+// The arguments of frame f of a batch: every pointer moved on to the frame's own.
+__device__ __forceinline__ Args frame_args(const Args& batch, unsigned f) {
+  Args a = batch;
+  a.src.ptr += f * batch.src_frame;
+  a.dst.ptr += f * batch.dst_frame;
+  auto on = [f](float*& p, std::size_t floats) {
+    if (p) p += f * floats;
+  };
+  on(a.cp, batch.column_carries);
+  on(a.ce, batch.column_carries);
+  on(a.cx, batch.column_carries);
+  on(a.rp, batch.row_carries);
+  on(a.re, batch.row_carries);
+  on(a.rz, batch.row_carries);
+  on(a.xf, batch.column_lines);
+  on(a.xl, batch.column_lines);
+  on(a.zf, batch.row_lines);
+  on(a.zl, batch.row_lines);
+  on(a.q, batch.q_floats);
+  return a;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Device helpers
@@ -154,8 +180,8 @@ struct AxisModes {
 
 // Stage 1: every block's perimeters from the input alone (zero entering states).
 template <int NR, int NC, int C>
-__global__ void __launch_bounds__(kTileThreads)
-    perimeters_kernel(const Args a, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
+__device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
+                                           const Modes<NR, NC, float>& fr) {
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -233,6 +259,19 @@ __global__ void __launch_bounds__(kTileThreads)
       if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
     });
   }
+}
+
+// A kernel per stage, and one more for a batch, so that a single frame's kernel reads its
+// arguments where they are passed, as before batches: moving the pointers on to a frame costs a
+// single frame a fifth of its speed (docs/bench/README.md, "Batches").
+template <int NR, int NC, int C, bool kBatch>
+__global__ void __launch_bounds__(kTileThreads)
+    perimeters_kernel(const Args frames, const Modes<NR, NC, float> fc,
+                      const Modes<NR, NC, float> fr) {
+  if constexpr (kBatch)
+    perimeters<NR, NC, C>(frame_args(frames, blockIdx.z), fc, fr);
+  else
+    perimeters<NR, NC, C>(frames, fc, fr);
 }
 
 // Stage 3's reduction, Q_src(a, k) = sum_j W(a, j) X_j(k) for X = P (src 0) and E (src 1), the
@@ -327,7 +366,7 @@ template <int R>
 constexpr int kChunkOf = R <= 2 ? 8 : 4;  // registers allow longer chunks for low orders
 
 template <int NR, int NC>
-__global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const int rows) {
+__device__ __forceinline__ void scan(const Args& a, const int rows) {
   constexpr int R = NR + 2 * NC;
   constexpr int kChunk = kChunkOf<R>;
   // The line direction's constants, in a static shared variable so that the compiler knows that
@@ -665,10 +704,18 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args a, const
   }
 }
 
+template <int NR, int NC, bool kBatch>
+__global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args frames, const int rows) {
+  if constexpr (kBatch)
+    scan<NR, NC>(frame_args(frames, blockIdx.y), rows);
+  else
+    scan<NR, NC>(frames, rows);
+}
+
 // Stage 5: every block from its complete carries, written out.
 template <int NR, int NC, int C>
-__global__ void __launch_bounds__(kTileThreads)
-    output_kernel(const Args a, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
+__device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
+                                       const Modes<NR, NC, float>& fr) {
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -734,6 +781,15 @@ __global__ void __launch_bounds__(kTileThreads)
   }
 }
 
+template <int NR, int NC, int C, bool kBatch>
+__global__ void __launch_bounds__(kTileThreads)
+    output_kernel(const Args frames, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
+  if constexpr (kBatch)
+    output<NR, NC, C>(frame_args(frames, blockIdx.z), fc, fr);
+  else
+    output<NR, NC, C>(frames, fc, fr);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Host
 
@@ -753,8 +809,9 @@ template <int NR, int NC>
 void allow_scan_shared(std::size_t bytes) {
   static std::size_t allowed = 48 * 1024 - sizeof(LineMatrices<float>) - sizeof(WShared) - 256;
   if (bytes <= allowed) return;
-  CUDA_CHECK(cudaFuncSetAttribute(scan_kernel<NR, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  int(bytes)));
+  for (auto kernel : {scan_kernel<NR, NC, false>, scan_kernel<NR, NC, true>})
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   allowed = bytes;
 }
 
@@ -768,9 +825,13 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
                  cudaStream_t stream) {
   const int padded = rows ? a.padded_height : a.padded_width;
   const unsigned grid = unsigned(std::size_t(a.channels) * padded / 32);
-  scan_kernel<NR, NC>
-      <<<grid, dim3(32, lc.runs), scan_bytes<NR + 2 * NC>(a, rows, lc, rows_w), stream>>>(
-          a, rows ? 1 : 0);
+  const std::size_t bytes = scan_bytes<NR + 2 * NC>(a, rows, lc, rows_w);
+  const dim3 block(32, lc.runs);
+  if (a.frames > 1)
+    scan_kernel<NR, NC, true>
+        <<<dim3(grid, unsigned(a.frames)), block, bytes, stream>>>(a, rows ? 1 : 0);
+  else
+    scan_kernel<NR, NC, false><<<grid, block, bytes, stream>>>(a, rows ? 1 : 0);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -778,18 +839,25 @@ template <int NR, int NC, int C>
 void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool fix_in_rows,
                   cudaStream_t stream, cudaEvent_t* marks) {
   const dim3 block(32, 4);
-  const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles);
+  const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles,
+                  unsigned(a.frames));
   auto mark = [&](int i) {
     if (marks) CUDA_CHECK(cudaEventRecord(marks[i], stream));
   };
-  perimeters_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  if (a.frames > 1)
+    perimeters_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  else
+    perimeters_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
   mark(0);
   launch_scan<NR, NC>(a, false, p.columns, p.fix.rows_w, stream);
   mark(1);
   launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
   mark(2);
-  output_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  if (a.frames > 1)
+    output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  else
+    output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
   mark(3);
 }
@@ -805,7 +873,7 @@ struct CudaFilter::Impl {
 };
 
 CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height,
-                       int channels, FixPlace place, double cval)
+                       int channels, FixPlace place, double cval, int frames)
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
   im.plan = make_plan(filters, ext, width, height, channels, cval);
@@ -835,24 +903,31 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.constant[1] = float(p.constant.rows);
   a.fix_in_rows = im.fix_in_rows ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
-  a.cp = zeroed(im.cp, p.column_carries());
-  a.rp = zeroed(im.rp, p.row_carries());
+  // A batch's carries, frame after frame (frame_args).
+  a.frames = frames;
+  a.column_carries = p.column_carries();
+  a.row_carries = p.row_carries();
+  a.column_lines = p.column_lines();
+  a.row_lines = p.row_lines();
+  a.q_floats =
+      std::size_t(channels) * p.block_rows * p.block_cols * q_stride(p.fix.rows_w, p.order());
+  const std::size_t n = std::size_t(frames);
+  a.cp = zeroed(im.cp, n * a.column_carries);
+  a.rp = zeroed(im.rp, n * a.row_carries);
   if (!p.causal_only()) {
-    a.ce = zeroed(im.ce, p.column_carries());
-    a.re = zeroed(im.re, p.row_carries());
+    a.ce = zeroed(im.ce, n * a.column_carries);
+    a.re = zeroed(im.re, n * a.row_carries);
   }
   if (p.heads()) {
-    a.cx = zeroed(im.cx, p.column_carries());
-    a.rz = zeroed(im.rz, p.row_carries());
+    a.cx = zeroed(im.cx, n * a.column_carries);
+    a.rz = zeroed(im.rz, n * a.row_carries);
   }
-  if (!im.fix_in_rows)
-    a.q = zeroed(im.q, std::size_t(channels) * p.block_rows * p.block_cols *
-                           q_stride(p.fix.rows_w, p.order()));
+  if (!im.fix_in_rows) a.q = zeroed(im.q, n * a.q_floats);
   if (p.edges()) {
-    a.xf = zeroed(im.xf, p.column_lines());
-    a.xl = zeroed(im.xl, p.column_lines());
-    a.zf = zeroed(im.zf, p.row_lines());
-    a.zl = zeroed(im.zl, p.row_lines());
+    a.xf = zeroed(im.xf, n * a.column_lines);
+    a.xl = zeroed(im.xl, n * a.column_lines);
+    a.zf = zeroed(im.zf, n * a.row_lines);
+    a.zl = zeroed(im.zl, n * a.row_lines);
   }
   const bool ok = with_modes(p.column_form.real_modes, p.column_form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
@@ -883,6 +958,8 @@ void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cuda
   Args a = impl_->args;
   a.src = src;
   a.dst = dst;
+  a.src_frame = src.pitch * std::size_t(a.height);
+  a.dst_frame = dst.pitch * std::size_t(a.height);
   impl_->launch(a, stream, marks);
 }
 

@@ -19,17 +19,18 @@ namespace rf::fully_overlapped {
 
 class CudaFilter final : public cuda::FrameFilter {
  public:
-  // Plans for frames of this size with 1 or 4 channels; cval is the constant extension's value.
-  // Throws InvalidParameter as make_plan.
+  // Plans for batches of `frames` frames of this size with 1 or 4 channels, each launch taking
+  // the whole batch; cval is the constant extension's value. Throws InvalidParameter as make_plan.
   CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-             FixPlace place, double cval = 0.0);
+             FixPlace place, double cval = 0.0, int frames = 1);
   ~CudaFilter() override;
   CudaFilter(const CudaFilter&) = delete;
   CudaFilter& operator=(const CudaFilter&) = delete;
 
-  // Every storage kind, through io.cuh.
+  // Every storage kind, through io.cuh; a batch in one launch each.
   bool reads(cuda::IoKind) const override { return true; }
   bool writes(cuda::IoKind) const override { return true; }
+  bool batches() const override { return true; }
 
   // Enqueues the four launches on `stream` (src == dst allowed). `marks`, when given, are
   // recorded after each launch (for per-stage timing).

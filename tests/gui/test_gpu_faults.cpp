@@ -43,8 +43,8 @@ class SimulatedFaultEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return "simulated CUDA device"; }
   std::string method() const override { return inner_->method(); }
-  void plan(const FilterSpec& spec, int w, int h, PixelFormat f) override {
-    inner_->plan(spec, w, h, f);
+  void plan_batch(const FilterSpec& spec, int w, int h, int frames, PixelFormat f) override {
+    inner_->plan_batch(spec, w, h, frames, f);
   }
   void run(const FrameView&, const FrameView&, void*) override {
     ++runs;
@@ -121,8 +121,8 @@ class FaultingEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return inner_->description() + " (faulting)"; }
   std::string method() const override { return inner_->method(); }
-  void plan(const FilterSpec& spec, int w, int h, PixelFormat f) override {
-    inner_->plan(spec, w, h, f);
+  void plan_batch(const FilterSpec& spec, int w, int h, int frames, PixelFormat f) override {
+    inner_->plan_batch(spec, w, h, frames, f);
   }
   void run(const FrameView& in, const FrameView& out, void* stream) override {
     FrameView bad = in;

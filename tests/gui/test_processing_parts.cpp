@@ -47,7 +47,9 @@ class PretendCudaEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return "pretend CUDA"; }
   std::string method() const override { return inner_->method(); }
-  void plan(const FilterSpec& s, int w, int h, PixelFormat f) override { inner_->plan(s, w, h, f); }
+  void plan_batch(const FilterSpec& s, int w, int h, int n, PixelFormat f) override {
+    inner_->plan_batch(s, w, h, n, f);
+  }
   void run(const FrameView& in, const FrameView& out, void* stream) override {
     inner_->run(in, out, stream);
   }
