@@ -114,24 +114,32 @@ struct Reader<4, IoKind::SurfU8x4> {
   }
 };
 
+// The kinds a kernel is compiled to read and write. Each kind is a path through every loop that
+// reads or writes, and the kernel's registers and branches are those of all its paths: kernels
+// that never see 16-bit frames (the direct-form filters, which the engine hands them converted,
+// and float scratch buffers) leave those two paths out and compile as before them.
+enum class Kinds { All, No16 };
+
 // Calls f(reader) with the reader of io's kind, so loops over a block are specialised once
 // instead of branching on every sample.
-template <int C, class F>
+template <int C, Kinds K = Kinds::All, class F>
 __device__ __forceinline__ void with_reader(const Io& io, F&& f) {
   if constexpr (C == 1) {
-    switch (io.kind) {
-      case IoKind::SurfF32:
-        f(Reader<1, IoKind::SurfF32>{io.surf});
-        break;
-      case IoKind::U16:
-        f(Reader<1, IoKind::U16>{io.ptr, io.pitch});
-        break;
-      case IoKind::F16:
-        f(Reader<1, IoKind::F16>{io.ptr, io.pitch});
-        break;
-      default:
-        f(Reader<1, IoKind::F32>{io.ptr, io.pitch});
+    if (io.kind == IoKind::SurfF32) {
+      f(Reader<1, IoKind::SurfF32>{io.surf});
+      return;
     }
+    if constexpr (K == Kinds::All) {
+      if (io.kind == IoKind::U16) {
+        f(Reader<1, IoKind::U16>{io.ptr, io.pitch});
+        return;
+      }
+      if (io.kind == IoKind::F16) {
+        f(Reader<1, IoKind::F16>{io.ptr, io.pitch});
+        return;
+      }
+    }
+    f(Reader<1, IoKind::F32>{io.ptr, io.pitch});
   } else {
     switch (io.kind) {
       case IoKind::U8x4:
@@ -150,30 +158,32 @@ __device__ __forceinline__ void with_reader(const Io& io, F&& f) {
 }
 
 // One sample, branching on the kind: for line-sequential kernels where the branch is cheap.
-template <int C>
+template <int C, Kinds K = Kinds::All>
 __device__ __forceinline__ Vec<C> read(const Io& io, int x, int y) {
   Vec<C> v;
-  with_reader<C>(io, [&](auto rd) { v = rd(x, y); });
+  with_reader<C, K>(io, [&](auto rd) { v = rd(x, y); });
   return v;
 }
 
-template <int C>
+template <int C, Kinds K = Kinds::All>
 __device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& v) {
   if constexpr (C == 1) {
     char* row = io.ptr + std::size_t(y) * io.pitch;
-    switch (io.kind) {
-      case IoKind::SurfF32:
-        surf2Dwrite(v.v[0], io.surf, x * int(sizeof(float)), y);
-        break;
-      case IoKind::U16:
-        reinterpret_cast<std::uint16_t*>(row)[x] = to_unorm16(v.v[0]);
-        break;
-      case IoKind::F16:
-        reinterpret_cast<std::uint16_t*>(row)[x] = to_half(v.v[0]);
-        break;
-      default:
-        reinterpret_cast<float*>(row)[x] = v.v[0];
+    if (io.kind == IoKind::SurfF32) {
+      surf2Dwrite(v.v[0], io.surf, x * int(sizeof(float)), y);
+      return;
     }
+    if constexpr (K == Kinds::All) {
+      if (io.kind == IoKind::U16) {
+        reinterpret_cast<std::uint16_t*>(row)[x] = to_unorm16(v.v[0]);
+        return;
+      }
+      if (io.kind == IoKind::F16) {
+        reinterpret_cast<std::uint16_t*>(row)[x] = to_half(v.v[0]);
+        return;
+      }
+    }
+    reinterpret_cast<float*>(row)[x] = v.v[0];
   } else {
     switch (io.kind) {
       case IoKind::U8x4:

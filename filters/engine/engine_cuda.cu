@@ -151,7 +151,7 @@ __global__ void pad_kernel(Io src, Io dst, DerivativeArgs a, float outside) {
     } else {
       v = read<C>(src, sx, sy);
     }
-    write<C>(dst, bx, by, v);
+    write<C, Kinds::No16>(dst, bx, by, v);  // a float buffer
   }
 }
 
@@ -179,7 +179,7 @@ __global__ void derivative_kernel(Io smoothed0, Io smoothed1, Io dst, Derivative
                               : smoothed_index(x + a.tap_x[t][k], a.width, a.pad_x, a.ext);
         const int by = inside ? y + a.pad_y + a.tap_y[t][k]
                               : smoothed_index(y + a.tap_y[t][k], a.height, a.pad_y, a.ext);
-        fma_into(sum, a.weight[t][k], read<C>(b, bx, by));
+        fma_into(sum, a.weight[t][k], read<C, Kinds::No16>(b, bx, by));  // float buffers
       }
 #pragma unroll
       for (int c = 0; c < C; ++c) acc.v[c] += squares ? sum.v[c] * sum.v[c] : sum.v[c];

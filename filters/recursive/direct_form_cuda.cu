@@ -101,7 +101,8 @@ __device__ __forceinline__ float channel_of(const Vec<C>& v, int c) {
 template <int C, int G, class F>
 __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
   if constexpr (C == 1) {
-    with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
+    with_reader<1, Kinds::No16>(io,
+                                [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
   } else if constexpr (G == kSurfU8) {
     const Reader<4, IoKind::SurfU8x4> rd{io.surf};
     f([=](int x, int y) { return channel_of<4>(rd(x, y), c); });
@@ -281,7 +282,7 @@ __device__ __forceinline__ void visit_run(int count, BlockOf block_of, const Car
 // Channel c of sample (x, y).
 template <int C>
 __device__ __forceinline__ double read_channel(const Io& io, int x, int y, int c) {
-  return channel_of<C>(read<C>(io, x, y), c);
+  return channel_of<C>(read<C, Kinds::No16>(io, x, y), c);
 }
 
 // Pass step 2, in double: the exact boundary seeds (Nehab & Maximo 2016) as dot products with
@@ -470,7 +471,8 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel(const PassArg
   // Lane i now writes sample base + i of the warp's 32 lines: row `l0 + j` of dst.
   const int lines_here = min(32, a.shape.lines - l0);
   if (lane >= len) return;
-  for (int j = 0; j < lines_here; ++j) write<C>(a.dst, base + lane, l0 + j, t[j][lane]);
+  for (int j = 0; j < lines_here; ++j)
+    write<C, Kinds::No16>(a.dst, base + lane, l0 + j, t[j][lane]);
   if (!a.carries.next_pbar) return;
     // The same 32 x 32 tile, read along dst's rows, is block blockIdx.x of row base + lane of the
     // next pass: its block carries come from here instead of a second read of dst.
@@ -529,7 +531,7 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassAr
   if (lane < len)
     for (int t = warp; t < lines_here; t += kWarps) {
       const float4 p = *reinterpret_cast<const float4*>(&tile[t * kStride + lane * C]);
-      write<C>(a.dst, base + lane, l0 + t, Vec<C>{p.x, p.y, p.z, p.w});
+      write<C, Kinds::No16>(a.dst, base + lane, l0 + t, Vec<C>{p.x, p.y, p.z, p.w});
     }
   if (!a.carries.next_pbar) return;
   // The tile read along dst's rows is block blockIdx.x of row base + i of the next pass: thread
@@ -553,7 +555,7 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
   const int n = a.shape.n;
   auto x_of = [&](int pos) { return rows ? pos : line; };
   auto y_of = [&](int pos) { return rows ? line : pos; };
-  auto load = [&](int j) { return read<C>(a.src, x_of(j), y_of(j)); };
+  auto load = [&](int j) { return read<C, Kinds::No16>(a.src, x_of(j), y_of(j)); };
   const Coeffs<R, double> f = coeffs_of<R>(a.rec.b0, a.rec.a);
 
   Vec<C, double> w[R];
@@ -564,7 +566,8 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
     causal_seed<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, load, w);
   }
   const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
-  for (int i = 0; i < n; ++i) write<C>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
+  for (int i = 0; i < n; ++i)
+    write<C, Kinds::No16>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
   if (a.rec.causal_only) return;
 
   Vec<C, double> e[R];
@@ -583,7 +586,8 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
 #pragma unroll
   for (int k = 0; k < R; ++k) w[k] = e[k];
   for (int i = n - 1; i >= 0; --i)
-    write<C>(a.dst, x_of(i), y_of(i), recursion_step(f, read<C>(tmp, x_of(i), y_of(i)), w));
+    write<C, Kinds::No16>(a.dst, x_of(i), y_of(i),
+                          recursion_step(f, read<C, Kinds::No16>(tmp, x_of(i), y_of(i)), w));
 }
 
 // One step of the modal recursion in its real basis (modal::step): u_k <- p_k u_k + c_k x for each
@@ -637,8 +641,8 @@ __global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const I
   const int n = a.shape.n;
   auto x_of = [&](int pos) { return rows ? pos : line; };
   auto y_of = [&](int pos) { return rows ? line : pos; };
-  auto load = [&](int j) { return read<C>(a.src, x_of(j), y_of(j)); };
-  auto load_causal = [&](int j) { return read<C>(tmp, x_of(j), y_of(j)); };
+  auto load = [&](int j) { return read<C, Kinds::No16>(a.src, x_of(j), y_of(j)); };
+  auto load_causal = [&](int j) { return read<C, Kinds::No16>(tmp, x_of(j), y_of(j)); };
   const PassModes& m = a.modes;
 
   Vec<C, double> s[R];
@@ -647,8 +651,8 @@ __global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const I
   add_map<R, C>(m.causal_from_x, load, s);
   const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
   for (int i = 0; i < n; ++i)
-    write<C>(causal_out, x_of(i), y_of(i),
-             convert<float>(modal_step<R, C>(m, s, convert<double>(load(i)))));
+    write<C, Kinds::No16>(causal_out, x_of(i), y_of(i),
+                          convert<float>(modal_step<R, C>(m, s, convert<double>(load(i)))));
   if (a.rec.causal_only) return;
 
 #pragma unroll
@@ -656,8 +660,8 @@ __global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const I
   add_map<R, C>(m.anticausal_from_x, load, s);
   add_map<R, C>(m.anticausal_from_y, load_causal, s);
   for (int i = n - 1; i >= 0; --i)
-    write<C>(a.dst, x_of(i), y_of(i),
-             convert<float>(modal_step<R, C>(m, s, convert<double>(load_causal(i)))));
+    write<C, Kinds::No16>(a.dst, x_of(i), y_of(i),
+                          convert<float>(modal_step<R, C>(m, s, convert<double>(load_causal(i)))));
 }
 
 // A pass left alone (AxisDesigns::axes) as the other's partner: dst(y, x) = src(x, y) for a src of
@@ -669,12 +673,12 @@ __global__ void __launch_bounds__(32 * 8)
   const int x0 = blockIdx.x * 32, y0 = blockIdx.y * 32;
   for (int j = threadIdx.y; j < 32; j += 8) {
     const int x = x0 + threadIdx.x, y = y0 + j;
-    if (x < width && y < height) tile[j][threadIdx.x] = read<C>(src, x, y);
+    if (x < width && y < height) tile[j][threadIdx.x] = read<C, Kinds::No16>(src, x, y);
   }
   __syncthreads();
   for (int j = threadIdx.y; j < 32; j += 8) {
     const int x = y0 + threadIdx.x, y = x0 + j;
-    if (x < height && y < width) write<C>(dst, x, y, tile[threadIdx.x][j]);
+    if (x < height && y < width) write<C, Kinds::No16>(dst, x, y, tile[threadIdx.x][j]);
   }
 }
 
@@ -849,8 +853,9 @@ class DirectFormFilter final : public FrameFilter {
     for (int k = 0; k < kMaxOrder; ++k) columns_.rec.next_a[k] = row_args_.rec.a[k];
   }
 
-  bool reads(IoKind) const override { return true; }  // every kind, through io.cuh
-  bool writes(IoKind) const override { return true; }
+  // Every kind through io.cuh but the 16-bit ones, which the engine converts (Kinds::No16).
+  bool reads(IoKind k) const override { return k != IoKind::U16 && k != IoKind::F16; }
+  bool writes(IoKind k) const override { return reads(k); }
   std::vector<std::string> stage_names() const override {
     if (!filters_rows_) return {"columns"};
     if (!filters_columns_) return {"rows"};
