@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,14 +60,17 @@ std::size_t packed_pitch(const FrameView& v) {
 template <int C>
 __global__ void convert_frame_kernel(Io src, Io dst, int width, int height) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x < width && y < height) write<C>(dst, x, y, read<C>(src, x, y));
+  if (x >= width) return;
+  // Rows by grid stride: a batch's frames stacked can be taller than a grid's 65535 rows of blocks.
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y)
+    write<C>(dst, x, y, read<C>(src, x, y));
 }
 
 void convert_frame(const Io& src, const Io& dst, int width, int height, int channels,
                    cudaStream_t stream) {
   const dim3 block(32, 8);
-  const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
+  const dim3 grid((width + block.x - 1) / block.x,
+                  std::min((height + block.y - 1) / block.y, 65535u));
   if (channels == 1)
     convert_frame_kernel<1><<<grid, block, 0, stream>>>(src, dst, width, height);
   else
@@ -123,6 +128,9 @@ class LeeFilter final : public FrameFilter {
 
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format, int frames = 1);
+
+// Frames of a batch that one launch of the fully overlapped filter takes (a grid's y and z).
+constexpr int kMaxGridFrames = 65535;
 
 // Columns from which auto filters the columns alone of a frame with RT (a thread per column).
 constexpr std::size_t kRtColumns = 65536;
@@ -314,11 +322,13 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
       }
       [[fallthrough]];
     default:
+      // A batch whole in each launch's grid (its y or z, at most 65535 frames); a longer one
+      // frame by frame.
       return std::make_unique<fully_overlapped::CudaFilter>(
           f, spec.ext, width, height, channels,
           spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
                                        : fully_overlapped::FixPlace::RowScan,
-          spec.cval, frames);
+          spec.cval, frames <= kMaxGridFrames ? frames : 1);
   }
 }
 
@@ -353,7 +363,10 @@ class CudaEngine final : public Engine {
     if (width <= 0 || height <= 0)
       throw InvalidParameter("image size must be positive (got " + std::to_string(width) + "x" +
                              std::to_string(height) + ")");
-    if (frames < 1) throw InvalidParameter("batch: " + std::to_string(frames) + " frames");
+    if (frames < 1 || std::int64_t(height) * frames > INT_MAX)
+      throw InvalidParameter("batch: " + std::to_string(frames) + " frames of " +
+                             std::to_string(height) + " rows (1 to " + std::to_string(INT_MAX) +
+                             " rows in all)");
     validate(spec);
     check_format(spec, format);
     if (format == PixelFormat::R64F)

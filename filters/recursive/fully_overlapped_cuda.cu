@@ -963,6 +963,10 @@ void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cuda
   impl_->launch(a, stream, marks);
 }
 
+bool CudaFilter::batches() const {
+  return impl_->args.frames > 1;
+}
+
 std::vector<std::string> CudaFilter::stage_names() const {
   return {"perimeters", "column carries", "row carries", "output"};
 }

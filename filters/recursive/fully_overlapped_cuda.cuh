@@ -30,7 +30,7 @@ class CudaFilter final : public cuda::FrameFilter {
   // Every storage kind, through io.cuh; a batch in one launch each.
   bool reads(cuda::IoKind) const override { return true; }
   bool writes(cuda::IoKind) const override { return true; }
-  bool batches() const override { return true; }
+  bool batches() const override;  // planned for more than one frame
 
   // Enqueues the four launches on `stream` (src == dst allowed). `marks`, when given, are
   // recorded after each launch (for per-stage timing).
