@@ -32,43 +32,49 @@ struct Args {
   int width = 0, height = 0, channels = 1;
   int block_rows = 0, block_cols = 0, padded_width = 0, padded_height = 0;
   Extension ext = Extension::Ignore;
-  int causal_only = 0, frames = 1;
+  int causal_only = 0;
   int fix_in_rows = 0;  // algorithm 5: the row scan fixes its perimeters up; 6: the column scan
   const DeviceConstants* k = nullptr;
   // Carries (modal.h states, r floats per line per block, line-major within a block): column
   // causal / anticausal / raw heads, row causal / anticausal / raw heads.
   float *cp = nullptr, *ce = nullptr, *cx = nullptr, *rp = nullptr, *re = nullptr, *rz = nullptr;
   // Clamp: the first and last sample of every column of the input and row of Z.
-  float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
+  struct Edges {
+    float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
+  } edges;
   // Constant: what the columns [0] and the rows [1] see past their ends (Plan::constant).
   float constant[2] = {};
   // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
   float* q = nullptr;
-  // A batch: frame f of src and dst `src_frame` and `dst_frame` bytes on, its carries, edge
-  // samples and reductions these many floats on (frame_args).
-  std::size_t src_frame = 0, dst_frame = 0;
-  std::size_t column_carries = 0, row_carries = 0, column_lines = 0, row_lines = 0, q_floats = 0;
+  // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
+  // edge samples and reductions these many floats on (frame_args).
+  struct Batch {
+    int frames = 1;
+    std::size_t src = 0, dst = 0;
+    std::size_t column_carries = 0, row_carries = 0, column_lines = 0, row_lines = 0, q = 0;
+  } batch;
 };
 
 // The arguments of frame f of a batch: every pointer moved on to the frame's own.
-__device__ __forceinline__ Args frame_args(const Args& batch, unsigned f) {
-  Args a = batch;
-  a.src.ptr += f * batch.src_frame;
-  a.dst.ptr += f * batch.dst_frame;
+__device__ __forceinline__ Args frame_args(const Args& all, unsigned f) {
+  const Args::Batch& b = all.batch;
+  Args a = all;
+  a.src.ptr += f * b.src;
+  a.dst.ptr += f * b.dst;
   auto on = [f](float*& p, std::size_t floats) {
     if (p) p += f * floats;
   };
-  on(a.cp, batch.column_carries);
-  on(a.ce, batch.column_carries);
-  on(a.cx, batch.column_carries);
-  on(a.rp, batch.row_carries);
-  on(a.re, batch.row_carries);
-  on(a.rz, batch.row_carries);
-  on(a.xf, batch.column_lines);
-  on(a.xl, batch.column_lines);
-  on(a.zf, batch.row_lines);
-  on(a.zl, batch.row_lines);
-  on(a.q, batch.q_floats);
+  on(a.cp, b.column_carries);
+  on(a.ce, b.column_carries);
+  on(a.cx, b.column_carries);
+  on(a.rp, b.row_carries);
+  on(a.re, b.row_carries);
+  on(a.rz, b.row_carries);
+  on(a.edges.xf, b.column_lines);
+  on(a.edges.xl, b.column_lines);
+  on(a.edges.zf, b.row_lines);
+  on(a.edges.zl, b.row_lines);
+  on(a.q, b.q);
   return a;
 }
 
@@ -200,8 +206,8 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
       RF_UNROLL
       for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
       if (edge_samples) {
-        if (pos.m == 0) a.xf[line] = v[0];
-        if (pos.m == a.block_rows - 1) a.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
+        if (pos.m == 0) a.edges.xf[line] = v[0];
+        if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
       }
     });
     // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
@@ -236,8 +242,8 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
   if (i < pos.hm) {
     const std::size_t line = std::size_t(c) * a.padded_height + pos.y0 + i;
     if (edge_samples) {
-      if (pos.n == 0) a.zf[line] = tile[i][c];
-      if (pos.n == a.block_cols - 1) a.zl[line] = tile[i][(pos.wn - 1) * C + c];
+      if (pos.n == 0) a.edges.zf[line] = tile[i][c];
+      if (pos.n == a.block_cols - 1) a.edges.zl[line] = tile[i][(pos.wn - 1) * C + c];
     }
     float u[kBlock];
     RF_UNROLL
@@ -491,9 +497,9 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
         if (!a.causal_only) ec[i][k] += fix_of<R>(qb, rows_w, fr.head + k, are, arb);
       }
       if (edge_samples && n == 0)
-        edges[0][lane] = a.zf[line] + fix_of<R>(qb, rows_w, fr.first, are, arb);
+        edges[0][lane] = a.edges.zf[line] + fix_of<R>(qb, rows_w, fr.first, are, arb);
       if (edge_samples && n == lc.blocks - 1)
-        edges[1][lane] = a.zl[line] + fix_of<R>(qb, rows_w, fr.last, are, arb);
+        edges[1][lane] = a.edges.zl[line] + fix_of<R>(qb, rows_w, fr.last, are, arb);
     }
   };
 
@@ -556,8 +562,8 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
     // The end samples where the seeds read them; the constant's value past the ends (zero but
     // for it), which seeds as a clamp of that value.
     const float outside = a.constant[rows ? 1 : 0];
-    const float first = edge_samples ? (rows ? edges[0][lane] : a.xf[line]) : outside;
-    const float last = edge_samples ? (rows ? edges[1][lane] : a.xl[line]) : outside;
+    const float first = edge_samples ? (rows ? edges[0][lane] : a.edges.xf[line]) : outside;
+    const float last = edge_samples ? (rows ? edges[1][lane] : a.edges.xl[line]) : outside;
     if (a.ext == Extension::Clamp || a.ext == Extension::Constant) {  // eq. (35)
       RF_UNROLL
       for (int k = 0; k < R; ++k) u[k] = lc.seeds.S[k] * first;
@@ -827,9 +833,9 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
   const unsigned grid = unsigned(std::size_t(a.channels) * padded / 32);
   const std::size_t bytes = scan_bytes<NR + 2 * NC>(a, rows, lc, rows_w);
   const dim3 block(32, lc.runs);
-  if (a.frames > 1)
+  if (a.batch.frames > 1)
     scan_kernel<NR, NC, true>
-        <<<dim3(grid, unsigned(a.frames)), block, bytes, stream>>>(a, rows ? 1 : 0);
+        <<<dim3(grid, unsigned(a.batch.frames)), block, bytes, stream>>>(a, rows ? 1 : 0);
   else
     scan_kernel<NR, NC, false><<<grid, block, bytes, stream>>>(a, rows ? 1 : 0);
   CUDA_CHECK_LAUNCH();
@@ -840,11 +846,11 @@ void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool
                   cudaStream_t stream, cudaEvent_t* marks) {
   const dim3 block(32, 4);
   const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles,
-                  unsigned(a.frames));
+                  unsigned(a.batch.frames));
   auto mark = [&](int i) {
     if (marks) CUDA_CHECK(cudaEventRecord(marks[i], stream));
   };
-  if (a.frames > 1)
+  if (a.batch.frames > 1)
     perimeters_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else
     perimeters_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
@@ -854,7 +860,7 @@ void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool
   mark(1);
   launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
   mark(2);
-  if (a.frames > 1)
+  if (a.batch.frames > 1)
     output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else
     output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
@@ -904,30 +910,30 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.fix_in_rows = im.fix_in_rows ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
   // A batch's carries, frame after frame (frame_args).
-  a.frames = frames;
-  a.column_carries = p.column_carries();
-  a.row_carries = p.row_carries();
-  a.column_lines = p.column_lines();
-  a.row_lines = p.row_lines();
-  a.q_floats =
-      std::size_t(channels) * p.block_rows * p.block_cols * q_stride(p.fix.rows_w, p.order());
+  Args::Batch& b = a.batch;
+  b.frames = frames;
+  b.column_carries = p.column_carries();
+  b.row_carries = p.row_carries();
+  b.column_lines = p.column_lines();
+  b.row_lines = p.row_lines();
+  b.q = std::size_t(channels) * p.block_rows * p.block_cols * q_stride(p.fix.rows_w, p.order());
   const std::size_t n = std::size_t(frames);
-  a.cp = zeroed(im.cp, n * a.column_carries);
-  a.rp = zeroed(im.rp, n * a.row_carries);
+  a.cp = zeroed(im.cp, n * b.column_carries);
+  a.rp = zeroed(im.rp, n * b.row_carries);
   if (!p.causal_only()) {
-    a.ce = zeroed(im.ce, n * a.column_carries);
-    a.re = zeroed(im.re, n * a.row_carries);
+    a.ce = zeroed(im.ce, n * b.column_carries);
+    a.re = zeroed(im.re, n * b.row_carries);
   }
   if (p.heads()) {
-    a.cx = zeroed(im.cx, n * a.column_carries);
-    a.rz = zeroed(im.rz, n * a.row_carries);
+    a.cx = zeroed(im.cx, n * b.column_carries);
+    a.rz = zeroed(im.rz, n * b.row_carries);
   }
-  if (!im.fix_in_rows) a.q = zeroed(im.q, n * a.q_floats);
+  if (!im.fix_in_rows) a.q = zeroed(im.q, n * b.q);
   if (p.edges()) {
-    a.xf = zeroed(im.xf, n * a.column_lines);
-    a.xl = zeroed(im.xl, n * a.column_lines);
-    a.zf = zeroed(im.zf, n * a.row_lines);
-    a.zl = zeroed(im.zl, n * a.row_lines);
+    a.edges.xf = zeroed(im.xf, n * b.column_lines);
+    a.edges.xl = zeroed(im.xl, n * b.column_lines);
+    a.edges.zf = zeroed(im.zf, n * b.row_lines);
+    a.edges.zl = zeroed(im.zl, n * b.row_lines);
   }
   const bool ok = with_modes(p.column_form.real_modes, p.column_form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
@@ -958,13 +964,13 @@ void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cuda
   Args a = impl_->args;
   a.src = src;
   a.dst = dst;
-  a.src_frame = src.pitch * std::size_t(a.height);
-  a.dst_frame = dst.pitch * std::size_t(a.height);
+  a.batch.src = src.pitch * std::size_t(a.height);
+  a.batch.dst = dst.pitch * std::size_t(a.height);
   impl_->launch(a, stream, marks);
 }
 
 bool CudaFilter::batches() const {
-  return impl_->args.frames > 1;
+  return impl_->args.batch.frames > 1;
 }
 
 std::vector<std::string> CudaFilter::stage_names() const {
