@@ -209,8 +209,8 @@ void add_case_options(CLI::App& cmd, Args& a) {
   cmd.add_option("--ext", a.exts, "extensions")->delimiter(',')->capture_default_str();
   cmd.add_option("--channels", a.channels, "1 and/or 4")->delimiter(',')->capture_default_str();
   cmd.add_option("--formats", a.formats,
-                 "CUDA frame formats in place of --channels: f32, f32x4, rgba8, u16 (uint16 "
-                 "values), f16 (float16)")
+                 "CUDA frame formats in place of --channels: f32, f32x4, rgba8, u16 (uint16 on "
+                 "[0, 1]), f16 (float16)")
       ->delimiter(',');
   cmd.add_option("--filters", a.filters, option_help().filter)
       ->delimiter(',')
