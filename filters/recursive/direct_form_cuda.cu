@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -547,15 +548,68 @@ __global__ void __launch_bounds__(32 * kWarps) block_output_kernel4(const PassAr
                                blockIdx.x, a.shape.n * C, (base + i) * C + ci);
 }
 
+// Sample `pos` of line `line` of a frame: along a row, or down a column.
+struct LineAt {
+  int line;
+  bool rows;
+  __device__ int2 operator()(int pos) const {
+    return rows ? make_int2(pos, line) : make_int2(line, pos);
+  }
+  template <int C>
+  __device__ Vec<C> load(const Io& io, int pos) const {
+    const int2 p = (*this)(pos);
+    return read<C, Kinds::No16>(io, p.x, p.y);
+  }
+  template <int C>
+  __device__ void store(const Io& io, int pos, const Vec<C>& v) const {
+    const int2 p = (*this)(pos);
+    write<C, Kinds::No16>(io, p.x, p.y, v);
+  }
+};
+
+// Samples of its line an RT thread has in flight: it loads the next kRtAhead before it filters
+// the ones loaded last, so that its loads overlap instead of each waiting behind the step before
+// it (a thread per line is bound by load latency: docs/bench/README.md, the volumes' z pass).
+template <int C>
+constexpr int kRtAhead = C == 1 ? 8 : 4;
+
+// out(i, step(sample i of src's line)) for i = 0, 1, ..., n - 1, or n - 1, ..., 0 where
+// `backward`; the samples are read kRtAhead<C> at a time, a batch ahead of the steps. A sample is
+// read before the step that writes its position, so src may be the output.
+template <int C, class Step, class Out>
+__device__ __forceinline__ void rt_sweep(const Io& src, LineAt at, int n, bool backward, Step step,
+                                         Out out) {
+  constexpr int K = kRtAhead<C>;
+  with_reader<C, Kinds::No16>(src, [&](auto rd) {
+    const auto pos = [&](int k) { return backward ? n - 1 - k : k; };
+    const auto load = [&](int first, Vec<C>(&x)[K]) {
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        const int2 p = at(pos(first + j));
+        if (first + j < n) x[j] = rd(p.x, p.y);
+      }
+    };
+    Vec<C> cur[K], next[K];
+    load(0, cur);
+    for (int first = 0; first < n; first += K) {
+      if (first + K < n) load(first + K, next);
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        if (first + j < n) out(pos(first + j), step(cur[j]));
+#pragma unroll
+      for (int j = 0; j < K; ++j) cur[j] = next[j];
+    }
+  });
+}
+
 // Ruijters-Thevenaz: one thread per line, causal then anticausal, the same exact seeds.
 template <int R, int C>
 __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp, bool rows) {
   const int line = blockIdx.x * blockDim.x + threadIdx.x;
   if (line >= a.shape.lines) return;
   const int n = a.shape.n;
-  auto x_of = [&](int pos) { return rows ? pos : line; };
-  auto y_of = [&](int pos) { return rows ? line : pos; };
-  auto load = [&](int j) { return read<C, Kinds::No16>(a.src, x_of(j), y_of(j)); };
+  const LineAt at{line, rows};
+  const auto load = [&](int j) { return at.load<C>(a.src, j); };
   const Coeffs<R, double> f = coeffs_of<R>(a.rec.b0, a.rec.a);
 
   Vec<C, double> w[R];
@@ -566,8 +620,9 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
     causal_seed<R, C>(f, a.rec.ext, a.rec.outside, n, a.shape.pad, load, w);
   }
   const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
-  for (int i = 0; i < n; ++i)
-    write<C, Kinds::No16>(causal_out, x_of(i), y_of(i), recursion_step(f, load(i), w));
+  const auto step = [&](const Vec<C>& x) { return recursion_step(f, x, w); };
+  rt_sweep<C>(a.src, at, n, false, step,
+              [&](int i, const Vec<C>& y) { at.store<C>(causal_out, i, y); });
   if (a.rec.causal_only) return;
 
   Vec<C, double> e[R];
@@ -585,9 +640,7 @@ __global__ void __launch_bounds__(128) rt_kernel(const PassArgs a, const Io tmp,
   }
 #pragma unroll
   for (int k = 0; k < R; ++k) w[k] = e[k];
-  for (int i = n - 1; i >= 0; --i)
-    write<C, Kinds::No16>(a.dst, x_of(i), y_of(i),
-                          recursion_step(f, read<C, Kinds::No16>(tmp, x_of(i), y_of(i)), w));
+  rt_sweep<C>(tmp, at, n, true, step, [&](int i, const Vec<C>& y) { at.store<C>(a.dst, i, y); });
 }
 
 // One step of the modal recursion in its real basis (modal::step): u_k <- p_k u_k + c_k x for each
@@ -631,7 +684,6 @@ __device__ __forceinline__ void add_map(const PassModes::Map& map, Sample sample
     for (int k = 0; k < R; ++k) fma_into(s[k], w[k], v);
   }
 }
-
 // RT in mode states (PassModes): one thread per line, the seeds from the line's own samples (and
 // the constant's value), causal then anticausal, each r first-order recursions in double.
 template <int R, int C>
@@ -639,29 +691,28 @@ __global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const I
   const int line = blockIdx.x * blockDim.x + threadIdx.x;
   if (line >= a.shape.lines) return;
   const int n = a.shape.n;
-  auto x_of = [&](int pos) { return rows ? pos : line; };
-  auto y_of = [&](int pos) { return rows ? line : pos; };
-  auto load = [&](int j) { return read<C, Kinds::No16>(a.src, x_of(j), y_of(j)); };
-  auto load_causal = [&](int j) { return read<C, Kinds::No16>(tmp, x_of(j), y_of(j)); };
+  const LineAt at{line, rows};
+  const auto load = [&](int j) { return at.load<C>(a.src, j); };
+  const auto load_causal = [&](int j) { return at.load<C>(tmp, j); };
   const PassModes& m = a.modes;
 
   Vec<C, double> s[R];
+  const auto step = [&](const Vec<C>& x) {
+    return convert<float>(modal_step<R, C>(m, s, convert<double>(x)));
+  };
 #pragma unroll
   for (int k = 0; k < R; ++k) s[k] = filled<C>(a.rec.outside * m.causal_from_value[k]);
   add_map<R, C>(m.causal_from_x, load, s);
   const Io& causal_out = a.rec.causal_only ? a.dst : tmp;
-  for (int i = 0; i < n; ++i)
-    write<C, Kinds::No16>(causal_out, x_of(i), y_of(i),
-                          convert<float>(modal_step<R, C>(m, s, convert<double>(load(i)))));
+  rt_sweep<C>(a.src, at, n, false, step,
+              [&](int i, const Vec<C>& y) { at.store<C>(causal_out, i, y); });
   if (a.rec.causal_only) return;
 
 #pragma unroll
   for (int k = 0; k < R; ++k) s[k] = filled<C>(a.rec.outside * m.anticausal_from_value[k]);
   add_map<R, C>(m.anticausal_from_x, load, s);
   add_map<R, C>(m.anticausal_from_y, load_causal, s);
-  for (int i = n - 1; i >= 0; --i)
-    write<C, Kinds::No16>(a.dst, x_of(i), y_of(i),
-                          convert<float>(modal_step<R, C>(m, s, convert<double>(load_causal(i)))));
+  rt_sweep<C>(tmp, at, n, true, step, [&](int i, const Vec<C>& y) { at.store<C>(a.dst, i, y); });
 }
 
 // A pass left alone (AxisDesigns::axes) as the other's partner: dst(y, x) = src(x, y) for a src of
@@ -874,9 +925,7 @@ class DirectFormFilter final : public FrameFilter {
     }
     if (rt_) {
       const Io c = float_io(rt_columns_), t = float_io(rt_rows_);
-      cols.src = src;
-      cols.dst = c;
-      launch_rt_pass(order_, channels_, cols, c, false, stream);
+      rt_columns(cols, src, c, c, stream);
       if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
       rows.src = c;
       rows.dst = dst;
@@ -899,8 +948,10 @@ class DirectFormFilter final : public FrameFilter {
     pass.src = src;
     pass.dst = dst;
     if (rt_) {
-      launch_rt_pass(order_, channels_, pass, float_io(filters_columns_ ? rt_columns_ : rt_rows_),
-                     !filters_columns_, stream);
+      if (filters_columns_)
+        rt_columns(pass, src, dst, float_io(rt_columns_), stream);
+      else
+        launch_rt_pass(order_, channels_, pass, float_io(rt_rows_), true, stream);
       return;
     }
     const Io scratch = float_io(scratch_);
@@ -915,6 +966,32 @@ class DirectFormFilter final : public FrameFilter {
       launch_overlapped_pass(order_, channels_, pass, true, stream);
     }
   }
+
+  // RT down the columns of src into dst through tmp. Four adjacent columns of one float channel
+  // are the four channels of a column of pixels a quarter as wide: a thread then filters four
+  // lines with loads and stores 16 bytes wide, and a wide frame (a volume's pages) takes a
+  // quarter of the threads, which the SMs hold at once (docs/bench/README.md, volumes).
+  void rt_columns(PassArgs pass, const Io& src, const Io& dst, const Io& tmp,
+                  cudaStream_t stream) const {
+    pass.src = src;
+    pass.dst = dst;
+    if (packs_columns(src) && packs_columns(dst) && packs_columns(tmp)) {
+      pass.shape.lines = width_ / 4;
+      pass.src = as_pixels(src);
+      pass.dst = as_pixels(dst);
+      launch_rt_pass(order_, 4, pass, as_pixels(tmp), false, stream);
+      return;
+    }
+    launch_rt_pass(order_, channels_, pass, tmp, false, stream);
+  }
+
+  // Whether the columns of io, one float channel in a buffer, can be read as the channels of
+  // pixels of four floats (16-byte aligned rows).
+  bool packs_columns(const Io& io) const {
+    return channels_ == 1 && width_ % 4 == 0 && io.kind == IoKind::F32 &&
+           reinterpret_cast<std::uintptr_t>(io.ptr) % 16 == 0 && io.pitch % 16 == 0;
+  }
+  static Io as_pixels(const Io& io) { return Io{IoKind::F32x4, io.ptr, io.pitch, 0}; }
 
   Io float_io(const DeviceBuffer& b) const {
     return Io{channels_ == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(b.ptr), b.pitch, 0};
