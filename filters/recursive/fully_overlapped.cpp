@@ -1,6 +1,7 @@
 #include "filters/recursive/fully_overlapped.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -25,13 +26,18 @@ void put_modes(const modal::Form& form, const modal::Mat& m, double* dst) {
   }
 }
 
-LineConstants line_constants(const modal::Form& form, int n) {
+// The constants of `lines` lines of n samples scanned at once (every channel and frame).
+LineConstants line_constants(const modal::Form& form, int n, std::int64_t lines) {
   LineConstants c;
   c.n = n;
   c.blocks = (n + kBlock - 1) / kBlock;
   c.last_len = n - (c.blocks - 1) * kBlock;
-  // Runs of at least two blocks keep every warp busy; at most kMaxRuns warps share 32 lines.
-  c.run_len = std::max(2, (c.blocks + kMaxRuns - 1) / kMaxRuns);
+  // Runs of at least kMinRunBlocks blocks, at most kMaxRuns warps per 32 lines, at most
+  // kScanWarps warps in all.
+  const std::int64_t groups = (lines + kBlock - 1) / kBlock;
+  const int runs = int(std::clamp<std::int64_t>(
+      std::min<std::int64_t>(kScanWarps / groups, c.blocks / kMinRunBlocks), 1, kMaxRuns));
+  c.run_len = (c.blocks + runs - 1) / runs;
   c.runs = (c.blocks + c.run_len - 1) / c.run_len;
   const modal::BlockMatrices full = modal::block_matrices(form, kBlock);
   const modal::BlockMatrices last = modal::block_matrices(form, c.last_len);
@@ -105,7 +111,7 @@ modal::Form carried_form(const Recursive& f) {
 }  // namespace
 
 Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-               double cval) {
+               double cval, int frames) {
   const Recursive& f = filters.y;
   if (width < 1 || height < 1)
     throw InvalidParameter("fully overlapped filter: empty image " + std::to_string(width) + "x" +
@@ -141,8 +147,8 @@ Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height,
   p.block_cols = (width + kBlock - 1) / kBlock;
   p.padded_width = p.block_cols * kBlock;
   p.padded_height = p.block_rows * kBlock;
-  p.columns = line_constants(cf, height);
-  p.rows = line_constants(rf, width);
+  p.columns = line_constants(cf, height, std::int64_t(channels) * p.padded_width * frames);
+  p.rows = line_constants(rf, width, std::int64_t(channels) * p.padded_height * frames);
 
   const int r = cf.order;
   FixRows& fr = p.fix_rows;

@@ -38,6 +38,14 @@ inline constexpr int kBlock = 32;
 inline constexpr int kMaxOrder = 5;
 // Warps sharing the scans of 32 lines: warp g owns a run of consecutive blocks.
 inline constexpr int kMaxRuns = 16;
+// Warps a scan launch is split into at most, about half the warp slots of an H100 or H200
+// (132 SMs x 64): a frame with few lines splits each line's chain of blocks into runs to fill
+// them, while many lines (four channels, a batch of frames) keep their chains whole, since the
+// runs' stitching then costs more than their parallelism buys (docs/bench/README.md, Volumes: a
+// batch of 512 frames of 512^2 at 107 GiP/s in runs of 2 blocks, 152 in whole chains).
+inline constexpr int kScanWarps = 4096;
+// Blocks a run takes at least: shorter runs spend more on stitching than on their chains.
+inline constexpr int kMinRunBlocks = 4;
 // Rows of W (fix-up reductions): T(A_FB), H(A_RB) A_FB and H(A_RB), r each, then the block's
 // first and last sample (clamp).
 inline constexpr int kMaxFixRows = 3 * kMaxOrder + 2;
@@ -196,7 +204,8 @@ bool carries_modes(const AxisDesigns& filters, std::string* why = nullptr);
 // outside 1..5, channels other than 1 or 4, a filter the mode states cannot carry (repeated poles,
 // a condition above kMaxCondition, an extension of the summed-area table other than zero or
 // ignore), or two filters whose modes differ in number or kind.
+// `frames` is the batch the scans run at once (their lines and so their runs: kScanWarps).
 Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-               double cval = 0.0);
+               double cval = 0.0, int frames = 1);
 
 }  // namespace rf::fully_overlapped

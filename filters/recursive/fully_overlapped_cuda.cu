@@ -882,7 +882,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
                        int channels, FixPlace place, double cval, int frames)
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
-  im.plan = make_plan(filters, ext, width, height, channels, cval);
+  im.plan = make_plan(filters, ext, width, height, channels, cval, frames);
   im.fix_in_rows = place == FixPlace::RowScan;
   const Plan& p = im.plan;
 

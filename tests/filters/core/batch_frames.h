@@ -1,7 +1,9 @@
 // A batch of frames (Engine::plan_batch) against the same frames planned and run one at a time:
 // every frame of the batch comes out as it does alone, bit for bit (the block algorithms run a
-// batch in the same kernels, each frame at its own offset, and the others frame by frame), the
-// frames do not leak into each other, and a view of another batch size is refused.
+// batch in the same kernels, each frame at its own offset, and the others frame by frame; a batch
+// of many frames may split its scans into fewer runs than one frame does, fully_overlapped.h
+// kScanWarps, and round differently, but not at these sizes), the frames do not leak into each
+// other, and a view of another batch size is refused.
 #pragma once
 
 #include <doctest/doctest.h>
