@@ -31,6 +31,19 @@ const char* bench_format_name(PixelFormat f) {
   return "?";
 }
 
+std::optional<PixelFormat> parse_bench_format(const std::string& name) {
+  for (PixelFormat f : kBenchFormats)
+    if (name == bench_format_name(f)) return f;
+  return std::nullopt;
+}
+
+std::string bench_format_names() {
+  std::string out;
+  for (PixelFormat f : kBenchFormats)
+    out += std::string(out.empty() ? "" : ", ") + bench_format_name(f);
+  return out;
+}
+
 double gips(int width, int height, double ms) {
   return double(width) * height / (ms * 1e-3) / double(1ull << 30);
 }

@@ -92,6 +92,18 @@ inline int fir_radius(double sigma, double sigmas) {
 // A row's name of a frame format: "f32", "f32x4", "rgba8", "u16", "f16" ("f64" for R64F).
 const char* bench_format_name(PixelFormat f);
 
+// The frame formats the CUDA bench times (BenchOptions::formats), in the order --formats lists
+// them.
+inline constexpr PixelFormat kBenchFormats[] = {PixelFormat::R32F, PixelFormat::RGBA32F,
+                                                PixelFormat::RGBA8, PixelFormat::R16U,
+                                                PixelFormat::R16F};
+
+// The format of that name among kBenchFormats, if any.
+std::optional<PixelFormat> parse_bench_format(const std::string& name);
+
+// The names of kBenchFormats: "f32, f32x4, rgba8, u16, f16".
+std::string bench_format_names();
+
 // 2^30 pixels per second of a width x height frame filtered in `ms`.
 double gips(int width, int height, double ms);
 

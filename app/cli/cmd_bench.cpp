@@ -463,12 +463,10 @@ Plan parse(const Args& a) {
   o.volume = a.volume;
   check_run(p, a);
   for (const std::string& name : a.formats) {
-    const std::vector<PixelFormat> all = {PixelFormat::R32F, PixelFormat::RGBA32F,
-                                          PixelFormat::RGBA8, PixelFormat::R16U, PixelFormat::R16F};
-    const auto f = std::find_if(all.begin(), all.end(),
-                                [&](PixelFormat f) { return name == bench::bench_format_name(f); });
-    if (f == all.end())
-      throw UsageError("--formats: unknown format '" + name + "' (f32, f32x4, rgba8, u16, f16)");
+    const std::optional<PixelFormat> f = bench::parse_bench_format(name);
+    if (!f)
+      throw UsageError("--formats: unknown format '" + name + "' (" + bench::bench_format_names() +
+                       ")");
     o.formats.push_back(*f);
   }
   if (!o.formats.empty() && p.backend == Backend::Cpu)

@@ -664,6 +664,10 @@ TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to t
   check_refused(dir, "bench --algos alg9 --backend cpu", "--algos");
   check_refused(dir, "bench --algos exact --backend cpu", "--algos");
   check_refused(dir, "bench --append --backend cpu", "--append");
+  check_refused(dir, "bench --formats f64 --backend cuda",
+                "unknown format 'f64' (f32, f32x4, rgba8, u16, f16)");
+  check_refused(dir, "bench --formats u16 --backend cpu", "--channels");
+  check_refused(dir, "bench --volume 8 --backend cpu", "--volume");
 }
 
 TEST_CASE("rfcli bench: a name or case rfcli filter refuses is refused with its message") {
