@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -49,16 +50,10 @@ inline std::vector<FilterSpec> batch_specs(Backend backend) {
   return out;
 }
 
-// `frames` frames of width x height with `channels` float channels, one after another.
-inline FrameView batch_view(std::vector<float>& data, int width, int height, int channels,
-                            int frames) {
-  FrameView v;
-  v.data = data.data();
-  v.width = width;
-  v.height = height;
-  v.pitch = std::size_t(width) * channels * sizeof(float);
-  v.format = channels == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
-  v.space = MemorySpace::Host;
+// The frames of `all` (frames x height rows, one frame after another) as one batch.
+inline FrameView batch_view(Image& all, int frames) {
+  FrameView v = all.view();
+  v.height = all.height / frames;
   v.frames = frames;
   return v;
 }
@@ -71,22 +66,23 @@ inline int check_batches(Engine& engine, Backend backend) {
   for (int channels : {1, 4}) {
     for (const FilterSpec& spec : batch_specs(backend)) {
       const Image all = random_image(w, h * frames, channels, seed++, 0.05f, 1.0f);
-      std::vector<float> batch = all.pixels;
+      Image batch = all;
       try {
-        engine.plan_batch(spec, w, h, frames, batch_view(batch, w, h, channels, frames).format);
+        engine.plan_batch(spec, w, h, frames, batch.view().format);
       } catch (const InvalidParameter&) {
         continue;  // refused for this size or layout: the all-algorithms suites say which
       }
-      engine.run(batch_view(batch, w, h, channels, frames),
-                 batch_view(batch, w, h, channels, frames));
+      engine.run(batch_view(batch, frames), batch_view(batch, frames));
       const std::size_t per_frame = std::size_t(w) * h * channels;
       int mismatched = 0;
       for (int k = 0; k < frames; ++k) {
-        std::vector<float> alone(all.pixels.begin() + k * per_frame,
-                                 all.pixels.begin() + (k + 1) * per_frame);
-        engine.plan(spec, w, h, batch_view(alone, w, h, channels, 1).format);
-        engine.run(batch_view(alone, w, h, channels, 1), batch_view(alone, w, h, channels, 1));
-        if (std::memcmp(alone.data(), batch.data() + k * per_frame, per_frame * sizeof(float)))
+        Image alone(w, h, channels);
+        std::copy(all.pixels.begin() + k * per_frame, all.pixels.begin() + (k + 1) * per_frame,
+                  alone.pixels.begin());
+        engine.plan(spec, w, h, alone.view().format);
+        engine.run(alone.view(), alone.view());
+        if (std::memcmp(alone.pixels.data(), batch.pixels.data() + k * per_frame,
+                        per_frame * sizeof(float)))
           ++mismatched;
       }
       INFO(describe(spec) << ", algo " << std::string(to_string(spec.algo)) << ", " << channels
@@ -97,10 +93,10 @@ inline int check_batches(Engine& engine, Backend backend) {
   }
   // A view of another batch size than the plan's: refused in one line.
   FilterSpec spec;
-  std::vector<float> data(std::size_t(8) * 8 * 2);
+  Image data(8, 4, 1);
   engine.plan_batch(spec, 8, 4, 2, PixelFormat::R32F);
   try {
-    engine.run(batch_view(data, 8, 4, 1, 1), batch_view(data, 8, 4, 1, 1));
+    engine.run(data.view(), data.view());
     FAIL("a single frame ran on a plan of two");
   } catch (const InvalidParameter& e) {
     CHECK(std::string(e.what()).find('\n') == std::string::npos);

@@ -35,10 +35,10 @@ TEST_CASE("cuda: a batch in device memory, and none on surfaces") {
   engine->run(in, out);
   std::vector<float> got(all.pixels.size());
   dst.download(got.data(), std::size_t(w) * sizeof(float));
-  std::vector<float> want = all.pixels;
-  rf::FrameView host = rf::test::batch_view(want, w, h, 1, frames);
+  rf::Image want = all;
+  const rf::FrameView host = rf::test::batch_view(want, frames);
   engine->run(host, host);
-  CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+  CHECK(std::memcmp(got.data(), want.pixels.data(), got.size() * sizeof(float)) == 0);
   rf::cuda::DeviceFrame surface(w, h, rf::PixelFormat::R32F, rf::MemorySpace::CudaSurface);
   rf::FrameView s = surface.view();
   s.frames = frames;
