@@ -495,10 +495,16 @@ class CpuEngine final : public Engine {
     }
   }
 
+  // A stage's time since t0; a batch's frames add theirs to the stage's one entry.
   void record(const char* stage, Clock::time_point t0) {
-    if (timing_)
-      times_.push_back(
-          {stage, std::chrono::duration<double, std::milli>(Clock::now() - t0).count()});
+    if (!timing_) return;
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    for (StageTime& t : times_)
+      if (t.stage == stage) {
+        t.ms += ms;
+        return;
+      }
+    times_.push_back({stage, ms});
   }
 
   bool timing_ = false;
