@@ -41,6 +41,7 @@ DerivativePlan derivative_plan(const FilterSpec& spec, int width, int height) {
       if (oy > 0) a.pad_y = 1;
     }
     plan.smoothing.push_back(s);
+    plan.scale.push_back(scale);
   }
   return plan;
 }

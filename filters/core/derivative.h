@@ -12,6 +12,10 @@
 //     is: the engines smooth the padded image and difference its result.
 // The measures are made of partials: the gradient magnitude of d/dx and d/dy, the Laplacian of
 // d2/dx2 and d2/dy2, each smoothed for its own derivative.
+// On CUDA, where the smoothing runs on algorithm 5 or 6, the output stage takes the difference
+// itself from the block carries, with no buffer and no padding (fully_overlapped.h,
+// OutputDifference): along x under every extension, along y under those that continue the
+// smoothed image; the measures then combine the terms' buffers sample by sample.
 #pragma once
 
 #include <string>
@@ -66,6 +70,7 @@ RF_HD inline bool squares_terms(const DerivativeArgs& a) {
 // measure), and the combining pass.
 struct DerivativePlan {
   std::vector<FilterSpec> smoothing;  // one per term
+  std::vector<double> scale;          // one per term: its taps' factor (sigma^order, normalised)
   DerivativeArgs args;
 };
 

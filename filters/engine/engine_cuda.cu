@@ -128,6 +128,8 @@ class LeeFilter final : public FrameFilter {
 
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format, int frames = 1);
+std::unique_ptr<FrameFilter> make_fused_partial(const FilterSpec& spec, double scale, int width,
+                                                int height, PixelFormat format);
 
 // Frames of a batch that one launch of the fully overlapped filter takes (a grid's y and z).
 constexpr int kMaxGridFrames = 65535;
@@ -200,22 +202,35 @@ __global__ void derivative_kernel(Io smoothed0, Io smoothed1, Io dst, Derivative
   }
 }
 
-// A Gaussian derivative (filters/core/derivative.h): each term's smoothing of the image, padded
-// where the extension asks, then the differences and the measure in one kernel.
+// A Gaussian derivative (filters/core/derivative.h) of more than one term, or whose smoothing
+// cannot take its difference: each term's smoothing of the image, padded where the extension
+// asks, into a buffer; then the differences and the measure in one kernel. Terms whose smoothing
+// takes their difference (make_fused_partial) leave that kernel the measure alone.
 class DerivativeFilter final : public FrameFilter {
  public:
   DerivativeFilter(const FilterSpec& spec, int width, int height, PixelFormat format)
       : plan_(derivative_plan(spec, width, height)),
         outside_(spec.ext == Extension::Constant ? float(spec.cval) : 0.0f),
         channels_(channel_count(format)) {
-    const DerivativeArgs& a = plan_.args;
+    DerivativeArgs& a = plan_.args;
+    const PixelFormat f = channels_ == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
+    // Every term's difference in its smoothing, or none: the buffers are padded for all or none.
+    for (std::size_t t = 0; t < plan_.smoothing.size(); ++t) {
+      auto fused = make_fused_partial(plan_.smoothing[t], plan_.scale[t], width, height, f);
+      if (!fused) {
+        terms_.clear();
+        break;
+      }
+      terms_.push_back(std::move(fused));
+    }
+    if (!terms_.empty()) a = measure_only(a);
     padded_w_ = width + 2 * a.pad_x;
     padded_h_ = height + 2 * a.pad_y;
-    const PixelFormat f = channels_ == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
-    for (const FilterSpec& s : plan_.smoothing) {
-      buffers_[terms_.size()].allocate_pitched(std::size_t(padded_w_) * channels_ * sizeof(float),
-                                               std::size_t(padded_h_));
-      terms_.push_back(make_smoothing_filter(s, padded_w_, padded_h_, f));
+    for (std::size_t t = 0; t < plan_.smoothing.size(); ++t) {
+      buffers_[t].allocate_pitched(std::size_t(padded_w_) * channels_ * sizeof(float),
+                                   std::size_t(padded_h_));
+      if (terms_.size() < plan_.smoothing.size())
+        terms_.push_back(make_smoothing_filter(plan_.smoothing[t], padded_w_, padded_h_, f));
     }
   }
   bool reads(IoKind) const override { return true; }
@@ -261,6 +276,16 @@ class DerivativeFilter final : public FrameFilter {
   }
 
  private:
+  // The combining pass of terms already differenced: one tap each, the sample itself, unpadded.
+  static DerivativeArgs measure_only(DerivativeArgs a) {
+    for (int t = 0; t < a.terms; ++t) {
+      a.taps[t] = 1;
+      a.tap_x[t][0] = a.tap_y[t][0] = 0;
+      a.weight[t][0] = 1.0f;
+    }
+    a.pad_x = a.pad_y = 0;
+    return a;
+  }
   IoKind buffer_kind() const { return channels_ == 1 ? IoKind::F32 : IoKind::F32x4; }
   Io buffer(std::size_t t) const {
     return Io{buffer_kind(), static_cast<char*>(buffers_[t].ptr), buffers_[t].pitch, 0};
@@ -277,8 +302,50 @@ class DerivativeFilter final : public FrameFilter {
 // frame (the engine's loop).
 std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width, int height,
                                                PixelFormat format, int frames) {
-  if (spec.derivative.any()) return std::make_unique<DerivativeFilter>(spec, width, height, format);
+  if (spec.derivative.any()) {
+    // A partial whose smoothing takes its difference is that smoothing alone, frame by frame.
+    const DerivativePlan d = derivative_plan(spec, width, height);
+    if (d.smoothing.size() == 1)
+      if (auto fused = make_fused_partial(d.smoothing[0], d.scale[0], width, height, format))
+        return fused;
+    return std::make_unique<DerivativeFilter>(spec, width, height, format);
+  }
   return make_smoothing_filter(spec, width, height, format, frames);
+}
+
+// Whether the smoothing of `spec`, designed as f, runs on the fully overlapped filter (alg5 or
+// alg6): asked for, or auto's pick below.
+bool runs_fully_overlapped(const FilterSpec& spec, const AxisDesigns& f) {
+  if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6) return true;
+  return spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both;
+}
+
+std::unique_ptr<FrameFilter> make_fully_overlapped(
+    const FilterSpec& spec, const AxisDesigns& f, int width, int height, PixelFormat format,
+    int frames, const fully_overlapped::OutputDifference& diff = {}) {
+  // A batch whole in each launch's grid (its y or z, at most 65535 frames); a longer one frame by
+  // frame.
+  return std::make_unique<fully_overlapped::CudaFilter>(
+      f, spec.ext, width, height, channel_count(format),
+      spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
+                                   : fully_overlapped::FixPlace::RowScan,
+      spec.cval, frames <= kMaxGridFrames ? frames : 1, diff);
+}
+
+// The smoothing of one term of a derivative (derivative_plan: spec.derivative its partial, its
+// taps' factor `scale`) with the difference taken in its output stage, where that smoothing runs
+// on the fully overlapped filter and the extension allows (fully_overlapped::takes_difference);
+// null otherwise.
+std::unique_ptr<FrameFilter> make_fused_partial(const FilterSpec& spec, double scale, int width,
+                                                int height, PixelFormat format) {
+  const fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
+  if (runs_fir(spec, Backend::Cuda, format, width, height) ||
+      !fully_overlapped::takes_difference(diff, spec.ext))
+    return nullptr;
+  check_algorithm(Backend::Cuda, spec);
+  const AxisDesigns f = design_axes(spec);
+  if (!runs_fully_overlapped(spec, f) || f.x.causal_only || f.y.causal_only) return nullptr;
+  return make_fully_overlapped(spec, f, width, height, format, 1, diff);
 }
 
 // The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
@@ -299,37 +366,23 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
     return std::make_unique<LeeFilter>(spec, width, height, channels);
   }
   const AxisDesigns f = design_axes(spec);
-  switch (spec.algo) {
-    case Algorithm::RT:
-      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::RT,
-                                     spec.cval);
-    case Algorithm::Alg4:
-      return make_direct_form_filter(f, spec.ext, width, height, format, DirectAlgorithm::Alg4,
-                                     spec.cval);
-    case Algorithm::Auto:
-      // Down the columns alone of a frame this wide, a thread per column reads and writes whole
-      // rows at a time, and RT beats algorithm 4's pass and transpose (docs/bench/README.md: a
-      // 512^3 volume's pass through its pages, H200, 0.83 ms against 1.02 at order 1).
-      if (!fully_overlapped::carries_modes(f) || f.axes != Axes::Both) {
-        // Beyond the direct form's window limit (a wide order-4 or -5 Gaussian) RT runs its
-        // lines in the modal form, which algorithm 4's block matrices cannot.
-        const bool wide_frame = f.axes == Axes::Y && std::size_t(width) * channels >= kRtColumns;
-        const bool windows_hold = (!f.filters(Axis::X) || direct_form::windows_hold(f.x)) &&
-                                  (!f.filters(Axis::Y) || direct_form::windows_hold(f.y));
-        return make_direct_form_filter(
-            f, spec.ext, width, height, format,
-            wide_frame || !windows_hold ? DirectAlgorithm::RT : DirectAlgorithm::Alg4, spec.cval);
-      }
-      [[fallthrough]];
-    default:
-      // A batch whole in each launch's grid (its y or z, at most 65535 frames); a longer one
-      // frame by frame.
-      return std::make_unique<fully_overlapped::CudaFilter>(
-          f, spec.ext, width, height, channels,
-          spec.algo == Algorithm::Alg6 ? fully_overlapped::FixPlace::ColumnScan
-                                       : fully_overlapped::FixPlace::RowScan,
-          spec.cval, frames <= kMaxGridFrames ? frames : 1);
-  }
+  if (runs_fully_overlapped(spec, f))
+    return make_fully_overlapped(spec, f, width, height, format, frames);
+  if (spec.algo == Algorithm::RT || spec.algo == Algorithm::Alg4)
+    return make_direct_form_filter(
+        f, spec.ext, width, height, format,
+        spec.algo == Algorithm::RT ? DirectAlgorithm::RT : DirectAlgorithm::Alg4, spec.cval);
+  // Auto, one axis or modes the states cannot carry. Down the columns alone of a frame this wide,
+  // a thread per column reads and writes whole rows at a time, and RT beats algorithm 4's pass
+  // and transpose (docs/bench/README.md: a 512^3 volume's pass through its pages, H200, 0.83 ms
+  // against 1.02 at order 1). Beyond the direct form's window limit (a wide order-4 or -5
+  // Gaussian) RT runs its lines in the modal form, which algorithm 4's block matrices cannot.
+  const bool wide_frame = f.axes == Axes::Y && std::size_t(width) * channels >= kRtColumns;
+  const bool windows_hold = (!f.filters(Axis::X) || direct_form::windows_hold(f.x)) &&
+                            (!f.filters(Axis::Y) || direct_form::windows_hold(f.y));
+  return make_direct_form_filter(
+      f, spec.ext, width, height, format,
+      wide_frame || !windows_hold ? DirectAlgorithm::RT : DirectAlgorithm::Alg4, spec.cval);
 }
 
 class CudaEngine final : public Engine {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "filters/core/derivative.h"
 #include "filters/core/errors.h"
 
 namespace rf::fully_overlapped {
@@ -91,6 +92,11 @@ bool carries_modes(const Recursive& f, std::string* why) {
 
 bool carries_modes(const AxisDesigns& filters, std::string* why) {
   return carries_modes(filters.x, why) && carries_modes(filters.y, why);
+}
+
+bool takes_difference(const OutputDifference& d, Extension ext) {
+  if (ext == Extension::Ignore) return false;
+  return d.y == 0 || continues_smoothed(ext);
 }
 
 namespace {

@@ -189,6 +189,24 @@ struct Plan {
   bool causal_only() const { return column_form.causal_only; }
 };
 
+// A difference of the filtered image taken in the output stage (filters/core/derivative.h): of
+// order 0, 1 or 2 along x and along y, its weights times `scale`; no buffer, no pass of its own.
+// The samples one past a block come from its carries: the complete output at the next block's
+// first sample is the mode sum of the anticausal state entering from there, the one before the
+// block an anticausal step from the state leaving it, fed the causal output there (the mode sum
+// of the causal state entering it). At the image's ends those states are the extension's exact
+// seeds, so along x every extension holds. Along y the rows' carries of the rows above and below a
+// row are differenced with it, so the rows beyond the image must be the column-filtered image's
+// own rows continued by the extension: mirror, reflect101 and repeat (continues_smoothed).
+struct OutputDifference {
+  int x = 0, y = 0;
+  double scale = 1.0;
+  bool any() const { return x != 0 || y != 0; }
+};
+
+// Whether the output stage takes `d` under `ext` (above).
+bool takes_difference(const OutputDifference& d, Extension ext);
+
 // How far the mode sum may cancel before the fully overlapped algorithms stop being more exact
 // than float: above this (repeated or near-repeated poles), callers use another algorithm.
 inline constexpr double kMaxCondition = 64.0;

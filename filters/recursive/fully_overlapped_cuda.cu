@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/derivative.h"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 #include "filters/recursive/fully_overlapped_math.h"
@@ -46,6 +47,12 @@ struct Args {
   float constant[2] = {};
   // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
   float* q = nullptr;
+  // The output stage's difference (OutputDifference): whether taken along x and along y, and
+  // the weights of samples -1, 0 and +1 (the scale in x's, or y's when x takes none).
+  struct Difference {
+    int x = 0, y = 0;
+    float wx[3] = {}, wy[3] = {};
+  } diff;
   // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
   // edge samples and reductions these many floats on (frame_args).
   struct Batch {
@@ -718,8 +725,32 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args frames, 
     scan<NR, NC>(frames, rows);
 }
 
-// Stage 5: every block from its complete carries, written out.
-template <int NR, int NC, int C>
+// The carry of block s of row y of a channel (whose rows start at line `first`) that the output
+// stage's rows run from: the row's own, or with a difference along y the same difference of the
+// carries of the rows around it, the rows beyond the image's ends those the extension continues
+// it with (takes_difference), since a row's carries are linear in the row alone.
+template <int NR, int NC, bool kDiff>
+__device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const float* base, int s,
+                                                          std::size_t lines, std::size_t first,
+                                                          int y) {
+  if (!kDiff || !a.diff.y) return get<NR, NC>(base, s, lines, first + y);
+  State<NR, NC, float> w = zero_state<NR, NC, float>();
+  RF_UNROLL
+  for (int o = -1; o <= 1; ++o) {
+    const float weight = a.diff.wy[o + 1];
+    if (weight == 0.f) continue;
+    const State<NR, NC, float> g =
+        get<NR, NC>(base, s, lines, first + extend_index(y + o, a.height, a.ext));
+    RF_UNROLL
+    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(weight, g[k], w[k]);
+  }
+  return w;
+}
+
+// Stage 5: every block from its complete carries, written out; with a difference
+// (OutputDifference, kDiff: a kernel of its own, so that the registers it takes do not cost the
+// smoothing its occupancy), along y after the columns' passes, along x after the rows'.
+template <int NR, int NC, int C, bool kDiff>
 __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
                                        const Modes<NR, NC, float>& fr) {
   using Shape = TileShape<C>;
@@ -740,12 +771,16 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
       for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
     });
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
+    const float above = kDiff && a.diff.y ? mode_sum(w) : 0.f;  // the causal output there
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       causal_block<kFull>(fc, v, w, pos.hm);
       if (!a.causal_only) {
         w = get<NR, NC>(a.ce, pos.m, col_lines, line);
+        const float below = kDiff && a.diff.y ? mode_sum(w) : 0.f;
         anticausal_block<kFull>(fc, v, w, pos.hm);
+        if (kDiff && a.diff.y)
+          difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.wy);
       }
     });
     RF_UNROLL
@@ -753,17 +788,21 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   }
   tile_sync<C>();
   if (i < pos.hm) {
-    const std::size_t line = std::size_t(c) * a.padded_height + pos.y0 + i;
+    const std::size_t first = std::size_t(c) * a.padded_height;
     float u[kBlock];
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    St w = get<NR, NC>(a.rp, pos.n, row_lines, line);
+    St w = row_carry<NR, NC, kDiff>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
+    const float left = kDiff && a.diff.x ? mode_sum(w) : 0.f;  // the causal output there
     with_block_len(pos.wn, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       causal_block<kFull>(fr, u, w, pos.wn);
       if (!a.causal_only) {
-        w = get<NR, NC>(a.re, pos.n, row_lines, line);
+        w = row_carry<NR, NC, kDiff>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
+        const float right = kDiff && a.diff.x ? mode_sum(w) : 0.f;
         anticausal_block<kFull>(fr, u, w, pos.wn);
+        if (kDiff && a.diff.x)
+          difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.wx);
       }
     });
     RF_UNROLL
@@ -787,13 +826,14 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   }
 }
 
-template <int NR, int NC, int C, bool kBatch>
+// A batch's frames in blockIdx.z; the difference's kernel (kDiff) takes one frame a launch.
+template <int NR, int NC, int C, bool kBatch, bool kDiff>
 __global__ void __launch_bounds__(kTileThreads)
     output_kernel(const Args frames, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
   if constexpr (kBatch)
-    output<NR, NC, C>(frame_args(frames, blockIdx.z), fc, fr);
+    output<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
   else
-    output<NR, NC, C>(frames, fc, fr);
+    output<NR, NC, C, kDiff>(frames, fc, fr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -861,9 +901,11 @@ void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool
   launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
   mark(2);
   if (a.batch.frames > 1)
-    output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+    output_kernel<NR, NC, C, true, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  else if (a.diff.x || a.diff.y)
+    output_kernel<NR, NC, C, false, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else
-    output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+    output_kernel<NR, NC, C, false, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
   mark(3);
 }
@@ -879,10 +921,14 @@ struct CudaFilter::Impl {
 };
 
 CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height,
-                       int channels, FixPlace place, double cval, int frames)
+                       int channels, FixPlace place, double cval, int frames,
+                       const OutputDifference& diff)
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
   im.plan = make_plan(filters, ext, width, height, channels, cval, frames);
+  if (diff.any() && (!takes_difference(diff, ext) || im.plan.causal_only() || frames > 1))
+    throw InvalidParameter("fully overlapped filter: no difference in the output stage under " +
+                           std::string(to_string(ext)) + ", for a causal filter or a batch");
   im.fix_in_rows = place == FixPlace::RowScan;
   const Plan& p = im.plan;
 
@@ -909,6 +955,13 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.constant[1] = float(p.constant.rows);
   a.fix_in_rows = im.fix_in_rows ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
+  // The difference's weights, derivative.h's, the scale on the first axis that takes one.
+  a.diff.x = diff.x;
+  a.diff.y = diff.y;
+  for (int o = -1; o <= 1; ++o) {
+    a.diff.wx[o + 1] = float(difference_weight(diff.x, o) * (diff.x ? diff.scale : 1.0));
+    a.diff.wy[o + 1] = float(difference_weight(diff.y, o) * (diff.x ? 1.0 : diff.scale));
+  }
   // A batch's carries, frame after frame (frame_args).
   Args::Batch& b = a.batch;
   b.frames = frames;

@@ -156,6 +156,52 @@ RF_HDI void with_block_len(int len, Fn&& fn) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A difference in the output stage (OutputDifference): the samples one past each end of a block
+// from its states.
+
+// The output y = sum_k u_k of a state in modal.h's u (a pair adds twice its real part): the
+// causal output at the sample the causal state entering a block left, or the complete output at
+// the sample the anticausal state entering from the right left.
+template <int NR, int NC, class T>
+RF_HDI T mode_sum(const State<NR, NC, T>& w) {
+  T y = T(0);
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) y += w.s[k];
+  RF_UNROLL
+  for (int k = 0; k < NC; ++k) y = fused(T(2), w.re[k], y);
+  return y;
+}
+
+// The complete output one sample before a block: one anticausal step, u_k <- p_k u_k + c_k y,
+// from the state w leaving the block at its start, fed y, the causal output there; summed.
+template <int NR, int NC, class T>
+RF_HDI T output_before(const Modes<NR, NC, T>& f, const State<NR, NC, T>& w, T y) {
+  T z = T(0);
+  RF_UNROLL
+  for (int k = 0; k < NR; ++k) z += fused(f.p[k], w.s[k], f.c[k] * y);
+  RF_UNROLL
+  for (int k = 0; k < NC; ++k)
+    z = fused(T(2), fused(f.pr[k], w.re[k], fused(-f.pi[k], w.im[k], f.cr[k] * y)), z);
+  return z;
+}
+
+// v_k = w[0] v_{k-1} + w[1] v_k + w[2] v_{k+1} over the block's `len` samples in place, with
+// v_{-1} = before and v_len = after.
+template <bool Full, class V, class W>
+RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, const W (&w)[3]) {
+  V prev = before;
+  RF_UNROLL
+  for (int k = 0; k < kBlock; ++k) {
+    if (!Full && k >= len) break;
+    const V cur = v[k];
+    const bool last = k + 1 == kBlock || (!Full && k + 1 == len);
+    const V next = last ? after : v[k + 1 < kBlock ? k + 1 : k];
+    v[k] = fused(w[0], prev, fused(w[1], cur, w[2] * next));
+    prev = cur;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The scans: r x r maps (stride kMaxOrder) in T: double on the CPU, float in the kernels (mode
 // states keep the maps well conditioned, so float loses nothing the carries' storage does not).
 
