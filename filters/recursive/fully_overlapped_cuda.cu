@@ -780,7 +780,8 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
         const float below = kDiff && a.diff.y ? mode_sum(w) : 0.f;
         anticausal_block<kFull>(fc, v, w, pos.hm);
         if (kDiff && a.diff.y)
-          difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.wy);
+          difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.y,
+                                  a.diff.wy);
       }
     });
     RF_UNROLL
@@ -802,7 +803,8 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
         const float right = kDiff && a.diff.x ? mode_sum(w) : 0.f;
         anticausal_block<kFull>(fr, u, w, pos.wn);
         if (kDiff && a.diff.x)
-          difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.wx);
+          difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.x,
+                                  a.diff.wx);
       }
     });
     RF_UNROLL
@@ -826,14 +828,26 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   }
 }
 
-// A batch's frames in blockIdx.z; the difference's kernel (kDiff) takes one frame a launch.
-template <int NR, int NC, int C, bool kBatch, bool kDiff>
+template <int NR, int NC, int C, bool kBatch>
 __global__ void __launch_bounds__(kTileThreads)
     output_kernel(const Args frames, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
   if constexpr (kBatch)
     output<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
   else
-    output<NR, NC, C, kDiff>(frames, fc, fr);
+    output<NR, NC, C, false>(frames, fc, fr);
+}
+
+// CTAs an SM holds of the output stage with a difference: 7 caps it at 72 registers, the
+// smoothing's own, for a few spilled ones; its default 96 leave 5 (docs/bench/README.md,
+// Derivatives).
+constexpr int kDifferenceCtas = 7;
+
+// The output stage with a difference, one frame a launch.
+template <int NR, int NC, int C>
+__global__ void __launch_bounds__(kTileThreads, kDifferenceCtas)
+    difference_output_kernel(const Args a, const Modes<NR, NC, float> fc,
+                             const Modes<NR, NC, float> fr) {
+  output<NR, NC, C, true>(a, fc, fr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -901,11 +915,11 @@ void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool
   launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
   mark(2);
   if (a.batch.frames > 1)
-    output_kernel<NR, NC, C, true, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+    output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else if (a.diff.x || a.diff.y)
-    output_kernel<NR, NC, C, false, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+    difference_output_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else
-    output_kernel<NR, NC, C, false, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+    output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
   mark(3);
 }

@@ -186,19 +186,27 @@ RF_HDI T output_before(const Modes<NR, NC, T>& f, const State<NR, NC, T>& w, T y
 }
 
 // v_k = w[0] v_{k-1} + w[1] v_k + w[2] v_{k+1} over the block's `len` samples in place, with
-// v_{-1} = before and v_len = after.
+// v_{-1} = before and v_len = after; a first difference (order 1: w[0] = -w[2], w[1] = 0) as
+// w[2] (v_{k+1} - v_{k-1}), one operation fewer a sample.
 template <bool Full, class V, class W>
-RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, const W (&w)[3]) {
-  V prev = before;
-  RF_UNROLL
-  for (int k = 0; k < kBlock; ++k) {
-    if (!Full && k >= len) break;
-    const V cur = v[k];
-    const bool last = k + 1 == kBlock || (!Full && k + 1 == len);
-    const V next = last ? after : v[k + 1 < kBlock ? k + 1 : k];
-    v[k] = fused(w[0], prev, fused(w[1], cur, w[2] * next));
-    prev = cur;
-  }
+RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, int order,
+                             const W (&w)[3]) {
+  auto run = [&](auto combine) {
+    V prev = before;
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) {
+      if (!Full && k >= len) break;
+      const V cur = v[k];
+      const bool last = k + 1 == kBlock || (!Full && k + 1 == len);
+      const V next = last ? after : v[k + 1 < kBlock ? k + 1 : k];
+      v[k] = combine(prev, cur, next);
+      prev = cur;
+    }
+  };
+  if (order == 1)
+    run([&](V prev, V, V next) { return w[2] * (next - prev); });
+  else
+    run([&](V prev, V cur, V next) { return fused(w[0], prev, fused(w[1], cur, w[2] * next)); });
 }
 
 // ---------------------------------------------------------------------------------------------
