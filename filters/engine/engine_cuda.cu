@@ -128,8 +128,9 @@ class LeeFilter final : public FrameFilter {
 
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format, int frames = 1);
-std::unique_ptr<FrameFilter> make_fused_partial(const FilterSpec& spec, double scale, int width,
-                                                int height, PixelFormat format);
+std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpec& spec,
+                                                                 double scale, int width,
+                                                                 int height, PixelFormat format);
 
 // Frames of a batch that one launch of the fully overlapped filter takes (a grid's y and z).
 constexpr int kMaxGridFrames = 65535;
@@ -202,48 +203,65 @@ __global__ void derivative_kernel(Io smoothed0, Io smoothed1, Io dst, Derivative
   }
 }
 
-// A Gaussian derivative (filters/core/derivative.h) of more than one term, or whose smoothing
-// cannot take its difference: each term's smoothing of the image, padded where the extension
-// asks, into a buffer; then the differences and the measure in one kernel. Terms whose smoothing
-// takes their difference (make_fused_partial) leave that kernel the measure alone.
+// A Gaussian derivative (filters/core/derivative.h) that is not one partial taken in its
+// smoothing's output stage (make_frame_filter). Where every term's smoothing takes its difference
+// (make_fused_partial), the first term's into a buffer and the last's straight out, combined with
+// the buffer as it is written (CudaFilter::combine_with): the measure costs no pass. Otherwise each
+// term's smoothing of the image, padded where the extension asks, into a buffer; then the
+// differences and the measure in one kernel.
 class DerivativeFilter final : public FrameFilter {
  public:
   DerivativeFilter(const FilterSpec& spec, int width, int height, PixelFormat format)
       : plan_(derivative_plan(spec, width, height)),
         outside_(spec.ext == Extension::Constant ? float(spec.cval) : 0.0f),
         channels_(channel_count(format)) {
-    DerivativeArgs& a = plan_.args;
+    const DerivativeArgs& a = plan_.args;
     const PixelFormat f = channels_ == 1 ? PixelFormat::R32F : PixelFormat::RGBA32F;
-    // Every term's difference in its smoothing, or none: the buffers are padded for all or none.
+    std::vector<std::unique_ptr<fully_overlapped::CudaFilter>> fused;
     for (std::size_t t = 0; t < plan_.smoothing.size(); ++t) {
-      auto fused = make_fused_partial(plan_.smoothing[t], plan_.scale[t], width, height, f);
-      if (!fused) {
-        terms_.clear();
-        break;
-      }
-      terms_.push_back(std::move(fused));
+      auto term = make_fused_partial(plan_.smoothing[t], plan_.scale[t], width, height, f);
+      if (!term) break;
+      fused.push_back(std::move(term));
     }
-    if (!terms_.empty()) a = measure_only(a);
-    padded_w_ = width + 2 * a.pad_x;
-    padded_h_ = height + 2 * a.pad_y;
-    for (std::size_t t = 0; t < plan_.smoothing.size(); ++t) {
+    combined_ = fused.size() == plan_.smoothing.size();
+    padded_w_ = width + (combined_ ? 0 : 2 * a.pad_x);
+    padded_h_ = height + (combined_ ? 0 : 2 * a.pad_y);
+    const std::size_t buffers = combined_ ? plan_.smoothing.size() - 1 : plan_.smoothing.size();
+    for (std::size_t t = 0; t < buffers; ++t)
       buffers_[t].allocate_pitched(std::size_t(padded_w_) * channels_ * sizeof(float),
                                    std::size_t(padded_h_));
-      if (terms_.size() < plan_.smoothing.size())
-        terms_.push_back(make_smoothing_filter(plan_.smoothing[t], padded_w_, padded_h_, f));
+    if (combined_) {
+      static_assert(DerivativeArgs::kMaxTerms == 2, "one term combined into the other");
+      if (fused.size() == 2) fused[1]->combine_with(buffer(0), squares_terms(a));
+      for (auto& term : fused) terms_.push_back(std::move(term));
+    } else {
+      for (const FilterSpec& term : plan_.smoothing)
+        terms_.push_back(make_smoothing_filter(term, padded_w_, padded_h_, f));
     }
   }
   bool reads(IoKind) const override { return true; }
   bool writes(IoKind) const override { return true; }
-  void prepare(IoKind src, IoKind) override {
-    const bool direct = !plan_.args.pad_x && !plan_.args.pad_y && terms_[0]->reads(src);
-    for (auto& t : terms_) t->prepare(direct ? src : buffer_kind(), buffer_kind());
+  void prepare(IoKind src, IoKind dst) override {
+    const bool direct =
+        combined_ || (!plan_.args.pad_x && !plan_.args.pad_y && terms_[0]->reads(src));
+    for (std::size_t t = 0; t < terms_.size(); ++t)
+      terms_[t]->prepare(direct ? src : buffer_kind(),
+                         combined_ && t + 1 == terms_.size() ? dst : buffer_kind());
   }
   std::vector<std::string> stage_names() const override { return derivative_stages(plan_.args); }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     const DerivativeArgs& a = plan_.args;
     const dim3 block(256, 1);
     const std::size_t last = terms_.size() - 1;
+    if (combined_) {
+      // The last term writes the measure; its stage and the measure's end together.
+      for (std::size_t t = 0; t <= last; ++t) {
+        terms_[t]->enqueue(src, t == last ? dst : buffer(t), stream, nullptr);
+        if (marks) CUDA_CHECK(cudaEventRecord(marks[t], stream));
+      }
+      if (marks && terms_.size() > 1) CUDA_CHECK(cudaEventRecord(marks[terms_.size()], stream));
+      return;
+    }
     if (!a.pad_x && !a.pad_y && terms_[0]->reads(src.kind)) {
       // Unpadded, each smoothing reads the frame itself.
       for (std::size_t t = 0; t <= last; ++t) {
@@ -265,7 +283,7 @@ class DerivativeFilter final : public FrameFilter {
         if (marks) CUDA_CHECK(cudaEventRecord(marks[t], stream));
       }
     }
-    const Io b0 = buffer(0), b1 = buffer(terms_.size() - 1);
+    const Io b0 = buffer(0), b1 = buffer(last);
     const dim3 grid((a.width + 255) / 256, (a.height + kDerivativeRows - 1) / kDerivativeRows);
     if (channels_ == 1)
       derivative_kernel<1><<<grid, block, 0, stream>>>(b0, b1, dst, a);
@@ -276,16 +294,6 @@ class DerivativeFilter final : public FrameFilter {
   }
 
  private:
-  // The combining pass of terms already differenced: one tap each, the sample itself, unpadded.
-  static DerivativeArgs measure_only(DerivativeArgs a) {
-    for (int t = 0; t < a.terms; ++t) {
-      a.taps[t] = 1;
-      a.tap_x[t][0] = a.tap_y[t][0] = 0;
-      a.weight[t][0] = 1.0f;
-    }
-    a.pad_x = a.pad_y = 0;
-    return a;
-  }
   IoKind buffer_kind() const { return channels_ == 1 ? IoKind::F32 : IoKind::F32x4; }
   Io buffer(std::size_t t) const {
     return Io{buffer_kind(), static_cast<char*>(buffers_[t].ptr), buffers_[t].pitch, 0};
@@ -294,6 +302,7 @@ class DerivativeFilter final : public FrameFilter {
   DerivativePlan plan_;
   float outside_;
   int channels_, padded_w_ = 0, padded_h_ = 0;
+  bool combined_ = false;
   std::vector<std::unique_ptr<FrameFilter>> terms_;
   DeviceBuffer buffers_[DerivativeArgs::kMaxTerms];
 };
@@ -320,7 +329,7 @@ bool runs_fully_overlapped(const FilterSpec& spec, const AxisDesigns& f) {
   return spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both;
 }
 
-std::unique_ptr<FrameFilter> make_fully_overlapped(
+std::unique_ptr<fully_overlapped::CudaFilter> make_fully_overlapped(
     const FilterSpec& spec, const AxisDesigns& f, int width, int height, PixelFormat format,
     int frames, const fully_overlapped::OutputDifference& diff = {}) {
   // A batch whole in each launch's grid (its y or z, at most 65535 frames); a longer one frame by
@@ -336,8 +345,9 @@ std::unique_ptr<FrameFilter> make_fully_overlapped(
 // taps' factor `scale`) with the difference taken in its output stage, where that smoothing runs
 // on the fully overlapped filter and the extension allows (fully_overlapped::takes_difference);
 // null otherwise.
-std::unique_ptr<FrameFilter> make_fused_partial(const FilterSpec& spec, double scale, int width,
-                                                int height, PixelFormat format) {
+std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpec& spec,
+                                                                 double scale, int width,
+                                                                 int height, PixelFormat format) {
   const fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
   if (runs_fir(spec, Backend::Cuda, format, width, height) ||
       !fully_overlapped::takes_difference(diff, spec.ext))

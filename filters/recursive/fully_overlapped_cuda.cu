@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <utility>
 
 #include "filters/core/cuda_check.cuh"
@@ -52,6 +53,10 @@ struct Args {
   struct Difference {
     int x = 0, y = 0;
     float wx[3] = {}, wy[3] = {};
+    // Another term of a measure (CudaFilter::combine_with), a float buffer of the frame: the
+    // output is combined with it sample by sample, the root of the squares' sum or the sum.
+    Io partner{};
+    int squares = 0;
   } diff;
   // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
   // edge samples and reductions these many floats on (frame_args).
@@ -750,7 +755,7 @@ __device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const f
 // Stage 5: every block from its complete carries, written out; with a difference
 // (OutputDifference, kDiff: a kernel of its own, so that the registers it takes do not cost the
 // smoothing its occupancy), along y after the columns' passes, along x after the rows'.
-template <int NR, int NC, int C, bool kDiff>
+template <int NR, int NC, int C, bool kDiff, bool kCombine = false>
 __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
                                        const Modes<NR, NC, float>& fr) {
   using Shape = TileShape<C>;
@@ -812,19 +817,47 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
       if (k < pos.wn) tile[i][k * C + c] = u[k];
   }
   tile_sync<C>();
-  // Whole pixels out, a row of the block per warp instruction.
-  if constexpr (C == 1) {
-    const int x = pos.x0 + pos.t;
-    if (pos.t < pos.wn)
-      for (int k = 0; k < pos.hm; ++k)
-        cuda::write<1>(a.dst, x, pos.y0 + k, cuda::Vec<1>{tile[k][pos.t]});
-  } else {
-    const int col = pos.t % kBlock;
-    if (col < pos.wn)
-      for (int k = pos.t / kBlock; k < pos.hm; k += kTileThreads / kBlock) {
-        const float4 p = *reinterpret_cast<const float4*>(&tile[k][col * 4]);
-        cuda::write<4>(a.dst, pos.x0 + col, pos.y0 + k, cuda::Vec<4>{p.x, p.y, p.z, p.w});
+  // Whole pixels out, a row of the block per warp instruction: one column of the block a thread
+  // (C = 1), or a pixel of every kStep-th row. A measure's other term is loaded for 8 of the
+  // thread's rows before they are written, so that those loads are in flight together.
+  constexpr int kStep = C == 1 ? 1 : kTileThreads / kBlock;
+  constexpr int kRows = kBlock / kStep;
+  const int col = C == 1 ? pos.t : pos.t % kBlock, first = C == 1 ? 0 : pos.t / kBlock;
+  if (col >= pos.wn) return;
+  const int x = pos.x0 + col;
+  auto pixel = [&](int k) {
+    if constexpr (C == 1) {
+      return cuda::Vec<1>{tile[k][col]};
+    } else {
+      const float4 p = *reinterpret_cast<const float4*>(&tile[k][col * 4]);
+      return cuda::Vec<4>{p.x, p.y, p.z, p.w};
+    }
+  };
+  if constexpr (kCombine) {
+    constexpr int kChunk = kRows < 8 ? kRows : 8;  // loads in flight at once
+    RF_UNROLL
+    for (int r0 = 0; r0 < kRows; r0 += kChunk) {
+      cuda::Vec<C> other[kChunk];
+      RF_UNROLL
+      for (int r = 0; r < kChunk; ++r)
+        if (first + (r0 + r) * kStep < pos.hm)
+          other[r] = cuda::read<C, cuda::Kinds::No16>(a.diff.partner, x,
+                                                      pos.y0 + first + (r0 + r) * kStep);
+      RF_UNROLL
+      for (int r = 0; r < kChunk; ++r) {
+        const int k = first + (r0 + r) * kStep;
+        if (k >= pos.hm) break;
+        cuda::Vec<C> v = pixel(k);
+        RF_UNROLL
+        for (int ch = 0; ch < C; ++ch) {
+          const float o = other[r].v[ch];
+          v.v[ch] = a.diff.squares ? sqrtf(fused(o, o, v.v[ch] * v.v[ch])) : o + v.v[ch];
+        }
+        cuda::write<C>(a.dst, x, pos.y0 + k, v);
       }
+    }
+  } else {
+    for (int k = first; k < pos.hm; k += kStep) cuda::write<C>(a.dst, x, pos.y0 + k, pixel(k));
   }
 }
 
@@ -842,12 +875,13 @@ __global__ void __launch_bounds__(kTileThreads)
 // Derivatives).
 constexpr int kDifferenceCtas = 7;
 
-// The output stage with a difference, one frame a launch.
-template <int NR, int NC, int C>
+// The output stage with a difference, one frame a launch; combined with a measure's other term
+// (kCombine: a kernel of its own, whose loads would cost the partials' registers).
+template <int NR, int NC, int C, bool kCombine>
 __global__ void __launch_bounds__(kTileThreads, kDifferenceCtas)
     difference_output_kernel(const Args a, const Modes<NR, NC, float> fc,
                              const Modes<NR, NC, float> fr) {
-  output<NR, NC, C, true>(a, fc, fr);
+  output<NR, NC, C, true, kCombine>(a, fc, fr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -916,8 +950,10 @@ void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool
   mark(2);
   if (a.batch.frames > 1)
     output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  else if (a.diff.partner.ptr)
+    difference_output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else if (a.diff.x || a.diff.y)
-    difference_output_kernel<NR, NC, C><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+    difference_output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else
     output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
@@ -1034,6 +1070,13 @@ void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cuda
   a.batch.src = src.pitch * std::size_t(a.height);
   a.batch.dst = dst.pitch * std::size_t(a.height);
   impl_->launch(a, stream, marks);
+}
+
+void CudaFilter::combine_with(const Io& other, bool squares) {
+  if (!impl_->args.diff.x && !impl_->args.diff.y)
+    throw std::logic_error("CudaFilter::combine_with without a difference");
+  impl_->args.diff.partner = other;
+  impl_->args.diff.squares = squares ? 1 : 0;
 }
 
 bool CudaFilter::batches() const {

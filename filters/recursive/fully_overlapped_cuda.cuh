@@ -34,6 +34,12 @@ class CudaFilter final : public cuda::FrameFilter {
   bool writes(cuda::IoKind) const override { return true; }
   bool batches() const override;  // planned for more than one frame
 
+  // With a difference: each output sample combined with the same sample of `other`, a float
+  // buffer of the frame's size and channels holding another term of a measure
+  // (filters/core/derivative.h), as the root of their squares' sum (the gradient magnitude) or
+  // their sum (the Laplacian); it saves the measure a pass of its own.
+  void combine_with(const cuda::Io& other, bool squares);
+
   // Enqueues the four launches on `stream` (src == dst allowed). `marks`, when given, are
   // recorded after each launch (for per-stage timing).
   void enqueue(const cuda::Io& src, const cuda::Io& dst, cudaStream_t stream,
