@@ -60,6 +60,15 @@ inline std::vector<FilterSpec> derivative_bases() {
   return out;
 }
 
+// The largest |out - want| over the samples, infinite where out is not finite.
+inline double derivative_error(const Image& out, const std::vector<double>& want) {
+  double err = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    err = std::max(
+        err, std::isfinite(out.pixels[i]) ? std::abs(double(out.pixels[i]) - want[i]) : INFINITY);
+  return err;
+}
+
 struct DerivativeOutcome {
   int passed = 0, refused = 0, failed = 0;
   std::map<std::string, double> worst;  // per algorithm
@@ -117,11 +126,7 @@ inline DerivativeOutcome check_derivatives(Engine& engine, Backend backend) {
               ++o.refused;
               continue;
             }
-            double err = 0.0;
-            for (std::size_t i = 0; i < want.size(); ++i)
-              err = std::max(err, std::isfinite(out.pixels[i])
-                                      ? std::abs(double(out.pixels[i]) - want[i])
-                                      : INFINITY);
+            const double err = derivative_error(out, want);
             const double allowed = 1e-5 * peak + 1e-6 * scale;
             double& worst = o.worst[to_string(algo)];
             worst = std::max(worst, err / allowed);
