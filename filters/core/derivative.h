@@ -13,9 +13,10 @@
 // The measures are made of partials: the gradient magnitude of d/dx and d/dy, the Laplacian of
 // d2/dx2 and d2/dy2, each smoothed for its own derivative.
 // On CUDA, where the smoothing runs on algorithm 5 or 6, the output stage takes the difference
-// itself from the block carries, with no buffer and no padding (fully_overlapped.h,
-// OutputDifference): along x under every extension, along y under those that continue the
-// smoothed image; the measures then combine the terms' buffers sample by sample.
+// itself from the block carries, with no buffer (fully_overlapped.h, OutputDifference): along x
+// under every extension, along y under those that continue the smoothed image, and under the
+// others on the image with a row of the extension above and below, read from the image as it is;
+// a measure's second term combines the first's buffer as it is written.
 #pragma once
 
 #include <string>

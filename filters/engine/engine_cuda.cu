@@ -206,9 +206,9 @@ __global__ void derivative_kernel(Io smoothed0, Io smoothed1, Io dst, Derivative
 // A Gaussian derivative (filters/core/derivative.h) that is not one partial taken in its
 // smoothing's output stage (make_frame_filter). Where every term's smoothing takes its difference
 // (make_fused_partial), the first term's into a buffer and the last's straight out, combined with
-// the buffer as it is written (CudaFilter::combine_with): the measure costs no pass. Otherwise each
-// term's smoothing of the image, padded where the extension asks, into a buffer; then the
-// differences and the measure in one kernel.
+// the buffer as it is written (CudaFilter::combine_with): the measure costs no pass. Otherwise
+// (algorithms other than 5 and 6) each term's smoothing of the image, padded where the extension
+// asks, into a buffer; then the differences and the measure in one kernel.
 class DerivativeFilter final : public FrameFilter {
  public:
   DerivativeFilter(const FilterSpec& spec, int width, int height, PixelFormat format)
@@ -343,12 +343,13 @@ std::unique_ptr<fully_overlapped::CudaFilter> make_fully_overlapped(
 
 // The smoothing of one term of a derivative (derivative_plan: spec.derivative its partial, its
 // taps' factor `scale`) with the difference taken in its output stage, where that smoothing runs
-// on the fully overlapped filter and the extension allows (fully_overlapped::takes_difference);
-// null otherwise.
+// on the fully overlapped filter; null otherwise. Along y under clamp, zero and constant it runs
+// on the image padded by a row each way (fully_overlapped::OutputDifference::padded_rows).
 std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpec& spec,
                                                                  double scale, int width,
                                                                  int height, PixelFormat format) {
-  const fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
+  fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
+  diff.padded_rows = diff.y != 0 && !continues_smoothed(spec.ext);
   if (runs_fir(spec, Backend::Cuda, format, width, height) ||
       !fully_overlapped::takes_difference(diff, spec.ext))
     return nullptr;

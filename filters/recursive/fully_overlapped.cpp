@@ -96,7 +96,7 @@ bool carries_modes(const AxisDesigns& filters, std::string* why) {
 
 bool takes_difference(const OutputDifference& d, Extension ext) {
   if (ext == Extension::Ignore) return false;
-  return d.y == 0 || continues_smoothed(ext);
+  return d.y == 0 || continues_smoothed(ext) || d.padded_rows;
 }
 
 namespace {

@@ -57,6 +57,10 @@ struct Args {
     // output is combined with it sample by sample, the root of the squares' sum or the sum.
     Io partner{};
     int squares = 0;
+    // Padded rows (OutputDifference::padded_rows): 1, the frame is the image with a row of its
+    // extension above and below, read from the image itself (load_column); those two rows are not
+    // written, and row y is written at y - 1.
+    int skip = 0;
   } diff;
   // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
   // edge samples and reductions these many floats on (frame_args).
@@ -149,6 +153,41 @@ __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) 
   }
 }
 
+// Sample (x, y) of a frame with padded rows (Args::Difference::skip) through rd: the image's
+// row y - 1, and past the image's ends its extension's (clamp, zero, constant: a row of the
+// image or the constant the columns see).
+template <class Rd>
+__device__ __forceinline__ float frame_sample(const Args& a, Rd rd, int x, int y) {
+  const int n = a.height - 2, row = y - 1;
+  if (row >= 0 && row < n) return rd(x, row);
+  return a.ext == Extension::Clamp ? rd(x, row < 0 ? 0 : n - 1) : a.constant[0];
+}
+
+// Column x of the block's rows y0 .. y0 + len - 1 through rd into v, zeros past len; with
+// kPadded, of a frame with padded rows (frame_sample), whose rows beyond the image are the first
+// block row's first and the last block row's last: the others are the image's rows y - 1.
+template <bool kPadded, class Rd>
+__device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0, int len,
+                                            float (&v)[kBlock]) {
+  if constexpr (!kPadded) {
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) v[k] = k < len ? rd(x, y0 + k) : 0.f;
+  } else {
+    const bool first = y0 == 0, last = y0 + len == a.height;
+    const int inside = last ? len - 1 : len;
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k)
+      v[k] = k < inside && (k > 0 || !first) ? rd(x, y0 + k - 1) : 0.f;
+    if (first) v[0] = frame_sample(a, rd, x, 0);
+    if (last) {
+      const float beyond = frame_sample(a, rd, x, a.height - 1);
+      RF_UNROLL
+      for (int k = 0; k < kBlock; ++k)
+        if (k == len - 1) v[k] = beyond;
+    }
+  }
+}
+
 template <int NR, int NC>
 __device__ __forceinline__ void put(float* base, int s, std::size_t lines, std::size_t line,
                                     const State<NR, NC, float>& w) {
@@ -197,7 +236,7 @@ struct AxisModes {
 };
 
 // Stage 1: every block's perimeters from the input alone (zero entering states).
-template <int NR, int NC, int C>
+template <int NR, int NC, int C, bool kPadded>
 __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
                                            const Modes<NR, NC, float>& fr) {
   using Shape = TileShape<C>;
@@ -215,11 +254,20 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     float v[kBlock];
     with_channel_reader<C>(a.src, c, [&](auto rd) {
-      RF_UNROLL
-      for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
-      if (edge_samples) {
-        if (pos.m == 0) a.edges.xf[line] = v[0];
-        if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
+      if constexpr (kPadded) {
+        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+        if (edge_samples) {
+          if (pos.m == 0) a.edges.xf[line] = v[0];
+          if (pos.m == a.block_rows - 1)
+            a.edges.xl[line] = frame_sample(a, rd, pos.x0 + j, pos.y0 + pos.hm - 1);
+        }
+      } else {
+        RF_UNROLL
+        for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+        if (edge_samples) {
+          if (pos.m == 0) a.edges.xf[line] = v[0];
+          if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
+        }
       }
     });
     // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
@@ -281,15 +329,16 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
 
 // A kernel per stage, and one more for a batch, so that a single frame's kernel reads its
 // arguments where they are passed, as before batches: moving the pointers on to a frame costs a
-// single frame a fifth of its speed (docs/bench/README.md, "Batches").
-template <int NR, int NC, int C, bool kBatch>
+// single frame a fifth of its speed (docs/bench/README.md, "Batches"). Padded rows (a derivative's
+// frames, never a batch) take one more, so that their reads cost the others no registers.
+template <int NR, int NC, int C, bool kBatch, bool kPadded = false>
 __global__ void __launch_bounds__(kTileThreads)
     perimeters_kernel(const Args frames, const Modes<NR, NC, float> fc,
                       const Modes<NR, NC, float> fr) {
   if constexpr (kBatch)
-    perimeters<NR, NC, C>(frame_args(frames, blockIdx.z), fc, fr);
+    perimeters<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
   else
-    perimeters<NR, NC, C>(frames, fc, fr);
+    perimeters<NR, NC, C, kPadded>(frames, fc, fr);
 }
 
 // Stage 3's reduction, Q_src(a, k) = sum_j W(a, j) X_j(k) for X = P (src 0) and E (src 1), the
@@ -744,8 +793,9 @@ __device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const f
   for (int o = -1; o <= 1; ++o) {
     const float weight = a.diff.wy[o + 1];
     if (weight == 0.f) continue;
-    const State<NR, NC, float> g =
-        get<NR, NC>(base, s, lines, first + extend_index(y + o, a.height, a.ext));
+    // Past a padded frame's ends (zero, constant) no row: the padding's own rows, not written.
+    const int e = extend_index(y + o, a.height, a.ext);
+    const State<NR, NC, float> g = get<NR, NC>(base, s, lines, first + (e < 0 ? y : e));
     RF_UNROLL
     for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(weight, g[k], w[k]);
   }
@@ -772,8 +822,10 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     float v[kBlock];
     with_channel_reader<C>(a.src, c, [&](auto rd) {
-      RF_UNROLL
-      for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+      if (kDiff && a.diff.skip)
+        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+      else
+        load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
     });
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
     const float above = kDiff && a.diff.y ? mode_sum(w) : 0.f;  // the causal output there
@@ -825,6 +877,15 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   const int col = C == 1 ? pos.t : pos.t % kBlock, first = C == 1 ? 0 : pos.t / kBlock;
   if (col >= pos.wn) return;
   const int x = pos.x0 + col;
+  // The row of the output that row k of the block is written at, -1 for none (padded rows).
+  auto out_row = [&](int k) {
+    if constexpr (kDiff) {
+      const int y = pos.y0 + k - a.diff.skip;
+      return y < a.height - 2 * a.diff.skip ? y : -1;
+    } else {
+      return pos.y0 + k;
+    }
+  };
   auto pixel = [&](int k) {
     if constexpr (C == 1) {
       return cuda::Vec<1>{tile[k][col]};
@@ -839,25 +900,33 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     for (int r0 = 0; r0 < kRows; r0 += kChunk) {
       cuda::Vec<C> other[kChunk];
       RF_UNROLL
-      for (int r = 0; r < kChunk; ++r)
-        if (first + (r0 + r) * kStep < pos.hm)
-          other[r] = cuda::read<C, cuda::Kinds::No16>(a.diff.partner, x,
-                                                      pos.y0 + first + (r0 + r) * kStep);
+      for (int r = 0; r < kChunk; ++r) {
+        const int k = first + (r0 + r) * kStep, y = out_row(k);
+        if (k < pos.hm && y >= 0) other[r] = cuda::read<C, cuda::Kinds::No16>(a.diff.partner, x, y);
+      }
       RF_UNROLL
       for (int r = 0; r < kChunk; ++r) {
-        const int k = first + (r0 + r) * kStep;
+        const int k = first + (r0 + r) * kStep, y = out_row(k);
         if (k >= pos.hm) break;
+        if (y < 0) continue;
         cuda::Vec<C> v = pixel(k);
         RF_UNROLL
         for (int ch = 0; ch < C; ++ch) {
           const float o = other[r].v[ch];
           v.v[ch] = a.diff.squares ? sqrtf(fused(o, o, v.v[ch] * v.v[ch])) : o + v.v[ch];
         }
-        cuda::write<C>(a.dst, x, pos.y0 + k, v);
+        cuda::write<C>(a.dst, x, y, v);
       }
     }
   } else {
-    for (int k = first; k < pos.hm; k += kStep) cuda::write<C>(a.dst, x, pos.y0 + k, pixel(k));
+    // The block's rows that are output rows (padded rows: not the frame's first and last).
+    int begin = first, end = pos.hm, shift = 0;
+    if constexpr (kDiff) {
+      shift = a.diff.skip;
+      if (begin < shift - pos.y0) begin += kStep;
+      end = min(end, a.height - shift - pos.y0);
+    }
+    for (int k = begin; k < end; k += kStep) cuda::write<C>(a.dst, x, pos.y0 + k - shift, pixel(k));
   }
 }
 
@@ -940,6 +1009,8 @@ void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool
   };
   if (a.batch.frames > 1)
     perimeters_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
+  else if (a.diff.skip)
+    perimeters_kernel<NR, NC, C, false, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   else
     perimeters_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
   CUDA_CHECK_LAUNCH();
@@ -975,7 +1046,9 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
                        const OutputDifference& diff)
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
-  im.plan = make_plan(filters, ext, width, height, channels, cval, frames);
+  // Padded rows: the frame planned is the image with a row of its extension above and below.
+  const int rows = height + (diff.padded_rows ? 2 : 0);
+  im.plan = make_plan(filters, ext, width, rows, channels, cval, frames);
   if (diff.any() && (!takes_difference(diff, ext) || im.plan.causal_only() || frames > 1))
     throw InvalidParameter("fully overlapped filter: no difference in the output stage under " +
                            std::string(to_string(ext)) + ", for a causal filter or a batch");
@@ -993,7 +1066,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   };
   Args& a = im.args;
   a.width = width;
-  a.height = height;
+  a.height = rows;
   a.channels = channels;
   a.block_rows = p.block_rows;
   a.block_cols = p.block_cols;
@@ -1008,6 +1081,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   // The difference's weights, derivative.h's, the scale on the first axis that takes one.
   a.diff.x = diff.x;
   a.diff.y = diff.y;
+  a.diff.skip = diff.padded_rows ? 1 : 0;
   for (int o = -1; o <= 1; ++o) {
     a.diff.wx[o + 1] = float(difference_weight(diff.x, o) * (diff.x ? diff.scale : 1.0));
     a.diff.wy[o + 1] = float(difference_weight(diff.y, o) * (diff.x ? 1.0 : diff.scale));

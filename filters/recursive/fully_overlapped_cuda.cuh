@@ -21,8 +21,9 @@ class CudaFilter final : public cuda::FrameFilter {
  public:
   // Plans for batches of `frames` frames of this size with 1 or 4 channels, each launch taking
   // the whole batch; cval is the constant extension's value; `diff`, a difference the output
-  // stage takes (OutputDifference), one frame at a time. Throws InvalidParameter as make_plan,
-  // and for a difference takes_difference refuses, a causal filter's or a batch's.
+  // stage takes (OutputDifference), one frame at a time, with padded rows on a plan two rows
+  // taller than the frames it reads and writes. Throws InvalidParameter as make_plan, and for a
+  // difference takes_difference refuses, a causal filter's or a batch's.
   CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
              FixPlace place, double cval = 0.0, int frames = 1, const OutputDifference& diff = {});
   ~CudaFilter() override;
