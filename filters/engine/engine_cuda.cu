@@ -344,12 +344,11 @@ std::unique_ptr<fully_overlapped::CudaFilter> make_fully_overlapped(
 // The smoothing of one term of a derivative (derivative_plan: spec.derivative its partial, its
 // taps' factor `scale`) with the difference taken in its output stage, where that smoothing runs
 // on the fully overlapped filter; null otherwise. Along y under clamp, zero and constant it runs
-// on the image padded by a row each way (fully_overlapped::OutputDifference::padded_rows).
+// on the image padded by a row each way (fully_overlapped::pads_rows).
 std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpec& spec,
                                                                  double scale, int width,
                                                                  int height, PixelFormat format) {
-  fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
-  diff.padded_rows = diff.y != 0 && !continues_smoothed(spec.ext);
+  const fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
   if (runs_fir(spec, Backend::Cuda, format, width, height) ||
       !fully_overlapped::takes_difference(diff, spec.ext))
     return nullptr;

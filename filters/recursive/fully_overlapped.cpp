@@ -95,8 +95,11 @@ bool carries_modes(const AxisDesigns& filters, std::string* why) {
 }
 
 bool takes_difference(const OutputDifference& d, Extension ext) {
-  if (ext == Extension::Ignore) return false;
-  return d.y == 0 || continues_smoothed(ext) || d.padded_rows;
+  return !d.any() || ext != Extension::Ignore;
+}
+
+bool pads_rows(const OutputDifference& d, Extension ext) {
+  return d.y != 0 && !continues_smoothed(ext);
 }
 
 namespace {

@@ -198,19 +198,21 @@ struct Plan {
 // seeds, so along x every extension holds. Along y the rows' carries of the rows above and below a
 // row are differenced with it, so the rows beyond the image must be the column-filtered image's
 // own rows continued by the extension: mirror, reflect101 and repeat (continues_smoothed). Under
-// clamp, zero and constant (`padded_rows`) the filter runs on the image with a row of its
-// extension above and below, read from the image itself: that frame's extension is the image's
+// clamp, zero and constant (pads_rows) the filter runs on the image with a row of its extension
+// above and below, read from the image itself: that frame's extension is the image's
 // (derivative.h), and its rows beyond the image are real rows with carries of their own. The
 // output is the image's rows.
 struct OutputDifference {
   int x = 0, y = 0;
   double scale = 1.0;
-  bool padded_rows = false;
   bool any() const { return x != 0 || y != 0; }
 };
 
-// Whether the output stage takes `d` under `ext` (above).
+// Whether the output stage takes `d` under `ext`: a difference under every extension but Ignore.
 bool takes_difference(const OutputDifference& d, Extension ext);
+
+// Whether the filter taking `d` runs on the image padded by a row each way (above).
+bool pads_rows(const OutputDifference& d, Extension ext);
 
 // How far the mode sum may cancel before the fully overlapped algorithms stop being more exact
 // than float: above this (repeated or near-repeated poles), callers use another algorithm.

@@ -57,9 +57,9 @@ struct Args {
     // output is combined with it sample by sample, the root of the squares' sum or the sum.
     Io partner{};
     int squares = 0;
-    // Padded rows (OutputDifference::padded_rows): 1, the frame is the image with a row of its
-    // extension above and below, read from the image itself (load_column); those two rows are not
-    // written, and row y is written at y - 1.
+    // Padded rows (pads_rows): 1, the frame is the image with a row of its extension above and
+    // below, read from the image itself (load_column); those two rows are not written, and row y
+    // is written at y - 1.
     int skip = 0;
   } diff;
   // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
@@ -254,6 +254,9 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     float v[kBlock];
     with_channel_reader<C>(a.src, c, [&](auto rd) {
+      // The plain loads written out rather than through load_column<false> and a helper for the
+      // last sample: the same code through them takes ptxas to 72 registers where this takes 64
+      // for the smoothing's perimeters at order 5, one channel (8 CTAs an SM -> 7).
       if constexpr (kPadded) {
         load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
         if (edge_samples) {
@@ -782,7 +785,8 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args frames, 
 // The carry of block s of row y of a channel (whose rows start at line `first`) that the output
 // stage's rows run from: the row's own, or with a difference along y the same difference of the
 // carries of the rows around it, the rows beyond the image's ends those the extension continues
-// it with (takes_difference), since a row's carries are linear in the row alone.
+// it with (OutputDifference; a padded frame's own rows under pads_rows), since a row's carries
+// are linear in the row alone.
 template <int NR, int NC, bool kDiff>
 __device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const float* base, int s,
                                                           std::size_t lines, std::size_t first,
@@ -1047,7 +1051,8 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
     : impl_(std::make_unique<Impl>()) {
   Impl& im = *impl_;
   // Padded rows: the frame planned is the image with a row of its extension above and below.
-  const int rows = height + (diff.padded_rows ? 2 : 0);
+  const bool padded = pads_rows(diff, ext);
+  const int rows = height + (padded ? 2 : 0);
   im.plan = make_plan(filters, ext, width, rows, channels, cval, frames);
   if (diff.any() && (!takes_difference(diff, ext) || im.plan.causal_only() || frames > 1))
     throw InvalidParameter("fully overlapped filter: no difference in the output stage under " +
@@ -1081,7 +1086,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   // The difference's weights, derivative.h's, the scale on the first axis that takes one.
   a.diff.x = diff.x;
   a.diff.y = diff.y;
-  a.diff.skip = diff.padded_rows ? 1 : 0;
+  a.diff.skip = padded ? 1 : 0;
   for (int o = -1; o <= 1; ++o) {
     a.diff.wx[o + 1] = float(difference_weight(diff.x, o) * (diff.x ? diff.scale : 1.0));
     a.diff.wy[o + 1] = float(difference_weight(diff.y, o) * (diff.x ? 1.0 : diff.scale));
