@@ -1,6 +1,6 @@
 // The fully overlapped filter on CUDA (fully_overlapped.h: stages 1-5; Nehab et al. 2011
-// algorithm 5, Nehab & Maximo 2016 algorithm 6, in mode states). Device helpers, then kernels, then
-// the host plan and launches.
+// algorithm 5, Nehab & Maximo 2016 algorithm 6, in mode states): the scans, stages 2-4, then the
+// host plan and launches. The block kernels, stages 1 and 5, are fully_overlapped_blocks.cuh's.
 #include "filters/recursive/fully_overlapped_cuda.cuh"
 
 #include <algorithm>
@@ -12,337 +12,11 @@
 #include "filters/core/derivative.h"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
-#include "filters/recursive/fully_overlapped_math.h"
+#include "filters/recursive/fully_overlapped_device.cuh"
 
 namespace rf::fully_overlapped {
+namespace device {
 namespace {
-
-using cuda::DeviceBuffer;
-using cuda::Io;
-using cuda::IoKind;
-
-// The plan's constants as the kernels read them (device memory, one copy per plan).
-struct DeviceConstants {
-  LineMatrices<float> columns, rows;
-  FixConstants fix;
-  FixRows fix_rows;
-};
-
-// Everything a launch needs; only src and dst change between frames.
-struct Args {
-  Io src, dst;
-  int width = 0, height = 0, channels = 1;
-  int block_rows = 0, block_cols = 0, padded_width = 0, padded_height = 0;
-  Extension ext = Extension::Ignore;
-  int causal_only = 0;
-  int fix_in_rows = 0;  // algorithm 5: the row scan fixes its perimeters up; 6: the column scan
-  const DeviceConstants* k = nullptr;
-  // Carries (modal.h states, r floats per line per block, line-major within a block): column
-  // causal / anticausal / raw heads, row causal / anticausal / raw heads.
-  float *cp = nullptr, *ce = nullptr, *cx = nullptr, *rp = nullptr, *re = nullptr, *rz = nullptr;
-  // Clamp: the first and last sample of every column of the input and row of Z.
-  struct Edges {
-    float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
-  } edges;
-  // Constant: what the columns [0] and the rows [1] see past their ends (Plan::constant).
-  float constant[2] = {};
-  // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
-  float* q = nullptr;
-  // The output stage's difference (OutputDifference): whether taken along x and along y, and
-  // the weights of samples -1, 0 and +1 (the scale in x's, or y's when x takes none).
-  struct Difference {
-    int x = 0, y = 0;
-    float wx[3] = {}, wy[3] = {};
-    // Another term of a measure (CudaFilter::combine_with), a float buffer of the frame: the
-    // output is combined with it sample by sample, the root of the squares' sum or the sum.
-    Io partner{};
-    int squares = 0;
-    // Padded rows (pads_rows): 1, the frame is the image with a row of its extension above and
-    // below, read from the image itself (load_column); those two rows are not written, and row y
-    // is written at y - 1.
-    int skip = 0;
-  } diff;
-  // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
-  // edge samples and reductions these many floats on (frame_args).
-  struct Batch {
-    int frames = 1;
-    std::size_t src = 0, dst = 0;
-    std::size_t column_carries = 0, row_carries = 0, column_lines = 0, row_lines = 0, q = 0;
-  } batch;
-};
-
-// The arguments of frame f of a batch: every pointer moved on to the frame's own.
-__device__ __forceinline__ Args frame_args(const Args& all, unsigned f) {
-  const Args::Batch& b = all.batch;
-  Args a = all;
-  a.src.ptr += f * b.src;
-  a.dst.ptr += f * b.dst;
-  auto on = [f](float*& p, std::size_t floats) {
-    if (p) p += f * floats;
-  };
-  on(a.cp, b.column_carries);
-  on(a.ce, b.column_carries);
-  on(a.cx, b.column_carries);
-  on(a.rp, b.row_carries);
-  on(a.re, b.row_carries);
-  on(a.rz, b.row_carries);
-  on(a.edges.xf, b.column_lines);
-  on(a.edges.xl, b.column_lines);
-  on(a.edges.zf, b.row_lines);
-  on(a.edges.zl, b.row_lines);
-  on(a.q, b.q);
-  return a;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Device helpers
-
-// Block kernels: 128 threads. One channel: four warps, each its own 32 x 32 block (one line per
-// lane). Four channels: the four warps share one block, a lane per line and channel, so a lane
-// holds 32 samples either way.
-constexpr int kTileThreads = 128;
-
-template <int C>
-struct TileShape {
-  static constexpr int kTiles = 4 / C;                           // blocks per CTA
-  static constexpr int kThreads = kTileThreads / kTiles;         // threads per block: 32 C
-  static constexpr int kStride = kBlock * C + (C == 1 ? 1 : C);  // floats per row, bank-padded
-};
-
-template <int C>
-__device__ __forceinline__ void tile_sync() {
-  if constexpr (C == 1)
-    __syncwarp();
-  else
-    __syncthreads();
-}
-
-// Calls f(rd) with rd(x, y) = channel c of sample (x, y) as a float, the reader chosen once.
-template <int C, class F>
-__device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
-  if constexpr (C == 1) {
-    cuda::with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
-  } else {
-    const char* p = io.ptr;
-    const std::size_t pitch = io.pitch;
-    const cudaSurfaceObject_t s = io.surf;
-    switch (io.kind) {
-      case IoKind::U8x4:
-        f([=](int x, int y) {
-          return from_unorm8(
-              reinterpret_cast<const unsigned char*>(p + std::size_t(y) * pitch)[x * 4 + c]);
-        });
-        break;
-      case IoKind::SurfF32x4:
-        f([=](int x, int y) {
-          const float4 v = surf2Dread<float4>(s, x * int(sizeof(float4)), y);
-          return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-        });
-        break;
-      case IoKind::SurfU8x4:
-        f([=](int x, int y) {
-          const uchar4 v = surf2Dread<uchar4>(s, x * int(sizeof(uchar4)), y);
-          return from_unorm8(c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w);
-        });
-        break;
-      default:
-        f([=](int x, int y) {
-          return reinterpret_cast<const float*>(p + std::size_t(y) * pitch)[x * 4 + c];
-        });
-    }
-  }
-}
-
-// Sample (x, y) of a frame with padded rows (Args::Difference::skip) through rd: the image's
-// row y - 1, and past the image's ends its extension's (clamp, zero, constant: a row of the
-// image or the constant the columns see).
-template <class Rd>
-__device__ __forceinline__ float frame_sample(const Args& a, Rd rd, int x, int y) {
-  const int n = a.height - 2, row = y - 1;
-  if (row >= 0 && row < n) return rd(x, row);
-  return a.ext == Extension::Clamp ? rd(x, row < 0 ? 0 : n - 1) : a.constant[0];
-}
-
-// Column x of the block's rows y0 .. y0 + len - 1 through rd into v, zeros past len; with
-// kPadded, of a frame with padded rows (frame_sample), whose rows beyond the image are the first
-// block row's first and the last block row's last: the others are the image's rows y - 1.
-template <bool kPadded, class Rd>
-__device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0, int len,
-                                            float (&v)[kBlock]) {
-  if constexpr (!kPadded) {
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k) v[k] = k < len ? rd(x, y0 + k) : 0.f;
-  } else {
-    const bool first = y0 == 0, last = y0 + len == a.height;
-    const int inside = last ? len - 1 : len;
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k)
-      v[k] = k < inside && (k > 0 || !first) ? rd(x, y0 + k - 1) : 0.f;
-    if (first) v[0] = frame_sample(a, rd, x, 0);
-    if (last) {
-      const float beyond = frame_sample(a, rd, x, a.height - 1);
-      RF_UNROLL
-      for (int k = 0; k < kBlock; ++k)
-        if (k == len - 1) v[k] = beyond;
-    }
-  }
-}
-
-template <int NR, int NC>
-__device__ __forceinline__ void put(float* base, int s, std::size_t lines, std::size_t line,
-                                    const State<NR, NC, float>& w) {
-  RF_UNROLL
-  for (int k = 0; k < NR + 2 * NC; ++k)
-    base[(std::size_t(s) * (NR + 2 * NC) + k) * lines + line] = w[k];
-}
-
-template <int NR, int NC>
-__device__ __forceinline__ State<NR, NC, float> get(const float* base, int s, std::size_t lines,
-                                                    std::size_t line) {
-  State<NR, NC, float> w;
-  RF_UNROLL
-  for (int k = 0; k < NR + 2 * NC; ++k)
-    w[k] = base[(std::size_t(s) * (NR + 2 * NC) + k) * lines + line];
-  return w;
-}
-
-// Where a thread of a block kernel works: its block (m, n), and as line `t` of the tile its
-// column j (column phase) or row i (row phase) and channel c.
-template <int C>
-struct TilePos {
-  int which, t, m, n, x0, y0, hm, wn, line_index, c;
-  __device__ TilePos(const Args& a) {
-    const int tid = threadIdx.y * 32 + threadIdx.x;
-    which = tid / TileShape<C>::kThreads;
-    t = tid % TileShape<C>::kThreads;
-    m = C == 1 ? int(blockIdx.y) * TileShape<C>::kTiles + which : int(blockIdx.y);
-    n = blockIdx.x;
-    x0 = n * kBlock;
-    y0 = m * kBlock;
-    hm = min(kBlock, a.height - y0);
-    wn = min(kBlock, a.width - x0);
-    line_index = t / C;
-    c = t % C;
-  }
-};
-
-// ---------------------------------------------------------------------------------------------
-// Kernels
-
-// The modes of the columns' filter (fc in the kernels) and of the rows' (fr).
-template <int NR, int NC>
-struct AxisModes {
-  Modes<NR, NC, float> columns, rows;
-};
-
-// Stage 1: every block's perimeters from the input alone (zero entering states).
-template <int NR, int NC, int C, bool kPadded>
-__device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
-                                           const Modes<NR, NC, float>& fr) {
-  using Shape = TileShape<C>;
-  using St = State<NR, NC, float>;
-  __shared__ float tiles[Shape::kTiles][kBlock][Shape::kStride];
-  const TilePos<C> pos(a);
-  if (pos.m >= a.block_rows) return;  // one channel: a warp past the last block row
-  float(&tile)[kBlock][Shape::kStride] = tiles[pos.which];
-  const std::size_t col_lines = std::size_t(C) * a.padded_width;
-  const std::size_t row_lines = std::size_t(C) * a.padded_height;
-  const bool heads = reads_heads(a.ext), edge_samples = reads_edges(a.ext);
-  const int c = pos.c, j = pos.line_index, i = pos.line_index;
-
-  if (j < pos.wn) {
-    const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
-    float v[kBlock];
-    with_channel_reader<C>(a.src, c, [&](auto rd) {
-      // The plain loads written out rather than through load_column<false> and a helper for the
-      // last sample: the same code through them takes ptxas to 72 registers where this takes 64
-      // for the smoothing's perimeters at order 5, one channel (8 CTAs an SM -> 7).
-      if constexpr (kPadded) {
-        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
-        if (edge_samples) {
-          if (pos.m == 0) a.edges.xf[line] = v[0];
-          if (pos.m == a.block_rows - 1)
-            a.edges.xl[line] = frame_sample(a, rd, pos.x0 + j, pos.y0 + pos.hm - 1);
-        }
-      } else {
-        RF_UNROLL
-        for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
-        if (edge_samples) {
-          if (pos.m == 0) a.edges.xf[line] = v[0];
-          if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
-        }
-      }
-    });
-    // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
-    // thread's tile column, so that the register file holds one copy of the block.
-    if (heads) {
-      RF_UNROLL
-      for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
-    }
-    with_block_len(pos.hm, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
-      St w = zero_state<NR, NC, float>();
-      causal_block<kFull>(fc, v, w, pos.hm);
-      put(a.cp, pos.m, col_lines, line, w);
-      if (!a.causal_only) {
-        w = zero_state<NR, NC, float>();
-        anticausal_block<kFull>(fc, v, w, pos.hm);
-        put(a.ce, pos.m, col_lines, line, w);
-      }
-      if (heads) {
-        w = zero_state<NR, NC, float>();
-        RF_UNROLL
-        for (int k = kBlock - 1; k >= 0; --k)
-          if (kFull || k < pos.hm) advance(fc, w, tile[k][j * C + c]);
-        scale_out(fc, w);
-        put(a.cx, pos.m, col_lines, line, w);
-      }
-    });
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
-  }
-  tile_sync<C>();
-  if (i < pos.hm) {
-    const std::size_t line = std::size_t(c) * a.padded_height + pos.y0 + i;
-    if (edge_samples) {
-      if (pos.n == 0) a.edges.zf[line] = tile[i][c];
-      if (pos.n == a.block_cols - 1) a.edges.zl[line] = tile[i][(pos.wn - 1) * C + c];
-    }
-    float u[kBlock];
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    with_block_len(pos.wn, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
-      St w;
-      if (heads) {
-        w = zero_state<NR, NC, float>();
-        RF_UNROLL
-        for (int k = kBlock - 1; k >= 0; --k)
-          if (kFull || k < pos.wn) advance(fr, w, tile[i][k * C + c]);
-        scale_out(fr, w);
-        put(a.rz, pos.n, row_lines, line, w);
-      }
-      w = zero_state<NR, NC, float>();
-      causal_block<kFull>(fr, u, w, pos.wn);
-      put(a.rp, pos.n, row_lines, line, w);
-      if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
-    });
-  }
-}
-
-// A kernel per stage, and one more for a batch, so that a single frame's kernel reads its
-// arguments where they are passed, as before batches: moving the pointers on to a frame costs a
-// single frame a fifth of its speed (docs/bench/README.md, "Batches"). Padded rows (a derivative's
-// frames, never a batch) take one more, so that their reads cost the others no registers.
-template <int NR, int NC, int C, bool kBatch, bool kPadded = false>
-__global__ void __launch_bounds__(kTileThreads)
-    perimeters_kernel(const Args frames, const Modes<NR, NC, float> fc,
-                      const Modes<NR, NC, float> fr) {
-  if constexpr (kBatch)
-    perimeters<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
-  else
-    perimeters<NR, NC, C, kPadded>(frames, fc, fr);
-}
 
 // Stage 3's reduction, Q_src(a, k) = sum_j W(a, j) X_j(k) for X = P (src 0) and E (src 1), the
 // complete column carries of a block's 32 columns (j = lane): the fix-ups' share of every row of
@@ -782,184 +456,6 @@ __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args frames, 
     scan<NR, NC>(frames, rows);
 }
 
-// The carry of block s of row y of a channel (whose rows start at line `first`) that the output
-// stage's rows run from: the row's own, or with a difference along y the same difference of the
-// carries of the rows around it, the rows beyond the image's ends those the extension continues
-// it with (OutputDifference; a padded frame's own rows under pads_rows), since a row's carries
-// are linear in the row alone.
-template <int NR, int NC, bool kDiff>
-__device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const float* base, int s,
-                                                          std::size_t lines, std::size_t first,
-                                                          int y) {
-  if (!kDiff || !a.diff.y) return get<NR, NC>(base, s, lines, first + y);
-  State<NR, NC, float> w = zero_state<NR, NC, float>();
-  RF_UNROLL
-  for (int o = -1; o <= 1; ++o) {
-    const float weight = a.diff.wy[o + 1];
-    if (weight == 0.f) continue;
-    // Past a padded frame's ends (zero, constant) no row: the padding's own rows, not written.
-    const int e = extend_index(y + o, a.height, a.ext);
-    const State<NR, NC, float> g = get<NR, NC>(base, s, lines, first + (e < 0 ? y : e));
-    RF_UNROLL
-    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(weight, g[k], w[k]);
-  }
-  return w;
-}
-
-// Stage 5: every block from its complete carries, written out; with a difference
-// (OutputDifference, kDiff: a kernel of its own, so that the registers it takes do not cost the
-// smoothing its occupancy), along y after the columns' passes, along x after the rows'.
-template <int NR, int NC, int C, bool kDiff, bool kCombine = false>
-__device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
-                                       const Modes<NR, NC, float>& fr) {
-  using Shape = TileShape<C>;
-  using St = State<NR, NC, float>;
-  __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
-  const TilePos<C> pos(a);
-  if (pos.m >= a.block_rows) return;
-  float(&tile)[kBlock][Shape::kStride] = tiles[pos.which];
-  const std::size_t col_lines = std::size_t(C) * a.padded_width;
-  const std::size_t row_lines = std::size_t(C) * a.padded_height;
-  const int c = pos.c, j = pos.line_index, i = pos.line_index;
-
-  if (j < pos.wn) {
-    const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
-    float v[kBlock];
-    with_channel_reader<C>(a.src, c, [&](auto rd) {
-      if (kDiff && a.diff.skip)
-        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
-      else
-        load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
-    });
-    St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
-    const float above = kDiff && a.diff.y ? mode_sum(w) : 0.f;  // the causal output there
-    with_block_len(pos.hm, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
-      causal_block<kFull>(fc, v, w, pos.hm);
-      if (!a.causal_only) {
-        w = get<NR, NC>(a.ce, pos.m, col_lines, line);
-        const float below = kDiff && a.diff.y ? mode_sum(w) : 0.f;
-        anticausal_block<kFull>(fc, v, w, pos.hm);
-        if (kDiff && a.diff.y)
-          difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.y,
-                                  a.diff.wy);
-      }
-    });
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
-  }
-  tile_sync<C>();
-  if (i < pos.hm) {
-    const std::size_t first = std::size_t(c) * a.padded_height;
-    float u[kBlock];
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    St w = row_carry<NR, NC, kDiff>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
-    const float left = kDiff && a.diff.x ? mode_sum(w) : 0.f;  // the causal output there
-    with_block_len(pos.wn, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
-      causal_block<kFull>(fr, u, w, pos.wn);
-      if (!a.causal_only) {
-        w = row_carry<NR, NC, kDiff>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
-        const float right = kDiff && a.diff.x ? mode_sum(w) : 0.f;
-        anticausal_block<kFull>(fr, u, w, pos.wn);
-        if (kDiff && a.diff.x)
-          difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.x,
-                                  a.diff.wx);
-      }
-    });
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k)
-      if (k < pos.wn) tile[i][k * C + c] = u[k];
-  }
-  tile_sync<C>();
-  // Whole pixels out, a row of the block per warp instruction: one column of the block a thread
-  // (C = 1), or a pixel of every kStep-th row. A measure's other term is loaded for 8 of the
-  // thread's rows before they are written, so that those loads are in flight together.
-  constexpr int kStep = C == 1 ? 1 : kTileThreads / kBlock;
-  constexpr int kRows = kBlock / kStep;
-  const int col = C == 1 ? pos.t : pos.t % kBlock, first = C == 1 ? 0 : pos.t / kBlock;
-  if (col >= pos.wn) return;
-  const int x = pos.x0 + col;
-  // The row of the output that row k of the block is written at, -1 for none (padded rows).
-  auto out_row = [&](int k) {
-    if constexpr (kDiff) {
-      const int y = pos.y0 + k - a.diff.skip;
-      return y < a.height - 2 * a.diff.skip ? y : -1;
-    } else {
-      return pos.y0 + k;
-    }
-  };
-  auto pixel = [&](int k) {
-    if constexpr (C == 1) {
-      return cuda::Vec<1>{tile[k][col]};
-    } else {
-      const float4 p = *reinterpret_cast<const float4*>(&tile[k][col * 4]);
-      return cuda::Vec<4>{p.x, p.y, p.z, p.w};
-    }
-  };
-  if constexpr (kCombine) {
-    constexpr int kChunk = kRows < 8 ? kRows : 8;  // loads in flight at once
-    RF_UNROLL
-    for (int r0 = 0; r0 < kRows; r0 += kChunk) {
-      cuda::Vec<C> other[kChunk];
-      RF_UNROLL
-      for (int r = 0; r < kChunk; ++r) {
-        const int k = first + (r0 + r) * kStep, y = out_row(k);
-        if (k < pos.hm && y >= 0) other[r] = cuda::read<C, cuda::Kinds::No16>(a.diff.partner, x, y);
-      }
-      RF_UNROLL
-      for (int r = 0; r < kChunk; ++r) {
-        const int k = first + (r0 + r) * kStep, y = out_row(k);
-        if (k >= pos.hm) break;
-        if (y < 0) continue;
-        cuda::Vec<C> v = pixel(k);
-        RF_UNROLL
-        for (int ch = 0; ch < C; ++ch) {
-          const float o = other[r].v[ch];
-          v.v[ch] = a.diff.squares ? sqrtf(fused(o, o, v.v[ch] * v.v[ch])) : o + v.v[ch];
-        }
-        cuda::write<C>(a.dst, x, y, v);
-      }
-    }
-  } else {
-    // The block's rows that are output rows (padded rows: not the frame's first and last).
-    int begin = first, end = pos.hm, shift = 0;
-    if constexpr (kDiff) {
-      shift = a.diff.skip;
-      if (begin < shift - pos.y0) begin += kStep;
-      end = min(end, a.height - shift - pos.y0);
-    }
-    for (int k = begin; k < end; k += kStep) cuda::write<C>(a.dst, x, pos.y0 + k - shift, pixel(k));
-  }
-}
-
-template <int NR, int NC, int C, bool kBatch>
-__global__ void __launch_bounds__(kTileThreads)
-    output_kernel(const Args frames, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
-  if constexpr (kBatch)
-    output<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
-  else
-    output<NR, NC, C, false>(frames, fc, fr);
-}
-
-// CTAs an SM holds of the output stage with a difference: 7 caps it at 72 registers, the
-// smoothing's own, for a few spilled ones; its default 96 leave 5 (docs/bench/README.md,
-// Derivatives).
-constexpr int kDifferenceCtas = 7;
-
-// The output stage with a difference, one frame a launch; combined with a measure's other term
-// (kCombine: a kernel of its own, whose loads would cost the partials' registers).
-template <int NR, int NC, int C, bool kCombine>
-__global__ void __launch_bounds__(kTileThreads, kDifferenceCtas)
-    difference_output_kernel(const Args a, const Modes<NR, NC, float> fc,
-                             const Modes<NR, NC, float> fr) {
-  output<NR, NC, C, true, kCombine>(a, fc, fr);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host
-
 // Dynamic shared memory of a scan: per run the zero-start results, raw heads and entering
 // states, the seed, the column carries of a batch of blocks per warp, and for algorithm 5's row
 // scan the Q of a chunk of blocks per warp.
@@ -1002,47 +498,22 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
   CUDA_CHECK_LAUNCH();
 }
 
-template <int NR, int NC, int C>
-void launch_frame(const Args& a, const Plan& p, const AxisModes<NR, NC>& f, bool fix_in_rows,
-                  cudaStream_t stream, cudaEvent_t* marks) {
-  const dim3 block(32, 4);
-  const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles,
-                  unsigned(a.batch.frames));
-  auto mark = [&](int i) {
-    if (marks) CUDA_CHECK(cudaEventRecord(marks[i], stream));
-  };
-  if (a.batch.frames > 1)
-    perimeters_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  else if (a.diff.skip)
-    perimeters_kernel<NR, NC, C, false, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  else
-    perimeters_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  CUDA_CHECK_LAUNCH();
-  mark(0);
-  launch_scan<NR, NC>(a, false, p.columns, p.fix.rows_w, stream);
-  mark(1);
-  launch_scan<NR, NC>(a, true, p.rows, p.fix.rows_w, stream);
-  mark(2);
-  if (a.batch.frames > 1)
-    output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  else if (a.diff.partner.ptr)
-    difference_output_kernel<NR, NC, C, true><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  else if (a.diff.x || a.diff.y)
-    difference_output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  else
-    output_kernel<NR, NC, C, false><<<grid, block, 0, stream>>>(a, f.columns, f.rows);
-  CUDA_CHECK_LAUNCH();
-  mark(3);
-}
-
 }  // namespace
+}  // namespace device
+
+using cuda::DeviceBuffer;
+using cuda::Io;
+using device::Args;
+using device::DeviceConstants;
+using device::q_stride;
 
 struct CudaFilter::Impl {
   Plan plan;
   bool fix_in_rows = false;
   DeviceBuffer constants, cp, ce, cx, rp, re, rz, xf, xl, zf, zl, q;
   Args args;
-  std::function<void(const Args&, cudaStream_t, cudaEvent_t*)> launch;
+  device::StageLaunch perimeters, output;
+  std::function<void(const Args&, bool rows, cudaStream_t)> scan;
 };
 
 CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int height,
@@ -1119,25 +590,21 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   }
   const bool ok = with_modes(p.column_form.real_modes, p.column_form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
-    const AxisModes<Tag::kReal, Tag::kPairs> modes{
-        modes_of<Tag::kReal, Tag::kPairs, float>(p.column_form),
-        modes_of<Tag::kReal, Tag::kPairs, float>(p.row_form)};
-    constexpr int R = Tag::kOrder;
-    allow_scan_shared<Tag::kReal, Tag::kPairs>(
-        std::max(scan_bytes<R>(a, false, p.columns, p.fix.rows_w),
-                 scan_bytes<R>(a, true, p.rows, p.fix.rows_w)));
+    constexpr int NR = Tag::kReal, NC = Tag::kPairs, R = Tag::kOrder;
+    device::allow_scan_shared<NR, NC>(
+        std::max(device::scan_bytes<R>(a, false, p.columns, p.fix.rows_w),
+                 device::scan_bytes<R>(a, true, p.rows, p.fix.rows_w)));
     const Plan* plan = &im.plan;
-    const bool rows_fix = im.fix_in_rows;
-    if (channels == 1)
-      im.launch = [modes, plan, rows_fix](const Args& args, cudaStream_t s, cudaEvent_t* marks) {
-        launch_frame<Tag::kReal, Tag::kPairs, 1>(args, *plan, modes, rows_fix, s, marks);
-      };
-    else
-      im.launch = [modes, plan, rows_fix](const Args& args, cudaStream_t s, cudaEvent_t* marks) {
-        launch_frame<Tag::kReal, Tag::kPairs, 4>(args, *plan, modes, rows_fix, s, marks);
-      };
+    im.scan = [plan](const Args& args, bool rows, cudaStream_t s) {
+      device::launch_scan<NR, NC>(args, rows, rows ? plan->rows : plan->columns, plan->fix.rows_w,
+                                  s);
+    };
   });
   if (!ok) throw InvalidParameter("fully overlapped filter: unsupported order");
+  device::BlockLaunches blocks =
+      channels == 1 ? device::block_launches<1>(p) : device::block_launches<4>(p);
+  im.perimeters = std::move(blocks.perimeters);
+  im.output = std::move(blocks.output);
 }
 
 CudaFilter::~CudaFilter() = default;
@@ -1148,7 +615,17 @@ void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cuda
   a.dst = dst;
   a.batch.src = src.pitch * std::size_t(a.height);
   a.batch.dst = dst.pitch * std::size_t(a.height);
-  impl_->launch(a, stream, marks);
+  auto mark = [&](int i) {
+    if (marks) CUDA_CHECK(cudaEventRecord(marks[i], stream));
+  };
+  impl_->perimeters(a, stream);
+  mark(0);
+  impl_->scan(a, false, stream);
+  mark(1);
+  impl_->scan(a, true, stream);
+  mark(2);
+  impl_->output(a, stream);
+  mark(3);
 }
 
 void CudaFilter::combine_with(const Io& other, bool squares) {

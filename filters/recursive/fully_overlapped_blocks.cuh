@@ -1,0 +1,332 @@
+// The fully overlapped filter's block kernels (fully_overlapped.h: stage 1, the perimeters, and
+// stage 5, the output), for one channel count a translation unit: fully_overlapped_blocks_1.cu
+// and fully_overlapped_blocks_4.cu instantiate block_launches.
+#pragma once
+
+#include "filters/core/cuda_check.cuh"
+#include "filters/core/derivative.h"
+#include "filters/recursive/fully_overlapped_device.cuh"
+
+namespace rf::fully_overlapped::device {
+
+// Stage 1: every block's perimeters from the input alone (zero entering states).
+template <int NR, int NC, int C, bool kPadded>
+__device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
+                                           const Modes<NR, NC, float>& fr) {
+  using Shape = TileShape<C>;
+  using St = State<NR, NC, float>;
+  __shared__ float tiles[Shape::kTiles][kBlock][Shape::kStride];
+  const TilePos<C> pos(a);
+  if (pos.m >= a.block_rows) return;  // one channel: a warp past the last block row
+  float(&tile)[kBlock][Shape::kStride] = tiles[pos.which];
+  const std::size_t col_lines = std::size_t(C) * a.padded_width;
+  const std::size_t row_lines = std::size_t(C) * a.padded_height;
+  const bool heads = reads_heads(a.ext), edge_samples = reads_edges(a.ext);
+  const int c = pos.c, j = pos.line_index, i = pos.line_index;
+
+  if (j < pos.wn) {
+    const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
+    float v[kBlock];
+    with_channel_reader<C>(a.src, c, [&](auto rd) {
+      // The plain loads written out rather than through load_column<false> and a helper for the
+      // last sample: the same code through them takes ptxas to 72 registers where this takes 64
+      // for the smoothing's perimeters at order 5, one channel (8 CTAs an SM -> 7).
+      if constexpr (kPadded) {
+        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+        if (edge_samples) {
+          if (pos.m == 0) a.edges.xf[line] = v[0];
+          if (pos.m == a.block_rows - 1)
+            a.edges.xl[line] = frame_sample(a, rd, pos.x0 + j, pos.y0 + pos.hm - 1);
+        }
+      } else {
+        RF_UNROLL
+        for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+        if (edge_samples) {
+          if (pos.m == 0) a.edges.xf[line] = v[0];
+          if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
+        }
+      }
+    });
+    // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
+    // thread's tile column, so that the register file holds one copy of the block.
+    if (heads) {
+      RF_UNROLL
+      for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
+    }
+    with_block_len(pos.hm, [&](auto full) {
+      constexpr bool kFull = decltype(full)::value;
+      St w = zero_state<NR, NC, float>();
+      causal_block<kFull>(fc, v, w, pos.hm);
+      put(a.cp, pos.m, col_lines, line, w);
+      if (!a.causal_only) {
+        w = zero_state<NR, NC, float>();
+        anticausal_block<kFull>(fc, v, w, pos.hm);
+        put(a.ce, pos.m, col_lines, line, w);
+      }
+      if (heads) {
+        w = zero_state<NR, NC, float>();
+        RF_UNROLL
+        for (int k = kBlock - 1; k >= 0; --k)
+          if (kFull || k < pos.hm) advance(fc, w, tile[k][j * C + c]);
+        scale_out(fc, w);
+        put(a.cx, pos.m, col_lines, line, w);
+      }
+    });
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
+  }
+  tile_sync<C>();
+  if (i < pos.hm) {
+    const std::size_t line = std::size_t(c) * a.padded_height + pos.y0 + i;
+    if (edge_samples) {
+      if (pos.n == 0) a.edges.zf[line] = tile[i][c];
+      if (pos.n == a.block_cols - 1) a.edges.zl[line] = tile[i][(pos.wn - 1) * C + c];
+    }
+    float u[kBlock];
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
+    with_block_len(pos.wn, [&](auto full) {
+      constexpr bool kFull = decltype(full)::value;
+      St w;
+      if (heads) {
+        w = zero_state<NR, NC, float>();
+        RF_UNROLL
+        for (int k = kBlock - 1; k >= 0; --k)
+          if (kFull || k < pos.wn) advance(fr, w, tile[i][k * C + c]);
+        scale_out(fr, w);
+        put(a.rz, pos.n, row_lines, line, w);
+      }
+      w = zero_state<NR, NC, float>();
+      causal_block<kFull>(fr, u, w, pos.wn);
+      put(a.rp, pos.n, row_lines, line, w);
+      if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
+    });
+  }
+}
+
+// A kernel per stage, and one more for a batch, so that a single frame's kernel reads its
+// arguments where they are passed, as before batches: moving the pointers on to a frame costs a
+// single frame a fifth of its speed (docs/bench/README.md, "Batches"). Padded rows (a derivative's
+// frames, never a batch) take one more, so that their reads cost the others no registers.
+template <int NR, int NC, int C, bool kBatch, bool kPadded = false>
+__global__ void __launch_bounds__(kTileThreads)
+    perimeters_kernel(const Args frames, const Modes<NR, NC, float> fc,
+                      const Modes<NR, NC, float> fr) {
+  if constexpr (kBatch)
+    perimeters<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
+  else
+    perimeters<NR, NC, C, kPadded>(frames, fc, fr);
+}
+
+// The carry of block s of row y of a channel (whose rows start at line `first`) that the output
+// stage's rows run from: the row's own, or with a difference along y the same difference of the
+// carries of the rows around it, the rows beyond the image's ends those the extension continues
+// it with (OutputDifference; a padded frame's own rows under pads_rows), since a row's carries
+// are linear in the row alone.
+template <int NR, int NC, bool kDiff>
+__device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const float* base, int s,
+                                                          std::size_t lines, std::size_t first,
+                                                          int y) {
+  if (!kDiff || !a.diff.y) return get<NR, NC>(base, s, lines, first + y);
+  State<NR, NC, float> w = zero_state<NR, NC, float>();
+  RF_UNROLL
+  for (int o = -1; o <= 1; ++o) {
+    const float weight = a.diff.wy[o + 1];
+    if (weight == 0.f) continue;
+    // Past a padded frame's ends (zero, constant) no row: the padding's own rows, not written.
+    const int e = extend_index(y + o, a.height, a.ext);
+    const State<NR, NC, float> g = get<NR, NC>(base, s, lines, first + (e < 0 ? y : e));
+    RF_UNROLL
+    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(weight, g[k], w[k]);
+  }
+  return w;
+}
+
+// Stage 5: every block from its complete carries, written out; with a difference
+// (OutputDifference, kDiff: a kernel of its own, so that the registers it takes do not cost the
+// smoothing its occupancy), along y after the columns' passes, along x after the rows'.
+template <int NR, int NC, int C, bool kDiff, bool kCombine = false>
+__device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
+                                       const Modes<NR, NC, float>& fr) {
+  using Shape = TileShape<C>;
+  using St = State<NR, NC, float>;
+  __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
+  const TilePos<C> pos(a);
+  if (pos.m >= a.block_rows) return;
+  float(&tile)[kBlock][Shape::kStride] = tiles[pos.which];
+  const std::size_t col_lines = std::size_t(C) * a.padded_width;
+  const std::size_t row_lines = std::size_t(C) * a.padded_height;
+  const int c = pos.c, j = pos.line_index, i = pos.line_index;
+
+  if (j < pos.wn) {
+    const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
+    float v[kBlock];
+    with_channel_reader<C>(a.src, c, [&](auto rd) {
+      if (kDiff && a.diff.skip)
+        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+      else
+        load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+    });
+    St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
+    const float above = kDiff && a.diff.y ? mode_sum(w) : 0.f;  // the causal output there
+    with_block_len(pos.hm, [&](auto full) {
+      constexpr bool kFull = decltype(full)::value;
+      causal_block<kFull>(fc, v, w, pos.hm);
+      if (!a.causal_only) {
+        w = get<NR, NC>(a.ce, pos.m, col_lines, line);
+        const float below = kDiff && a.diff.y ? mode_sum(w) : 0.f;
+        anticausal_block<kFull>(fc, v, w, pos.hm);
+        if (kDiff && a.diff.y)
+          difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.y,
+                                  a.diff.wy);
+      }
+    });
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
+  }
+  tile_sync<C>();
+  if (i < pos.hm) {
+    const std::size_t first = std::size_t(c) * a.padded_height;
+    float u[kBlock];
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
+    St w = row_carry<NR, NC, kDiff>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
+    const float left = kDiff && a.diff.x ? mode_sum(w) : 0.f;  // the causal output there
+    with_block_len(pos.wn, [&](auto full) {
+      constexpr bool kFull = decltype(full)::value;
+      causal_block<kFull>(fr, u, w, pos.wn);
+      if (!a.causal_only) {
+        w = row_carry<NR, NC, kDiff>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
+        const float right = kDiff && a.diff.x ? mode_sum(w) : 0.f;
+        anticausal_block<kFull>(fr, u, w, pos.wn);
+        if (kDiff && a.diff.x)
+          difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.x,
+                                  a.diff.wx);
+      }
+    });
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k)
+      if (k < pos.wn) tile[i][k * C + c] = u[k];
+  }
+  tile_sync<C>();
+  // Whole pixels out, a row of the block per warp instruction: one column of the block a thread
+  // (C = 1), or a pixel of every kStep-th row. A measure's other term is loaded for 8 of the
+  // thread's rows before they are written, so that those loads are in flight together.
+  constexpr int kStep = C == 1 ? 1 : kTileThreads / kBlock;
+  constexpr int kRows = kBlock / kStep;
+  const int col = C == 1 ? pos.t : pos.t % kBlock, first = C == 1 ? 0 : pos.t / kBlock;
+  if (col >= pos.wn) return;
+  const int x = pos.x0 + col;
+  // The row of the output that row k of the block is written at, -1 for none (padded rows).
+  auto out_row = [&](int k) {
+    if constexpr (kDiff) {
+      const int y = pos.y0 + k - a.diff.skip;
+      return y < a.height - 2 * a.diff.skip ? y : -1;
+    } else {
+      return pos.y0 + k;
+    }
+  };
+  auto pixel = [&](int k) {
+    if constexpr (C == 1) {
+      return cuda::Vec<1>{tile[k][col]};
+    } else {
+      const float4 p = *reinterpret_cast<const float4*>(&tile[k][col * 4]);
+      return cuda::Vec<4>{p.x, p.y, p.z, p.w};
+    }
+  };
+  if constexpr (kCombine) {
+    constexpr int kChunk = kRows < 8 ? kRows : 8;  // loads in flight at once
+    RF_UNROLL
+    for (int r0 = 0; r0 < kRows; r0 += kChunk) {
+      cuda::Vec<C> other[kChunk];
+      RF_UNROLL
+      for (int r = 0; r < kChunk; ++r) {
+        const int k = first + (r0 + r) * kStep, y = out_row(k);
+        if (k < pos.hm && y >= 0) other[r] = cuda::read<C, cuda::Kinds::No16>(a.diff.partner, x, y);
+      }
+      RF_UNROLL
+      for (int r = 0; r < kChunk; ++r) {
+        const int k = first + (r0 + r) * kStep, y = out_row(k);
+        if (k >= pos.hm) break;
+        if (y < 0) continue;
+        cuda::Vec<C> v = pixel(k);
+        RF_UNROLL
+        for (int ch = 0; ch < C; ++ch) {
+          const float o = other[r].v[ch];
+          v.v[ch] = a.diff.squares ? sqrtf(fused(o, o, v.v[ch] * v.v[ch])) : o + v.v[ch];
+        }
+        cuda::write<C>(a.dst, x, y, v);
+      }
+    }
+  } else {
+    // The block's rows that are output rows (padded rows: not the frame's first and last).
+    int begin = first, end = pos.hm, shift = 0;
+    if constexpr (kDiff) {
+      shift = a.diff.skip;
+      if (begin < shift - pos.y0) begin += kStep;
+      end = min(end, a.height - shift - pos.y0);
+    }
+    for (int k = begin; k < end; k += kStep) cuda::write<C>(a.dst, x, pos.y0 + k - shift, pixel(k));
+  }
+}
+
+template <int NR, int NC, int C, bool kBatch>
+__global__ void __launch_bounds__(kTileThreads)
+    output_kernel(const Args frames, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
+  if constexpr (kBatch)
+    output<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
+  else
+    output<NR, NC, C, false>(frames, fc, fr);
+}
+
+// CTAs an SM holds of the output stage with a difference: 7 caps it at 72 registers, the
+// smoothing's own, for a few spilled ones; its default 96 leave 5 (docs/bench/README.md,
+// Derivatives).
+constexpr int kDifferenceCtas = 7;
+
+// The output stage with a difference, one frame a launch; combined with a measure's other term
+// (kCombine: a kernel of its own, whose loads would cost the partials' registers).
+template <int NR, int NC, int C, bool kCombine>
+__global__ void __launch_bounds__(kTileThreads, kDifferenceCtas)
+    difference_output_kernel(const Args a, const Modes<NR, NC, float> fc,
+                             const Modes<NR, NC, float> fr) {
+  output<NR, NC, C, true, kCombine>(a, fc, fr);
+}
+
+template <int C>
+BlockLaunches block_launches(const Plan& p) {
+  BlockLaunches out;
+  const dim3 block(32, 4);
+  const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles);
+  with_modes(p.column_form.real_modes, p.column_form.complex_pairs, [&](auto tag) {
+    using Tag = decltype(tag);
+    constexpr int NR = Tag::kReal, NC = Tag::kPairs;
+    const Modes<NR, NC, float> fc = modes_of<NR, NC, float>(p.column_form),
+                               fr = modes_of<NR, NC, float>(p.row_form);
+    out.perimeters = [=](const Args& a, cudaStream_t s) {
+      const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));
+      if (a.batch.frames > 1)
+        perimeters_kernel<NR, NC, C, true><<<g, block, 0, s>>>(a, fc, fr);
+      else if (a.diff.skip)
+        perimeters_kernel<NR, NC, C, false, true><<<g, block, 0, s>>>(a, fc, fr);
+      else
+        perimeters_kernel<NR, NC, C, false><<<g, block, 0, s>>>(a, fc, fr);
+      CUDA_CHECK_LAUNCH();
+    };
+    out.output = [=](const Args& a, cudaStream_t s) {
+      const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));
+      if (a.batch.frames > 1)
+        output_kernel<NR, NC, C, true><<<g, block, 0, s>>>(a, fc, fr);
+      else if (a.diff.partner.ptr)
+        difference_output_kernel<NR, NC, C, true><<<g, block, 0, s>>>(a, fc, fr);
+      else if (a.diff.x || a.diff.y)
+        difference_output_kernel<NR, NC, C, false><<<g, block, 0, s>>>(a, fc, fr);
+      else
+        output_kernel<NR, NC, C, false><<<g, block, 0, s>>>(a, fc, fr);
+      CUDA_CHECK_LAUNCH();
+    };
+  });
+  return out;
+}
+
+}  // namespace rf::fully_overlapped::device

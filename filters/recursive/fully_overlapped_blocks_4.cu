@@ -1,0 +1,8 @@
+// The fully overlapped filter's block kernels for four channels (fully_overlapped_blocks.cuh).
+#include "filters/recursive/fully_overlapped_blocks.cuh"
+
+namespace rf::fully_overlapped::device {
+
+template BlockLaunches block_launches<4>(const Plan& plan);
+
+}  // namespace rf::fully_overlapped::device

@@ -1,0 +1,247 @@
+// The fully overlapped filter's device side (fully_overlapped_cuda.cuh), shared by its three
+// translation units so that the build compiles them side by side: the launch arguments and the
+// block kernels' helpers here; the block kernels, stages 1 and 5, in fully_overlapped_blocks.cuh,
+// compiled once per channel count (fully_overlapped_blocks_1.cu, _4.cu); the scans, stages 2-4,
+// and the host plan in fully_overlapped_cuda.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+
+#include "filters/core/io.cuh"
+#include "filters/recursive/fully_overlapped.h"
+#include "filters/recursive/fully_overlapped_math.h"
+
+namespace rf::fully_overlapped::device {
+
+using cuda::Io;
+using cuda::IoKind;
+
+// The plan's constants as the kernels read them (device memory, one copy per plan).
+struct DeviceConstants {
+  LineMatrices<float> columns, rows;
+  FixConstants fix;
+  FixRows fix_rows;
+};
+
+// Everything a launch needs; only src and dst change between frames.
+struct Args {
+  Io src, dst;
+  int width = 0, height = 0, channels = 1;
+  int block_rows = 0, block_cols = 0, padded_width = 0, padded_height = 0;
+  Extension ext = Extension::Ignore;
+  int causal_only = 0;
+  int fix_in_rows = 0;  // algorithm 5: the row scan fixes its perimeters up; 6: the column scan
+  const DeviceConstants* k = nullptr;
+  // Carries (modal.h states, r floats per line per block, line-major within a block): column
+  // causal / anticausal / raw heads, row causal / anticausal / raw heads.
+  float *cp = nullptr, *ce = nullptr, *cx = nullptr, *rp = nullptr, *re = nullptr, *rz = nullptr;
+  // Clamp: the first and last sample of every column of the input and row of Z.
+  struct Edges {
+    float *xf = nullptr, *xl = nullptr, *zf = nullptr, *zl = nullptr;
+  } edges;
+  // Constant: what the columns [0] and the rows [1] see past their ends (Plan::constant).
+  float constant[2] = {};
+  // Stage 3's reductions per block (algorithm 6): [channel][m][n] x q_stride floats.
+  float* q = nullptr;
+  // The output stage's difference (OutputDifference): whether taken along x and along y, and
+  // the weights of samples -1, 0 and +1 (the scale in x's, or y's when x takes none).
+  struct Difference {
+    int x = 0, y = 0;
+    float wx[3] = {}, wy[3] = {};
+    // Another term of a measure (CudaFilter::combine_with), a float buffer of the frame: the
+    // output is combined with it sample by sample, the root of the squares' sum or the sum.
+    Io partner{};
+    int squares = 0;
+    // Padded rows (pads_rows): 1, the frame is the image with a row of its extension above and
+    // below, read from the image itself (load_column); those two rows are not written, and row y
+    // is written at y - 1.
+    int skip = 0;
+  } diff;
+  // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
+  // edge samples and reductions these many floats on (frame_args).
+  struct Batch {
+    int frames = 1;
+    std::size_t src = 0, dst = 0;
+    std::size_t column_carries = 0, row_carries = 0, column_lines = 0, row_lines = 0, q = 0;
+  } batch;
+};
+
+// The arguments of frame f of a batch: every pointer moved on to the frame's own.
+__device__ __forceinline__ Args frame_args(const Args& all, unsigned f) {
+  const Args::Batch& b = all.batch;
+  Args a = all;
+  a.src.ptr += f * b.src;
+  a.dst.ptr += f * b.dst;
+  auto on = [f](float*& p, std::size_t floats) {
+    if (p) p += f * floats;
+  };
+  on(a.cp, b.column_carries);
+  on(a.ce, b.column_carries);
+  on(a.cx, b.column_carries);
+  on(a.rp, b.row_carries);
+  on(a.re, b.row_carries);
+  on(a.rz, b.row_carries);
+  on(a.edges.xf, b.column_lines);
+  on(a.edges.xl, b.column_lines);
+  on(a.edges.zf, b.row_lines);
+  on(a.edges.zl, b.row_lines);
+  on(a.q, b.q);
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device helpers
+
+// Block kernels: 128 threads. One channel: four warps, each its own 32 x 32 block (one line per
+// lane). Four channels: the four warps share one block, a lane per line and channel, so a lane
+// holds 32 samples either way.
+constexpr int kTileThreads = 128;
+
+template <int C>
+struct TileShape {
+  static constexpr int kTiles = 4 / C;                           // blocks per CTA
+  static constexpr int kThreads = kTileThreads / kTiles;         // threads per block: 32 C
+  static constexpr int kStride = kBlock * C + (C == 1 ? 1 : C);  // floats per row, bank-padded
+};
+
+template <int C>
+__device__ __forceinline__ void tile_sync() {
+  if constexpr (C == 1)
+    __syncwarp();
+  else
+    __syncthreads();
+}
+
+// Calls f(rd) with rd(x, y) = channel c of sample (x, y) as a float, the reader chosen once.
+template <int C, class F>
+__device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
+  if constexpr (C == 1) {
+    cuda::with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
+  } else {
+    const char* p = io.ptr;
+    const std::size_t pitch = io.pitch;
+    const cudaSurfaceObject_t s = io.surf;
+    switch (io.kind) {
+      case IoKind::U8x4:
+        f([=](int x, int y) {
+          return from_unorm8(
+              reinterpret_cast<const unsigned char*>(p + std::size_t(y) * pitch)[x * 4 + c]);
+        });
+        break;
+      case IoKind::SurfF32x4:
+        f([=](int x, int y) {
+          const float4 v = surf2Dread<float4>(s, x * int(sizeof(float4)), y);
+          return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
+        });
+        break;
+      case IoKind::SurfU8x4:
+        f([=](int x, int y) {
+          const uchar4 v = surf2Dread<uchar4>(s, x * int(sizeof(uchar4)), y);
+          return from_unorm8(c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w);
+        });
+        break;
+      default:
+        f([=](int x, int y) {
+          return reinterpret_cast<const float*>(p + std::size_t(y) * pitch)[x * 4 + c];
+        });
+    }
+  }
+}
+
+// Sample (x, y) of a frame with padded rows (Args::Difference::skip) through rd: the image's
+// row y - 1, and past the image's ends its extension's (clamp, zero, constant: a row of the
+// image or the constant the columns see).
+template <class Rd>
+__device__ __forceinline__ float frame_sample(const Args& a, Rd rd, int x, int y) {
+  const int n = a.height - 2, row = y - 1;
+  if (row >= 0 && row < n) return rd(x, row);
+  return a.ext == Extension::Clamp ? rd(x, row < 0 ? 0 : n - 1) : a.constant[0];
+}
+
+// Column x of the block's rows y0 .. y0 + len - 1 through rd into v, zeros past len; with
+// kPadded, of a frame with padded rows (frame_sample), whose rows beyond the image are the first
+// block row's first and the last block row's last: the others are the image's rows y - 1.
+template <bool kPadded, class Rd>
+__device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0, int len,
+                                            float (&v)[kBlock]) {
+  if constexpr (!kPadded) {
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) v[k] = k < len ? rd(x, y0 + k) : 0.f;
+  } else {
+    const bool first = y0 == 0, last = y0 + len == a.height;
+    const int inside = last ? len - 1 : len;
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k)
+      v[k] = k < inside && (k > 0 || !first) ? rd(x, y0 + k - 1) : 0.f;
+    if (first) v[0] = frame_sample(a, rd, x, 0);
+    if (last) {
+      const float beyond = frame_sample(a, rd, x, a.height - 1);
+      RF_UNROLL
+      for (int k = 0; k < kBlock; ++k)
+        if (k == len - 1) v[k] = beyond;
+    }
+  }
+}
+
+template <int NR, int NC>
+__device__ __forceinline__ void put(float* base, int s, std::size_t lines, std::size_t line,
+                                    const State<NR, NC, float>& w) {
+  RF_UNROLL
+  for (int k = 0; k < NR + 2 * NC; ++k)
+    base[(std::size_t(s) * (NR + 2 * NC) + k) * lines + line] = w[k];
+}
+
+template <int NR, int NC>
+__device__ __forceinline__ State<NR, NC, float> get(const float* base, int s, std::size_t lines,
+                                                    std::size_t line) {
+  State<NR, NC, float> w;
+  RF_UNROLL
+  for (int k = 0; k < NR + 2 * NC; ++k)
+    w[k] = base[(std::size_t(s) * (NR + 2 * NC) + k) * lines + line];
+  return w;
+}
+
+// Where a thread of a block kernel works: its block (m, n), and as line `t` of the tile its
+// column j (column phase) or row i (row phase) and channel c.
+template <int C>
+struct TilePos {
+  int which, t, m, n, x0, y0, hm, wn, line_index, c;
+  __device__ TilePos(const Args& a) {
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    which = tid / TileShape<C>::kThreads;
+    t = tid % TileShape<C>::kThreads;
+    m = C == 1 ? int(blockIdx.y) * TileShape<C>::kTiles + which : int(blockIdx.y);
+    n = blockIdx.x;
+    x0 = n * kBlock;
+    y0 = m * kBlock;
+    hm = min(kBlock, a.height - y0);
+    wn = min(kBlock, a.width - x0);
+    line_index = t / C;
+    c = t % C;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Kernels
+
+// The modes of the columns' filter (fc in the kernels) and of the rows' (fr).
+template <int NR, int NC>
+struct AxisModes {
+  Modes<NR, NC, float> columns, rows;
+};
+
+// A stage's launches of one frame, or of a batch, for its arguments.
+using StageLaunch = std::function<void(const Args&, cudaStream_t)>;
+
+// The block kernels' launches for a plan with C channels (1 or 4): stage 1 (perimeters) and
+// stage 5 (output, with the plan's difference if any), each kernel chosen by the arguments.
+struct BlockLaunches {
+  StageLaunch perimeters, output;
+};
+template <int C>
+BlockLaunches block_launches(const Plan& plan);  // fully_overlapped_blocks_C.cu
+
+}  // namespace rf::fully_overlapped::device
