@@ -158,15 +158,18 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   const std::size_t row_lines = std::size_t(C) * a.padded_height;
   const int c = pos.c, j = pos.line_index, i = pos.line_index;
 
-  if (j < pos.wn) {
-    const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
-    float v[kBlock];
+  float v[kBlock];
+  if (j < pos.wn)
     with_channel_reader<C>(a.src, c, [&](auto rd) {
       if (kDiff && a.diff.skip)
         load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
       else
         load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
     });
+  // The image block is in flight; the carries are the row scan's.
+  wait_for_previous_stage();
+  if (j < pos.wn) {
+    const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
     const float above = kDiff && a.diff.y ? mode_sum(w) : 0.f;  // the causal output there
     with_block_len(pos.hm, [&](auto full) {
@@ -294,7 +297,7 @@ __global__ void __launch_bounds__(kTileThreads, kDifferenceCtas)
 }
 
 template <int C>
-BlockLaunches block_launches(const Plan& p) {
+BlockLaunches block_launches(const Plan& p, bool overlap) {
   BlockLaunches out;
   const dim3 block(32, 4);
   const dim3 grid(p.block_cols, (p.block_rows + TileShape<C>::kTiles - 1) / TileShape<C>::kTiles);
@@ -305,25 +308,18 @@ BlockLaunches block_launches(const Plan& p) {
                                fr = modes_of<NR, NC, float>(p.row_form);
     out.perimeters = [=](const Args& a, cudaStream_t s) {
       const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));
-      if (a.batch.frames > 1)
-        perimeters_kernel<NR, NC, C, true><<<g, block, 0, s>>>(a, fc, fr);
-      else if (a.diff.skip)
-        perimeters_kernel<NR, NC, C, false, true><<<g, block, 0, s>>>(a, fc, fr);
-      else
-        perimeters_kernel<NR, NC, C, false><<<g, block, 0, s>>>(a, fc, fr);
-      CUDA_CHECK_LAUNCH();
+      auto kernel = a.batch.frames > 1 ? perimeters_kernel<NR, NC, C, true>
+                    : a.diff.skip      ? perimeters_kernel<NR, NC, C, false, true>
+                                       : perimeters_kernel<NR, NC, C, false>;
+      launch(false, kernel, g, block, 0, s, a, fc, fr);
     };
     out.output = [=](const Args& a, cudaStream_t s) {
       const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));
-      if (a.batch.frames > 1)
-        output_kernel<NR, NC, C, true><<<g, block, 0, s>>>(a, fc, fr);
-      else if (a.diff.partner.ptr)
-        difference_output_kernel<NR, NC, C, true><<<g, block, 0, s>>>(a, fc, fr);
-      else if (a.diff.x || a.diff.y)
-        difference_output_kernel<NR, NC, C, false><<<g, block, 0, s>>>(a, fc, fr);
-      else
-        output_kernel<NR, NC, C, false><<<g, block, 0, s>>>(a, fc, fr);
-      CUDA_CHECK_LAUNCH();
+      auto kernel = a.batch.frames > 1     ? output_kernel<NR, NC, C, true>
+                    : a.diff.partner.ptr   ? difference_output_kernel<NR, NC, C, true>
+                    : a.diff.x || a.diff.y ? difference_output_kernel<NR, NC, C, false>
+                                           : output_kernel<NR, NC, C, false>;
+      launch(overlap, kernel, g, block, 0, s, a, fc, fr);
     };
   });
   return out;

@@ -3,6 +3,6 @@
 
 namespace rf::fully_overlapped::device {
 
-template BlockLaunches block_launches<4>(const Plan& plan);
+template BlockLaunches block_launches<4>(const Plan& plan, bool overlap);
 
 }  // namespace rf::fully_overlapped::device

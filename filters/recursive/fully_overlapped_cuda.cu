@@ -131,7 +131,8 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
   float* const qlocal = xs_all + std::size_t(runs) * batch * kXStride<R>;
 
   const int lane = threadIdx.x, g = threadIdx.y;
-  {
+  if (!rows) let_next_stage_start();
+  {  // the plan's constants: no stage writes them
     const LineMatrices<float>& src = rows ? a.k->rows : a.k->columns;
     const int words = int(sizeof(LineMatrices<float>) / sizeof(int));
     for (int t = g * 32 + lane; t < words; t += 32 * runs)
@@ -144,6 +145,7 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
       }
   }
   __syncthreads();
+  wait_for_previous_stage();  // the carries: the previous stage's
   const int padded = rows ? a.padded_height : a.padded_width;
   const std::size_t lines = std::size_t(a.channels) * padded;
   const std::size_t line = std::size_t(blockIdx.x) * 32 + lane;
@@ -484,21 +486,29 @@ std::size_t scan_bytes(const Args& a, bool rows, const LineConstants& lc, int ro
 }
 
 template <int NR, int NC>
-void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w,
+void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w, bool overlap,
                  cudaStream_t stream) {
   const int padded = rows ? a.padded_height : a.padded_width;
   const unsigned grid = unsigned(std::size_t(a.channels) * padded / 32);
   const std::size_t bytes = scan_bytes<NR + 2 * NC>(a, rows, lc, rows_w);
   const dim3 block(32, lc.runs);
+  const int line_rows = rows ? 1 : 0;
   if (a.batch.frames > 1)
-    scan_kernel<NR, NC, true>
-        <<<dim3(grid, unsigned(a.batch.frames)), block, bytes, stream>>>(a, rows ? 1 : 0);
+    launch(overlap, scan_kernel<NR, NC, true>, dim3(grid, unsigned(a.batch.frames)), block, bytes,
+           stream, a, line_rows);
   else
-    scan_kernel<NR, NC, false><<<grid, block, bytes, stream>>>(a, rows ? 1 : 0);
-  CUDA_CHECK_LAUNCH();
+    launch(overlap, scan_kernel<NR, NC, false>, dim3(grid), block, bytes, stream, a, line_rows);
 }
 
 }  // namespace
+
+bool overlapping_launches() {
+  int device = 0, major = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major >= 9;
+}
+
 }  // namespace device
 
 using cuda::DeviceBuffer;
@@ -588,6 +598,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
     a.edges.zf = zeroed(im.zf, n * b.row_lines);
     a.edges.zl = zeroed(im.zl, n * b.row_lines);
   }
+  const bool overlap = device::overlapping_launches();
   const bool ok = with_modes(p.column_form.real_modes, p.column_form.complex_pairs, [&](auto tag) {
     using Tag = decltype(tag);
     constexpr int NR = Tag::kReal, NC = Tag::kPairs, R = Tag::kOrder;
@@ -595,14 +606,14 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
         std::max(device::scan_bytes<R>(a, false, p.columns, p.fix.rows_w),
                  device::scan_bytes<R>(a, true, p.rows, p.fix.rows_w)));
     const Plan* plan = &im.plan;
-    im.scan = [plan](const Args& args, bool rows, cudaStream_t s) {
+    im.scan = [plan, overlap](const Args& args, bool rows, cudaStream_t s) {
       device::launch_scan<NR, NC>(args, rows, rows ? plan->rows : plan->columns, plan->fix.rows_w,
-                                  s);
+                                  overlap, s);
     };
   });
   if (!ok) throw InvalidParameter("fully overlapped filter: unsupported order");
   device::BlockLaunches blocks =
-      channels == 1 ? device::block_launches<1>(p) : device::block_launches<4>(p);
+      channels == 1 ? device::block_launches<1>(p, overlap) : device::block_launches<4>(p, overlap);
   im.perimeters = std::move(blocks.perimeters);
   im.output = std::move(blocks.output);
 }

@@ -2,7 +2,8 @@
 // read the image once; two scans complete the column and then the row carries (algorithm 6 fixes
 // the row perimeters up inside the column scan, algorithm 5 inside the row scan); the output
 // reads the image again and writes it. 2 reads + 1 write of the frame plus r floats per line per
-// block of carries.
+// block of carries. From compute capability 9.0 the scans and the output are dependent launches
+// that start before the stage they wait for has ended (fully_overlapped_device.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
