@@ -519,7 +519,6 @@ using device::q_stride;
 
 struct CudaFilter::Impl {
   Plan plan;
-  bool fix_in_rows = false;
   DeviceBuffer constants, cp, ce, cx, rp, re, rz, xf, xl, zf, zl, q;
   Args args;
   device::StageLaunch perimeters, output;
@@ -538,7 +537,6 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   if (diff.any() && (!takes_difference(diff, ext) || im.plan.causal_only() || frames > 1))
     throw InvalidParameter("fully overlapped filter: no difference in the output stage under " +
                            std::string(to_string(ext)) + ", for a causal filter or a batch");
-  im.fix_in_rows = place == FixPlace::RowScan;
   const Plan& p = im.plan;
 
   DeviceConstants host{p.columns.as<float>(), p.rows.as<float>(), p.fix, p.fix_rows};
@@ -562,7 +560,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.causal_only = p.causal_only() ? 1 : 0;
   a.constant[0] = float(p.constant.columns);
   a.constant[1] = float(p.constant.rows);
-  a.fix_in_rows = im.fix_in_rows ? 1 : 0;
+  a.fix_in_rows = place == FixPlace::RowScan ? 1 : 0;
   a.k = static_cast<const DeviceConstants*>(im.constants.ptr);
   // The difference's weights, derivative.h's, the scale on the first axis that takes one.
   a.diff.x = diff.x;
@@ -591,7 +589,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
     a.cx = zeroed(im.cx, n * b.column_carries);
     a.rz = zeroed(im.rz, n * b.row_carries);
   }
-  if (!im.fix_in_rows) a.q = zeroed(im.q, n * b.q);
+  if (!a.fix_in_rows) a.q = zeroed(im.q, n * b.q);
   if (p.edges()) {
     a.edges.xf = zeroed(im.xf, n * b.column_lines);
     a.edges.xl = zeroed(im.xl, n * b.column_lines);
