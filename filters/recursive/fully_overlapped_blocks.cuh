@@ -168,6 +168,9 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     });
   // The image block is in flight; the carries are the row scan's.
   wait_for_previous_stage();
+  // The column and the row passes below are written out alike rather than through one helper:
+  // through one, ptxas moved the difference kernels' spills and d/dx and d/dy at 4096^2 four
+  // channels took 3-5% longer (overlapped-stages-h200.json, drafts: line_output_helper).
   if (j < pos.wn) {
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
