@@ -27,17 +27,17 @@ void put_modes(const modal::Form& form, const modal::Mat& m, double* dst) {
   }
 }
 
-// The constants of `lines` lines of n samples scanned at once (every channel and frame).
-LineConstants line_constants(const modal::Form& form, int n, std::int64_t lines) {
+// The constants of `lines` lines of n samples scanned at once (every channel and frame), the
+// scan reading `arrays` arrays of their carries.
+LineConstants line_constants(const modal::Form& form, int n, std::int64_t lines, int arrays,
+                             const ScanSlots& slots) {
   LineConstants c;
   c.n = n;
   c.blocks = (n + kBlock - 1) / kBlock;
   c.last_len = n - (c.blocks - 1) * kBlock;
-  // Runs of at least kMinRunBlocks blocks, at most kMaxRuns warps per 32 lines, at most
-  // kScanWarps warps in all.
-  const std::int64_t groups = (lines + kBlock - 1) / kBlock;
-  const int runs = int(std::clamp<std::int64_t>(
-      std::min<std::int64_t>(kScanWarps / groups, c.blocks / kMinRunBlocks), 1, kMaxRuns));
+  const std::int64_t group_bytes =
+      std::int64_t(kBlock) * c.blocks * form.order * arrays * std::int64_t(sizeof(float));
+  const int runs = scan_runs((lines + kBlock - 1) / kBlock, c.blocks, group_bytes, slots);
   c.run_len = (c.blocks + runs - 1) / runs;
   c.runs = (c.blocks + c.run_len - 1) / c.run_len;
   const modal::BlockMatrices full = modal::block_matrices(form, kBlock);
@@ -76,6 +76,31 @@ LineConstants line_constants(const modal::Form& form, int n, std::int64_t lines)
 }
 
 }  // namespace
+
+int scan_runs(std::int64_t groups, int blocks, std::int64_t group_bytes, const ScanSlots& slots) {
+  // Times in quarter blocks of a run: the fixed part 10, a block 4, a run's stitching 1.
+  const int most = std::clamp(blocks / kMinRunBlocks, 1, kMaxRuns);
+  const std::int64_t sms = std::max(1, slots.sms);
+  const int warps = std::max(1, slots.warps_per_sm);
+  int best = 1;
+  std::int64_t best_time = -1;
+  bool best_fits = false;
+  for (int want = 1; want <= most; ++want) {
+    const int len = (blocks + want - 1) / want, runs = (blocks + len - 1) / len;
+    if (runs > warps) break;  // a CTA an SM cannot hold
+    const std::int64_t per_wave = sms * (warps / runs);
+    const std::int64_t waves = (groups + per_wave - 1) / per_wave;
+    const std::int64_t time = waves * (10 + 4 * len + runs);
+    const bool fits = std::min(groups, per_wave) * group_bytes <= slots.l2_bytes / 3 * 2;
+    // Ties: the shorter runs. Past the L2 cache: the most runs, the fewest carries at once.
+    if (best_time < 0 || (fits && (!best_fits || time <= best_time)) || (!fits && !best_fits)) {
+      best = runs;
+      best_time = time;
+      best_fits = fits;
+    }
+  }
+  return best;
+}
 
 bool carries_modes(const Recursive& f, std::string* why) {
   try {
@@ -120,7 +145,7 @@ modal::Form carried_form(const Recursive& f) {
 }  // namespace
 
 Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-               double cval, int frames) {
+               double cval, int frames, const ScanSlots& slots) {
   const Recursive& f = filters.y;
   if (width < 1 || height < 1)
     throw InvalidParameter("fully overlapped filter: empty image " + std::to_string(width) + "x" +
@@ -156,8 +181,12 @@ Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height,
   p.block_cols = (width + kBlock - 1) / kBlock;
   p.padded_width = p.block_cols * kBlock;
   p.padded_height = p.block_rows * kBlock;
-  p.columns = line_constants(cf, height, std::int64_t(channels) * p.padded_width * frames);
-  p.rows = line_constants(rf, width, std::int64_t(channels) * p.padded_height * frames);
+  // The scans read the causal carries, the anticausal ones and the raw heads where there are.
+  const int arrays = 1 + (cf.causal_only ? 0 : 1) + (p.heads() ? 1 : 0);
+  p.columns =
+      line_constants(cf, height, std::int64_t(channels) * p.padded_width * frames, arrays, slots);
+  p.rows =
+      line_constants(rf, width, std::int64_t(channels) * p.padded_height * frames, arrays, slots);
 
   const int r = cf.order;
   FixRows& fr = p.fix_rows;

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,14 +39,32 @@ inline constexpr int kBlock = 32;
 inline constexpr int kMaxOrder = 5;
 // Warps sharing the scans of 32 lines: warp g owns a run of consecutive blocks.
 inline constexpr int kMaxRuns = 16;
-// Warps a scan launch is split into at most, about half the warp slots of an H100 or H200
-// (132 SMs x 64): a frame with few lines splits each line's chain of blocks into runs to fill
-// them, while many lines (four channels, a batch of frames) keep their chains whole, since the
-// runs' stitching then costs more than their parallelism buys (docs/bench/README.md, Volumes: a
-// batch of 512 frames of 512^2 at 107 GiP/s in runs of 2 blocks, 152 in whole chains).
-inline constexpr int kScanWarps = 4096;
 // Blocks a run takes at least: shorter runs spend more on stitching than on their chains.
 inline constexpr int kMinRunBlocks = 4;
+
+// What runs a scan's CTAs at once (a CTA per 32 lines, a warp per run): the device's SMs, the
+// scan warps an SM holds, which the scan kernel's registers set (128 a thread, its launch bound:
+// 16 warps of 64), and its L2 cache. The runs are chosen from it (make_plan): the CPU plans for
+// an H100's; the CUDA filter queries its device.
+struct ScanSlots {
+  int sms = 132;
+  int warps_per_sm = 16;
+  std::int64_t l2_bytes = std::int64_t(50) << 20;
+};
+
+// The runs a scan of `groups` groups of 32 lines of `blocks` blocks each takes, a group's carries
+// `group_bytes` bytes: of 1 to kMaxRuns warps a CTA, runs of at least kMinRunBlocks blocks, the
+// least estimated time. A CTA takes about a fixed part (its constants, the first loads of its
+// phases, its barriers: as long as 2.5 blocks of a run), its run's blocks, and its stitching (a
+// quarter block a run); the CTAs that do not fit the SMs at once wait for a whole CTA's time. So
+// a frame with few lines splits its chains into runs to fill the SMs, and many lines (four
+// channels, a batch of frames) take as many runs as fit one wave, or whole chains. But a scan
+// reads its runs' carries again in its later phases: the CTAs running at once must hold no more
+// carries than two thirds of the L2 cache (measured on an H200's 60 MB: 38 MB at once ran faster
+// than in more waves, 50 MB slower), or those reads go to DRAM; past it, the most runs, the
+// fewest CTAs at once (docs/bench/README.md, "Scans in whole waves").
+int scan_runs(std::int64_t groups, int blocks, std::int64_t group_bytes, const ScanSlots& slots);
+
 // Rows of W (fix-up reductions): T(A_FB), H(A_RB) A_FB and H(A_RB), r each, then the block's
 // first and last sample (clamp).
 inline constexpr int kMaxFixRows = 3 * kMaxOrder + 2;
@@ -229,8 +248,9 @@ bool carries_modes(const AxisDesigns& filters, std::string* why = nullptr);
 // outside 1..5, channels other than 1 or 4, a filter the mode states cannot carry (repeated poles,
 // a condition above kMaxCondition, an extension of the summed-area table other than zero or
 // ignore), or two filters whose modes differ in number or kind.
-// `frames` is the batch the scans run at once (their lines and so their runs: kScanWarps).
+// `frames` is the batch the scans run at once, `slots` what runs them (their lines and slots
+// set their runs: scan_runs).
 Plan make_plan(const AxisDesigns& filters, Extension ext, int width, int height, int channels,
-               double cval = 0.0, int frames = 1);
+               double cval = 0.0, int frames = 1, const ScanSlots& slots = {});
 
 }  // namespace rf::fully_overlapped

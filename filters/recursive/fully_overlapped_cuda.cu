@@ -509,6 +509,27 @@ bool overlapping_launches() {
   return major >= 9;
 }
 
+ScanSlots scan_slots() {
+  int device = 0, sms = 0, regs_per_sm = 0, threads_per_sm = 0, l2 = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(
+      cudaDeviceGetAttribute(&regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor, device));
+  CUDA_CHECK(
+      cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  // Every instantiation takes its launch bound's 126-128 registers; they are given out to a warp
+  // in steps of 256.
+  cudaFuncAttributes f{};
+  CUDA_CHECK(cudaFuncGetAttributes(&f, scan_kernel<1, 1, false>));
+  const int per_warp = (std::max(f.numRegs, 1) * 32 + 255) / 256 * 256;
+  ScanSlots s;
+  s.sms = sms;
+  s.warps_per_sm = std::max(1, std::min(regs_per_sm / per_warp, threads_per_sm / 32));
+  s.l2_bytes = l2;
+  return s;
+}
+
 }  // namespace device
 
 using cuda::DeviceBuffer;
@@ -533,7 +554,7 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   // Padded rows: the frame planned is the image with a row of its extension above and below.
   const bool padded = pads_rows(diff, ext);
   const int rows = height + (padded ? 2 : 0);
-  im.plan = make_plan(filters, ext, width, rows, channels, cval, frames);
+  im.plan = make_plan(filters, ext, width, rows, channels, cval, frames, device::scan_slots());
   if (diff.any() && (!takes_difference(diff, ext) || im.plan.causal_only() || frames > 1))
     throw InvalidParameter("fully overlapped filter: no difference in the output stage under " +
                            std::string(to_string(ext)) + ", for a causal filter or a batch");

@@ -260,6 +260,9 @@ __device__ __forceinline__ void wait_for_previous_stage() {
 // Whether the current device takes programmatic dependent launches.
 bool overlapping_launches();
 
+// The current device's SMs, the scan kernel's warps each holds, its L2 cache (make_plan's runs).
+ScanSlots scan_slots();
+
 // kernel<<<grid, block, shared, stream>>>(args...), with `overlap` a programmatic dependent
 // launch on the stream's previous kernel.
 template <class... Params, class... Ts>

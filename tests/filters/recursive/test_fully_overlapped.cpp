@@ -283,3 +283,34 @@ TEST_CASE("fully overlapped: in place, and through the CPU engine as alg6") {
       .run(in_place.data(), in_place.data());
   CHECK(relative(std::vector<double>(in_place.begin(), in_place.end()), want) < 1e-5);
 }
+
+TEST_CASE("fully overlapped: the scans' runs fill whole waves of the SMs") {
+  using fully_overlapped::scan_runs;
+  const fully_overlapped::ScanSlots h200{132, 16, std::int64_t(60) << 20};
+  // The carries a group of 32 lines holds: `arrays` arrays of r floats a line and block.
+  auto bytes = [](int blocks, int r, int arrays) {
+    return std::int64_t(32) * blocks * r * arrays * 4;
+  };
+  // Few lines: chains split into runs of 4 (1024^2) to 8 blocks (4096^2), one wave.
+  CHECK(scan_runs(32, 32, bytes(32, 1, 3), h200) == 8);
+  CHECK(scan_runs(128, 128, bytes(128, 1, 3), h200) == 16);
+  // 3840x2160 four channels, its rows at order 3 under mirror: 272 CTAs of 15 warps took three
+  // waves of one CTA an SM; five runs of 24 blocks take one wave of three, 38 MB of carries.
+  CHECK(scan_runs(272, 120, bytes(120, 3, 3), h200) == 5);
+  // 4096^2 four channels at order 3 under zero: one wave would hold 50 MB of carries at once;
+  // two waves of 8 runs.
+  CHECK(scan_runs(512, 128, bytes(128, 3, 2), h200) == 8);
+  // A batch of 512 frames of 512^2: whole chains, one warp per 32 lines.
+  CHECK(scan_runs(8192, 16, bytes(16, 3, 3), h200) == 1);
+  // Whatever the case, 1 to kMaxRuns runs of at least kMinRunBlocks blocks, or one run.
+  for (int groups : {1, 7, 33, 136, 480, 100000})
+    for (int blocks : {1, 3, 4, 17, 60, 68, 120, 1025})
+      for (int r : {1, 5}) {
+        const int runs = scan_runs(groups, blocks, bytes(blocks, r, 3), h200);
+        CHECK(runs >= 1);
+        CHECK(runs <= fully_overlapped::kMaxRuns);
+        CHECK((runs == 1 || blocks / runs >= fully_overlapped::kMinRunBlocks));
+        // A device of one SM holding one scan warp: whole chains.
+        CHECK(scan_runs(groups, blocks, bytes(blocks, r, 3), {1, 1, h200.l2_bytes}) == 1);
+      }
+}
