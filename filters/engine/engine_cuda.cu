@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -322,11 +323,43 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
   return make_smoothing_filter(spec, width, height, format, frames);
 }
 
-// Whether the smoothing of `spec`, designed as f, runs on the fully overlapped filter (alg5 or
-// alg6): asked for, or auto's pick below.
-bool runs_fully_overlapped(const FilterSpec& spec, const AxisDesigns& f) {
-  if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6) return true;
-  return spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both;
+// How the family's CUDA filter runs the smoothing of `spec`: the one choice make_smoothing_filter
+// builds and make_fused_partial asks about. Auto runs algorithm 5, the fastest of the block
+// algorithms and as fast at large sigma as at small (docs/bench/README.md), for every filter whose
+// modes it carries (every design we ship); along one axis algorithm 4, or RT down the columns of a
+// wide frame and wherever the direct form's windows cannot hold the filter (RT then runs the modal
+// form).
+struct SmoothingRoute {
+  enum class Kind { EdgeAware, Fir, Lee, FullyOverlapped, DirectForm } kind;
+  std::optional<AxisDesigns> f;                    // FullyOverlapped, DirectForm
+  DirectAlgorithm direct = DirectAlgorithm::Alg4;  // DirectForm
+};
+
+SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, PixelFormat format) {
+  using Kind = SmoothingRoute::Kind;
+  if (spec.kind == FilterKind::EdgeAware) return {Kind::EdgeAware, std::nullopt};
+  if (runs_fir(spec, Backend::Cuda, format, width, height)) return {Kind::Fir, std::nullopt};
+  check_algorithm(Backend::Cuda, spec);
+  if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay)
+    return {Kind::Lee, std::nullopt};
+  const AxisDesigns f = design_axes(spec);
+  if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6 ||
+      (spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both))
+    return {Kind::FullyOverlapped, f};
+  if (spec.algo == Algorithm::RT || spec.algo == Algorithm::Alg4)
+    return {Kind::DirectForm, f,
+            spec.algo == Algorithm::RT ? DirectAlgorithm::RT : DirectAlgorithm::Alg4};
+  // Auto, one axis or modes the states cannot carry. Down the columns alone of a frame this wide,
+  // a thread per column reads and writes whole rows at a time, and RT beats algorithm 4's pass
+  // and transpose (docs/bench/README.md: a 512^3 volume's pass through its pages, H200, 0.83 ms
+  // against 1.02 at order 1). Beyond the direct form's window limit (a wide order-4 or -5
+  // Gaussian) RT runs its lines in the modal form, which algorithm 4's block matrices cannot.
+  const bool wide_frame =
+      f.axes == Axes::Y && std::size_t(width) * channel_count(format) >= kRtColumns;
+  const bool windows_hold = (!f.filters(Axis::X) || direct_form::windows_hold(f.x)) &&
+                            (!f.filters(Axis::Y) || direct_form::windows_hold(f.y));
+  return {Kind::DirectForm, f,
+          wide_frame || !windows_hold ? DirectAlgorithm::RT : DirectAlgorithm::Alg4};
 }
 
 std::unique_ptr<fully_overlapped::CudaFilter> make_fully_overlapped(
@@ -349,50 +382,31 @@ std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpe
                                                                  double scale, int width,
                                                                  int height, PixelFormat format) {
   const fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
-  if (runs_fir(spec, Backend::Cuda, format, width, height) ||
-      !fully_overlapped::takes_difference(diff, spec.ext))
+  if (!fully_overlapped::takes_difference(diff, spec.ext)) return nullptr;
+  const SmoothingRoute r = smoothing_route(spec, width, height, format);
+  if (r.kind != SmoothingRoute::Kind::FullyOverlapped || r.f->x.causal_only || r.f->y.causal_only)
     return nullptr;
-  check_algorithm(Backend::Cuda, spec);
-  const AxisDesigns f = design_axes(spec);
-  if (!runs_fully_overlapped(spec, f) || f.x.causal_only || f.y.causal_only) return nullptr;
-  return make_fully_overlapped(spec, f, width, height, format, 1, diff);
+  return make_fully_overlapped(spec, *r.f, width, height, format, 1, diff);
 }
 
-// The family's CUDA filter for `spec`. Auto runs algorithm 5, the fastest of the block algorithms
-// and as fast at large sigma as at small (docs/bench/README.md), for every filter whose modes it
-// carries (every design we ship); along one axis algorithm 4, or RT down the columns of a wide
-// frame and wherever the direct form's windows cannot hold the filter (RT then runs the modal
-// form).
+// The family's CUDA filter for `spec` (smoothing_route).
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format, int frames) {
-  const int channels = channel_count(format);
-  if (spec.kind == FilterKind::EdgeAware)
-    return std::make_unique<EdgeAwareFilter>(spec, width, height, channels);
-  if (runs_fir(spec, Backend::Cuda, format, width, height))
-    return make_fir_frame_filter(spec, width, height, format);
-  check_algorithm(Backend::Cuda, spec);
-  if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay) {
-    validate(spec);
-    return std::make_unique<LeeFilter>(spec, width, height, channels);
+  const SmoothingRoute r = smoothing_route(spec, width, height, format);
+  switch (r.kind) {
+    case SmoothingRoute::Kind::EdgeAware:
+      return std::make_unique<EdgeAwareFilter>(spec, width, height, channel_count(format));
+    case SmoothingRoute::Kind::Fir:
+      return make_fir_frame_filter(spec, width, height, format);
+    case SmoothingRoute::Kind::Lee:
+      validate(spec);
+      return std::make_unique<LeeFilter>(spec, width, height, channel_count(format));
+    case SmoothingRoute::Kind::FullyOverlapped:
+      return make_fully_overlapped(spec, *r.f, width, height, format, frames);
+    case SmoothingRoute::Kind::DirectForm:
+      break;
   }
-  const AxisDesigns f = design_axes(spec);
-  if (runs_fully_overlapped(spec, f))
-    return make_fully_overlapped(spec, f, width, height, format, frames);
-  if (spec.algo == Algorithm::RT || spec.algo == Algorithm::Alg4)
-    return make_direct_form_filter(
-        f, spec.ext, width, height, format,
-        spec.algo == Algorithm::RT ? DirectAlgorithm::RT : DirectAlgorithm::Alg4, spec.cval);
-  // Auto, one axis or modes the states cannot carry. Down the columns alone of a frame this wide,
-  // a thread per column reads and writes whole rows at a time, and RT beats algorithm 4's pass
-  // and transpose (docs/bench/README.md: a 512^3 volume's pass through its pages, H200, 0.83 ms
-  // against 1.02 at order 1). Beyond the direct form's window limit (a wide order-4 or -5
-  // Gaussian) RT runs its lines in the modal form, which algorithm 4's block matrices cannot.
-  const bool wide_frame = f.axes == Axes::Y && std::size_t(width) * channels >= kRtColumns;
-  const bool windows_hold = (!f.filters(Axis::X) || direct_form::windows_hold(f.x)) &&
-                            (!f.filters(Axis::Y) || direct_form::windows_hold(f.y));
-  return make_direct_form_filter(
-      f, spec.ext, width, height, format,
-      wide_frame || !windows_hold ? DirectAlgorithm::RT : DirectAlgorithm::Alg4, spec.cval);
+  return make_direct_form_filter(*r.f, spec.ext, width, height, format, r.direct, spec.cval);
 }
 
 class CudaEngine final : public Engine {
