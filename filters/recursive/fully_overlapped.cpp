@@ -92,7 +92,7 @@ int scan_runs(std::int64_t groups, int blocks, std::int64_t group_bytes, const S
     const std::int64_t waves = (groups + per_wave - 1) / per_wave;
     const std::int64_t time = waves * (10 + 4 * len + runs);
     const bool fits = std::min(groups, per_wave) * group_bytes <= slots.l2_bytes / 3 * 2;
-    // Ties: the shorter runs. Past the L2 cache: the most runs, the fewest carries at once.
+    // Ties: the shorter runs. Past the L2 bound: the most runs, the fewest carries at once.
     if (best_time < 0 || (fits && (!best_fits || time <= best_time)) || (!fits && !best_fits)) {
       best = runs;
       best_time = time;
