@@ -83,20 +83,21 @@ int scan_runs(std::int64_t groups, int blocks, std::int64_t group_bytes, const S
   const std::int64_t sms = std::max(1, slots.sms);
   const int warps = std::max(1, slots.warps_per_sm);
   int best = 1;
-  std::int64_t best_time = -1;
+  std::int64_t best_time = 0;
   bool best_fits = false;
   for (int want = 1; want <= most; ++want) {
     const int len = (blocks + want - 1) / want, runs = (blocks + len - 1) / len;
     if (runs > warps) break;  // a CTA an SM cannot hold
     const std::int64_t per_wave = sms * (warps / runs);
-    const std::int64_t waves = (groups + per_wave - 1) / per_wave;
-    const std::int64_t time = waves * (10 + 4 * len + runs);
-    const bool fits = std::min(groups, per_wave) * group_bytes <= slots.l2_bytes / 3 * 2;
-    // Ties: the shorter runs. Past the L2 bound: the most runs, the fewest carries at once.
-    if (best_time < 0 || (fits && (!best_fits || time <= best_time)) || (!fits && !best_fits)) {
+    if (std::min(groups, per_wave) * group_bytes > slots.l2_bytes / 3 * 2) {
+      if (!best_fits) best = runs;  // past the L2 bound: the most runs, the fewest CTAs at once
+      continue;
+    }
+    const std::int64_t time = (groups + per_wave - 1) / per_wave * (10 + 4 * len + runs);
+    if (!best_fits || time <= best_time) {  // ties: the shorter runs
       best = runs;
       best_time = time;
-      best_fits = fits;
+      best_fits = true;
     }
   }
   return best;
