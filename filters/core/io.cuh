@@ -206,4 +206,97 @@ __device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& 
   }
 }
 
+// Writers of one kind (with_writer), for kernels that write a column of pixels: wr.column(x, y,
+// step) is a cursor at (x, y) that put() writes and next() moves `step` rows down, one pointer
+// moved on by step pitches, so that a block's column of stores costs an add a pixel rather than
+// a 64-bit product and the kind's dispatch at every store.
+template <class T, class Encode>
+struct PitchedWriter {
+  char* ptr;
+  std::size_t pitch;
+  struct Column {
+    char* p;
+    std::size_t stride;
+    template <int C>
+    __device__ void put(const Vec<C>& v) const {
+      *reinterpret_cast<T*>(p) = Encode{}(v);
+    }
+    __device__ void next() { p += stride; }
+  };
+  __device__ Column column(int x, int y, int step) const {
+    return {ptr + std::size_t(y) * pitch + std::size_t(x) * sizeof(T), std::size_t(step) * pitch};
+  }
+};
+
+template <class T, class Encode>
+struct SurfaceWriter {
+  cudaSurfaceObject_t surf;
+  struct Column {
+    cudaSurfaceObject_t surf;
+    int x, y, step;
+    template <int C>
+    __device__ void put(const Vec<C>& v) const {
+      surf2Dwrite(Encode{}(v), surf, x * int(sizeof(T)), y);
+    }
+    __device__ void next() { y += step; }
+  };
+  __device__ Column column(int x, int y, int step) const { return {surf, x, y, step}; }
+};
+
+struct EncodeF32 {
+  __device__ float operator()(const Vec<1>& v) const { return v.v[0]; }
+};
+struct EncodeU16 {
+  __device__ std::uint16_t operator()(const Vec<1>& v) const { return to_unorm16(v.v[0]); }
+};
+struct EncodeF16 {
+  __device__ std::uint16_t operator()(const Vec<1>& v) const { return to_half(v.v[0]); }
+};
+struct EncodeF32x4 {
+  __device__ float4 operator()(const Vec<4>& v) const {
+    return make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
+  }
+};
+struct EncodeU8x4 {
+  __device__ uchar4 operator()(const Vec<4>& v) const {
+    return make_uchar4(to_unorm8(v.v[0]), to_unorm8(v.v[1]), to_unorm8(v.v[2]), to_unorm8(v.v[3]));
+  }
+};
+
+// Calls f(writer) with the writer of io's kind (the kinds of write, below).
+template <int C, Kinds K = Kinds::All, class F>
+__device__ __forceinline__ void with_writer(const Io& io, F&& f) {
+  if constexpr (C == 1) {
+    if (io.kind == IoKind::SurfF32) {
+      f(SurfaceWriter<float, EncodeF32>{io.surf});
+      return;
+    }
+    if constexpr (K == Kinds::All) {
+      if (io.kind == IoKind::U16) {
+        f(PitchedWriter<std::uint16_t, EncodeU16>{io.ptr, io.pitch});
+        return;
+      }
+      if (io.kind == IoKind::F16) {
+        f(PitchedWriter<std::uint16_t, EncodeF16>{io.ptr, io.pitch});
+        return;
+      }
+    }
+    f(PitchedWriter<float, EncodeF32>{io.ptr, io.pitch});
+  } else {
+    switch (io.kind) {
+      case IoKind::U8x4:
+        f(PitchedWriter<uchar4, EncodeU8x4>{io.ptr, io.pitch});
+        break;
+      case IoKind::SurfF32x4:
+        f(SurfaceWriter<float4, EncodeF32x4>{io.surf});
+        break;
+      case IoKind::SurfU8x4:
+        f(SurfaceWriter<uchar4, EncodeU8x4>{io.surf});
+        break;
+      default:
+        f(PitchedWriter<float4, EncodeF32x4>{io.ptr, io.pitch});
+    }
+  }
+}
+
 }  // namespace rf::cuda

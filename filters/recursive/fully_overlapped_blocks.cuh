@@ -39,8 +39,19 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
             a.edges.xl[line] = frame_sample(a, rd, pos.x0 + j, pos.y0 + pos.hm - 1);
         }
       } else {
-        RF_UNROLL
-        for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+        if constexpr (C == 1) {  // a cursor, the full block unpredicated (60 registers, not 68)
+          auto col = rd.column(pos.x0 + j, pos.y0);
+          if (pos.hm == kBlock) {
+            RF_UNROLL
+            for (int k = 0; k < kBlock; ++k, col.next()) v[k] = col.at();
+          } else {
+            RF_UNROLL
+            for (int k = 0; k < kBlock; ++k, col.next()) v[k] = k < pos.hm ? col.at() : 0.f;
+          }
+        } else {  // so written, order 3 takes 64 registers; through the cursor, 72
+          RF_UNROLL
+          for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+        }
         if (edge_samples) {
           if (pos.m == 0) a.edges.xf[line] = v[0];
           if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
@@ -272,7 +283,10 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
       if (begin < shift - pos.y0) begin += kStep;
       end = min(end, a.height - shift - pos.y0);
     }
-    for (int k = begin; k < end; k += kStep) cuda::write<C>(a.dst, x, pos.y0 + k - shift, pixel(k));
+    cuda::with_writer<C>(a.dst, [&](auto wr) {
+      auto out = wr.column(x, pos.y0 + begin - shift, kStep);
+      for (int k = begin; k < end; k += kStep, out.next()) out.put(pixel(k));
+    });
   }
 }
 

@@ -116,38 +116,118 @@ __device__ __forceinline__ void tile_sync() {
     __syncthreads();
 }
 
-// Calls f(rd) with rd(x, y) = channel c of sample (x, y) as a float, the reader chosen once.
+// A one-channel frame's samples as floats, of one kind: rd(x, y), or rd.column(x, y0), a cursor
+// down column x from row y0 (at() the sample there, next() a row down). The cursor is one pointer
+// moved on by the pitch, so that a block's 32 loads cost an add each: through rd(x, y) each took
+// a 64-bit product of the row and the pitch, and the frame's pointer and pitch loaded again
+// (docs/bench/README.md, "A block's column through one pointer").
+template <class T, class Decode>
+struct PitchedChannel {
+  const char* ptr;
+  std::size_t pitch;
+  struct Column {
+    const char* p;
+    std::size_t pitch;
+    __device__ float at() const { return Decode{}(*reinterpret_cast<const T*>(p)); }
+    __device__ void next() { p += pitch; }
+  };
+  __device__ float operator()(int x, int y) const {
+    return Decode{}(reinterpret_cast<const T*>(ptr + std::size_t(y) * pitch)[x]);
+  }
+  __device__ Column column(int x, int y0) const {
+    return {ptr + std::size_t(y0) * pitch + std::size_t(x) * sizeof(T), pitch};
+  }
+};
+
+struct DecodeF32 {
+  __device__ float operator()(float v) const { return v; }
+};
+struct DecodeU16 {
+  __device__ float operator()(std::uint16_t v) const { return from_unorm16(v); }
+};
+struct DecodeF16 {
+  __device__ float operator()(std::uint16_t v) const { return from_half(v); }
+};
+
+struct SurfaceChannel {
+  cudaSurfaceObject_t surf;
+  struct Column {
+    cudaSurfaceObject_t surf;
+    int x, y;
+    __device__ float at() const { return surf2Dread<float>(surf, x * int(sizeof(float)), y); }
+    __device__ void next() { ++y; }
+  };
+  __device__ float operator()(int x, int y) const {
+    return surf2Dread<float>(surf, x * int(sizeof(float)), y);
+  }
+  __device__ Column column(int x, int y0) const { return {surf, x, y0}; }
+};
+
+// A reader rd(x, y) with the channel readers' cursor, each sample read through rd(x, y).
+template <class Rd>
+struct ByRows {
+  Rd rd;
+  struct Column {
+    Rd rd;
+    int x, y;
+    __device__ float at() const { return rd(x, y); }
+    __device__ void next() { ++y; }
+  };
+  __device__ float operator()(int x, int y) const { return rd(x, y); }
+  __device__ Column column(int x, int y0) const { return {rd, x, y0}; }
+};
+template <class Rd>
+__device__ __forceinline__ ByRows<Rd> by_rows(Rd rd) {
+  return {rd};
+}
+
+// Calls f(rd) with the reader of channel c (above) of io's kind, chosen once.
 template <int C, class F>
 __device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
   if constexpr (C == 1) {
-    cuda::with_reader<1>(io, [&](auto rd) { f([=](int x, int y) { return rd(x, y).v[0]; }); });
+    switch (io.kind) {
+      case IoKind::SurfF32:
+        f(SurfaceChannel{io.surf});
+        break;
+      case IoKind::U16:
+        f(PitchedChannel<std::uint16_t, DecodeU16>{io.ptr, io.pitch});
+        break;
+      case IoKind::F16:
+        f(PitchedChannel<std::uint16_t, DecodeF16>{io.ptr, io.pitch});
+        break;
+      default:
+        f(PitchedChannel<float, DecodeF32>{io.ptr, io.pitch});
+    }
   } else {
+    // Four channels: a lane per channel of a pixel, each sample through rd(x, y) (ByRows). Read
+    // through a cursor as one channel is, their block kernels took 120 to 152 registers, not 64
+    // to 72.
     const char* p = io.ptr;
     const std::size_t pitch = io.pitch;
     const cudaSurfaceObject_t s = io.surf;
     switch (io.kind) {
       case IoKind::U8x4:
-        f([=](int x, int y) {
+        f(by_rows([=](int x, int y) {
           return from_unorm8(
               reinterpret_cast<const unsigned char*>(p + std::size_t(y) * pitch)[x * 4 + c]);
-        });
+        }));
         break;
       case IoKind::SurfF32x4:
-        f([=](int x, int y) {
+        f(by_rows([=](int x, int y) {
           const float4 v = surf2Dread<float4>(s, x * int(sizeof(float4)), y);
           return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-        });
+        }));
         break;
       case IoKind::SurfU8x4:
-        f([=](int x, int y) {
+        f(by_rows([=](int x, int y) {
           const uchar4 v = surf2Dread<uchar4>(s, x * int(sizeof(uchar4)), y);
           return from_unorm8(c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w);
-        });
+        }));
         break;
       default:
-        f([=](int x, int y) {
+        f(by_rows([=](int x, int y) {
           return reinterpret_cast<const float*>(p + std::size_t(y) * pitch)[x * 4 + c];
-        });
+        }));
     }
   }
 }
@@ -169,8 +249,9 @@ template <bool kPadded, class Rd>
 __device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0, int len,
                                             float (&v)[kBlock]) {
   if constexpr (!kPadded) {
+    auto col = rd.column(x, y0);
     RF_UNROLL
-    for (int k = 0; k < kBlock; ++k) v[k] = k < len ? rd(x, y0 + k) : 0.f;
+    for (int k = 0; k < kBlock; ++k, col.next()) v[k] = k < len ? col.at() : 0.f;
   } else {
     const bool first = y0 == 0, last = y0 + len == a.height;
     const int inside = last ? len - 1 : len;
