@@ -165,47 +165,6 @@ __device__ __forceinline__ Vec<C> read(const Io& io, int x, int y) {
   return v;
 }
 
-template <int C, Kinds K = Kinds::All>
-__device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& v) {
-  if constexpr (C == 1) {
-    char* row = io.ptr + std::size_t(y) * io.pitch;
-    if (io.kind == IoKind::SurfF32) {
-      surf2Dwrite(v.v[0], io.surf, x * int(sizeof(float)), y);
-      return;
-    }
-    if constexpr (K == Kinds::All) {
-      if (io.kind == IoKind::U16) {
-        reinterpret_cast<std::uint16_t*>(row)[x] = to_unorm16(v.v[0]);
-        return;
-      }
-      if (io.kind == IoKind::F16) {
-        reinterpret_cast<std::uint16_t*>(row)[x] = to_half(v.v[0]);
-        return;
-      }
-    }
-    reinterpret_cast<float*>(row)[x] = v.v[0];
-  } else {
-    switch (io.kind) {
-      case IoKind::U8x4:
-        reinterpret_cast<uchar4*>(io.ptr + std::size_t(y) * io.pitch)[x] =
-            make_uchar4(to_unorm8(v.v[0]), to_unorm8(v.v[1]), to_unorm8(v.v[2]), to_unorm8(v.v[3]));
-        break;
-      case IoKind::SurfF32x4:
-        surf2Dwrite(make_float4(v.v[0], v.v[1], v.v[2], v.v[3]), io.surf, x * int(sizeof(float4)),
-                    y);
-        break;
-      case IoKind::SurfU8x4:
-        surf2Dwrite(
-            make_uchar4(to_unorm8(v.v[0]), to_unorm8(v.v[1]), to_unorm8(v.v[2]), to_unorm8(v.v[3])),
-            io.surf, x * int(sizeof(uchar4)), y);
-        break;
-      default:
-        reinterpret_cast<float4*>(io.ptr + std::size_t(y) * io.pitch)[x] =
-            make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
-    }
-  }
-}
-
 // Writers of one kind (with_writer), for kernels that write a column of pixels: wr.column(x, y,
 // step) is a cursor at (x, y) that put() writes and next() moves `step` rows down, one pointer
 // moved on by step pitches, so that a block's column of stores costs an add a pixel rather than
@@ -263,7 +222,7 @@ struct EncodeU8x4 {
   }
 };
 
-// Calls f(writer) with the writer of io's kind (the kinds of write, below).
+// Calls f(writer) with the writer of io's kind, chosen once.
 template <int C, Kinds K = Kinds::All, class F>
 __device__ __forceinline__ void with_writer(const Io& io, F&& f) {
   if constexpr (C == 1) {
@@ -297,6 +256,12 @@ __device__ __forceinline__ void with_writer(const Io& io, F&& f) {
         f(PitchedWriter<float4, EncodeF32x4>{io.ptr, io.pitch});
     }
   }
+}
+
+// One pixel, branching on the kind: for line-sequential kernels where the branch is cheap.
+template <int C, Kinds K = Kinds::All>
+__device__ __forceinline__ void write(const Io& io, int x, int y, const Vec<C>& v) {
+  with_writer<C, K>(io, [&](auto wr) { wr.column(x, y, 0).put(v); });
 }
 
 }  // namespace rf::cuda
