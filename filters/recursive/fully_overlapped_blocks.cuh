@@ -15,7 +15,7 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
                                            const Modes<NR, NC, float>& fr) {
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
-  __shared__ float tiles[Shape::kTiles][kBlock][Shape::kStride];
+  __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
   const TilePos<C> pos(a);
   if (pos.m >= a.block_rows) return;  // one channel: a warp past the last block row
   float(&tile)[kBlock][Shape::kStride] = tiles[pos.which];
@@ -24,22 +24,26 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
   const bool heads = reads_heads(a.ext), edge_samples = reads_edges(a.ext);
   const int c = pos.c, j = pos.line_index, i = pos.line_index;
 
+  if constexpr (C == 4) {  // the block's pixels into the tile, which then holds the input
+    load_tile<kPadded>(a, pos.t, pos.x0, pos.y0, pos.wn, pos.hm, tile);
+    tile_sync<C>();
+  }
   if (j < pos.wn) {
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     float v[kBlock];
-    with_channel_reader<C>(a.src, c, [&](auto rd) {
-      // The plain loads written out rather than through load_column<false> and a helper for the
-      // last sample: the same code through them takes ptxas to 72 registers where this takes 64
-      // for the smoothing's perimeters at order 5, one channel (8 CTAs an SM -> 7).
-      if constexpr (kPadded) {
-        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
-        if (edge_samples) {
-          if (pos.m == 0) a.edges.xf[line] = v[0];
-          if (pos.m == a.block_rows - 1)
-            a.edges.xl[line] = frame_sample(a, rd, pos.x0 + j, pos.y0 + pos.hm - 1);
-        }
-      } else {
-        if constexpr (C == 1) {  // a cursor, the full block unpredicated (60 registers, not 68)
+    if constexpr (C == 1) {
+      with_channel_reader(a.src, [&](auto rd) {
+        // The plain loads written out rather than through load_column<false> and a helper for
+        // the last sample: the same code through them takes ptxas to 72 registers where this
+        // takes 64 for the smoothing's perimeters at order 5, one channel (8 CTAs an SM -> 7).
+        if constexpr (kPadded) {
+          load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+          if (edge_samples) {
+            if (pos.m == 0) a.edges.xf[line] = v[0];
+            if (pos.m == a.block_rows - 1)
+              a.edges.xl[line] = frame_sample(a, rd, pos.x0 + j, pos.y0 + pos.hm - 1);
+          }
+        } else {  // a cursor, the full block unpredicated (60 registers, not 68)
           auto col = rd.column(pos.x0 + j, pos.y0);
           if (pos.hm == kBlock) {
             RF_UNROLL
@@ -48,21 +52,25 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
             RF_UNROLL
             for (int k = 0; k < kBlock; ++k, col.next()) v[k] = k < pos.hm ? col.at() : 0.f;
           }
-        } else {  // so written, order 3 takes 64 registers; through the cursor, 72
-          RF_UNROLL
-          for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? rd(pos.x0 + j, pos.y0 + k) : 0.f;
+          if (edge_samples) {
+            if (pos.m == 0) a.edges.xf[line] = v[0];
+            if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
+          }
         }
-        if (edge_samples) {
-          if (pos.m == 0) a.edges.xf[line] = v[0];
-          if (pos.m == a.block_rows - 1) a.edges.xl[line] = rd(pos.x0 + j, pos.y0 + pos.hm - 1);
-        }
+      });
+      // Mirror also needs the anticausal recursion of the input itself: its samples wait in
+      // this thread's tile column, so that the register file holds one copy of the block.
+      if (heads) {
+        RF_UNROLL
+        for (int k = 0; k < kBlock; ++k) tile[k][j] = v[k];
       }
-    });
-    // Mirror also needs the anticausal recursion of the input itself: its samples wait in this
-    // thread's tile column, so that the register file holds one copy of the block.
-    if (heads) {
+    } else {  // the column from the tile, where the input stays for mirror's heads
       RF_UNROLL
-      for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
+      for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? tile[k][j * C + c] : 0.f;
+      if (edge_samples) {
+        if (pos.m == 0) a.edges.xf[line] = v[0];
+        if (pos.m == a.block_rows - 1) a.edges.xl[line] = tile[pos.hm - 1][j * C + c];
+      }
     }
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
@@ -170,15 +178,25 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   const int c = pos.c, j = pos.line_index, i = pos.line_index;
 
   float v[kBlock];
-  if (j < pos.wn)
-    with_channel_reader<C>(a.src, c, [&](auto rd) {
-      if (kDiff && a.diff.skip)
-        load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
-      else
-        load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
-    });
-  // The image block is in flight; the carries are the row scan's.
-  wait_for_previous_stage();
+  if constexpr (C == 1) {
+    if (j < pos.wn)
+      with_channel_reader(a.src, [&](auto rd) {
+        if (kDiff && a.diff.skip)
+          load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+        else
+          load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
+      });
+    // The image block is in flight; the carries are the row scan's.
+    wait_for_previous_stage();
+  } else {
+    // The image block into the tile and this lane's line out of it; the carries are the row
+    // scan's.
+    load_tile<kDiff>(a, pos.t, pos.x0, pos.y0, pos.wn, pos.hm, tile);
+    tile_sync<C>();
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) v[k] = tile[k][j * C + c];  // zeros past the frame
+    wait_for_previous_stage();
+  }
   // The column and the row passes below are written out alike rather than through one helper:
   // through one, ptxas moved the difference kernels' spills and d/dx and d/dy at 4096^2 four
   // channels took 3-5% longer (overlapped-stages-h200.json, drafts: line_output_helper).
@@ -228,7 +246,8 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   tile_sync<C>();
   // Whole pixels out, a row of the block per warp instruction: one column of the block a thread
   // (C = 1), or a pixel of every kStep-th row. A measure's other term is loaded for 8 of the
-  // thread's rows before they are written, so that those loads are in flight together.
+  // thread's rows (4 pixels of four channels: 8 took registers the difference spilled) before
+  // they are written, so that those loads are in flight together.
   constexpr int kStep = C == 1 ? 1 : kTileThreads / kBlock;
   constexpr int kRows = kBlock / kStep;
   const int col = C == 1 ? pos.t : pos.t % kBlock, first = C == 1 ? 0 : pos.t / kBlock;
@@ -252,7 +271,7 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     }
   };
   if constexpr (kCombine) {
-    constexpr int kChunk = kRows < 8 ? kRows : 8;  // loads in flight at once
+    constexpr int kChunk = C == 1 ? 8 : 4;  // loads in flight at once
     RF_UNROLL
     for (int r0 = 0; r0 < kRows; r0 += kChunk) {
       cuda::Vec<C> other[kChunk];

@@ -163,83 +163,38 @@ struct SurfaceChannel {
   __device__ Column column(int x, int y0) const { return {surf, x, y0}; }
 };
 
-// A reader rd(x, y) with the channel readers' cursor, each sample read through rd(x, y).
-template <class Rd>
-struct ByRows {
-  Rd rd;
-  struct Column {
-    Rd rd;
-    int x, y;
-    __device__ float at() const { return rd(x, y); }
-    __device__ void next() { ++y; }
-  };
-  __device__ float operator()(int x, int y) const { return rd(x, y); }
-  __device__ Column column(int x, int y0) const { return {rd, x, y0}; }
-};
-template <class Rd>
-__device__ __forceinline__ ByRows<Rd> by_rows(Rd rd) {
-  return {rd};
-}
-
-// Calls f(rd) with the reader of channel c (above) of io's kind, chosen once.
-template <int C, class F>
-__device__ __forceinline__ void with_channel_reader(const Io& io, int c, F&& f) {
-  if constexpr (C == 1) {
-    switch (io.kind) {
-      case IoKind::SurfF32:
-        f(SurfaceChannel{io.surf});
-        break;
-      case IoKind::U16:
-        f(PitchedChannel<std::uint16_t, DecodeU16>{io.ptr, io.pitch});
-        break;
-      case IoKind::F16:
-        f(PitchedChannel<std::uint16_t, DecodeF16>{io.ptr, io.pitch});
-        break;
-      default:
-        f(PitchedChannel<float, DecodeF32>{io.ptr, io.pitch});
-    }
-  } else {
-    // Four channels: a lane per channel of a pixel, each sample through rd(x, y) (ByRows). Read
-    // through a cursor as one channel is, their block kernels took 120 to 152 registers, not 64
-    // to 72.
-    const char* p = io.ptr;
-    const std::size_t pitch = io.pitch;
-    const cudaSurfaceObject_t s = io.surf;
-    switch (io.kind) {
-      case IoKind::U8x4:
-        f(by_rows([=](int x, int y) {
-          return from_unorm8(
-              reinterpret_cast<const unsigned char*>(p + std::size_t(y) * pitch)[x * 4 + c]);
-        }));
-        break;
-      case IoKind::SurfF32x4:
-        f(by_rows([=](int x, int y) {
-          const float4 v = surf2Dread<float4>(s, x * int(sizeof(float4)), y);
-          return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-        }));
-        break;
-      case IoKind::SurfU8x4:
-        f(by_rows([=](int x, int y) {
-          const uchar4 v = surf2Dread<uchar4>(s, x * int(sizeof(uchar4)), y);
-          return from_unorm8(c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w);
-        }));
-        break;
-      default:
-        f(by_rows([=](int x, int y) {
-          return reinterpret_cast<const float*>(p + std::size_t(y) * pitch)[x * 4 + c];
-        }));
-    }
+// Calls f(rd) with the one-channel reader (above) of io's kind, chosen once.
+template <class F>
+__device__ __forceinline__ void with_channel_reader(const Io& io, F&& f) {
+  switch (io.kind) {
+    case IoKind::SurfF32:
+      f(SurfaceChannel{io.surf});
+      break;
+    case IoKind::U16:
+      f(PitchedChannel<std::uint16_t, DecodeU16>{io.ptr, io.pitch});
+      break;
+    case IoKind::F16:
+      f(PitchedChannel<std::uint16_t, DecodeF16>{io.ptr, io.pitch});
+      break;
+    default:
+      f(PitchedChannel<float, DecodeF32>{io.ptr, io.pitch});
   }
 }
 
-// Sample (x, y) of a frame with padded rows (Args::Difference::skip) through rd: the image's
-// row y - 1, and past the image's ends its extension's (clamp, zero, constant: a row of the
-// image or the constant the columns see).
+// The image row that row y of a frame with padded rows (Args::Difference::skip) holds: y - 1,
+// and past the image's ends its extension's, the first or last row (clamp) or -1 for the
+// constant the columns see (zero, constant).
+__device__ __forceinline__ int padded_row(const Args& a, int y) {
+  const int n = a.height - 2, row = y - 1;
+  if (row >= 0 && row < n) return row;
+  return a.ext == Extension::Clamp ? (row < 0 ? 0 : n - 1) : -1;
+}
+
+// Sample (x, y) of a frame with padded rows through rd (padded_row).
 template <class Rd>
 __device__ __forceinline__ float frame_sample(const Args& a, Rd rd, int x, int y) {
-  const int n = a.height - 2, row = y - 1;
-  if (row >= 0 && row < n) return rd(x, row);
-  return a.ext == Extension::Clamp ? rd(x, row < 0 ? 0 : n - 1) : a.constant[0];
+  const int row = padded_row(a, y);
+  return row >= 0 ? rd(x, row) : a.constant[0];
 }
 
 // Column x of the block's rows y0 .. y0 + len - 1 through rd into v, zeros past len; with
@@ -266,6 +221,43 @@ __device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0,
         if (k == len - 1) v[k] = beyond;
     }
   }
+}
+
+// Four channels: the block's pixels into the tile as floats (zeros past the frame's ends), a
+// warp a row of 32 whole pixels a load through io.cuh's readers, so that a lane's line of one
+// channel then costs a shared load a sample. Read a channel a lane from memory, each sample took
+// a load of its own float or byte with its row's 64-bit address. A lane has 4 pixels in flight at
+// once, not all 8: four floats' 16 KB a CTA at once, with the 8 CTAs an SM the block kernels now
+// fit, made 4096^2 order 1 1.13-1.19 of the time before (docs/bench/README.md, "Four channels,
+// whole pixels a load"). With kPadded, the frame may have padded rows (padded_row).
+template <bool kPadded>
+__device__ __forceinline__ void load_tile(const Args& a, int t, int x0, int y0, int wn, int hm,
+                                          float (&tile)[kBlock][TileShape<4>::kStride]) {
+  constexpr int kStep = kTileThreads / kBlock;
+  const int col = t % kBlock, x = x0 + col;
+  constexpr int kInFlight = 4;  // pixels a lane loads before it stores them (below)
+  cuda::with_reader<4, cuda::Kinds::No16>(a.src, [&](auto rd) {
+    RF_UNROLL
+    for (int r0 = 0; r0 < kBlock / kStep; r0 += kInFlight) {
+      cuda::Vec<4> p[kInFlight];
+      RF_UNROLL
+      for (int r = 0; r < kInFlight; ++r) {
+        const int k = t / kBlock + (r0 + r) * kStep;
+        p[r] = cuda::zero_vec<4, float>();
+        if (col < wn && k < hm) {
+          const int row = kPadded && a.diff.skip ? padded_row(a, y0 + k) : y0 + k;
+          p[r] = row >= 0 ? rd(x, row) : cuda::filled<4, float>(a.constant[0]);
+        }
+      }
+      RF_UNROLL
+      for (int r = 0; r < kInFlight; ++r) {
+        const int k = t / kBlock + (r0 + r) * kStep;
+        *reinterpret_cast<float4*>(&tile[k][col * 4]) =
+            make_float4(p[r].v[0], p[r].v[1], p[r].v[2], p[r].v[3]);
+      }
+      asm volatile("" ::: "memory");  // the next loads after these stores
+    }
+  });
 }
 
 template <int NR, int NC>
