@@ -19,11 +19,12 @@ namespace {
 // is at least 2% ahead:
 //   CUDA  docs/bench/fir-crossover-h200.json: one-channel frames of more than kSmallFrame pixels
 //         from 4096^2 f32, smaller ones, where the recursion's fixed latency weighs more and the
-//         FIR stays ahead longer, from 1920x1080 f32; docs/bench/fir-crossover-x4-h200.json:
-//         four channels from 4096^2 f32x4 and 3840x2160 rgba8, small ones from 1920x1080 rgba8
-//         (f32x4 keeps the large frames' values: the record has no small four-float frame).
-//         Order 1 of the one-channel classes from docs/bench/column-cursors-h200.json
-//         (crossover_order1), measured after the block kernels' loads and stores took a cursor.
+//         FIR stays ahead longer, from 1920x1080 f32. Order 1 of the one-channel classes from
+//         docs/bench/column-cursors-h200.json (crossover_order1), measured after the block kernels'
+//         loads and stores took a cursor. Four channels from
+//         docs/bench/four-channel-tiles-h200.json (crossover_x4), measured after their block
+//         kernels read whole pixels: 4096^2 f32x4, 3840x2160 rgba8, small ones from 1920x1080 rgba8
+//         (f32x4 keeps the large frames' values: no small four-float frame).
 //   CPU   docs/bench/fir-crossover-cpu.json: 2048^2, 2 cores, the recursion near the copy floor.
 struct Crossover {
   double cuda_f32[5], cuda_f32x4[5], cuda_rgba8[5];
@@ -31,8 +32,8 @@ struct Crossover {
   double cpu[5];
 };
 constexpr Crossover kCrossover = {
-    {1.0, 3.0, 5.0, 10.0, 12.0},   {1.0, 3.0, 5.0, 8.0, 10.0},  {1.0, 4.0, 6.0, 10.0, 12.0},
-    {4.0, 12.0, 16.0, 16.0, 16.0}, {1.0, 5.0, 6.0, 10.0, 12.0}, {0.5, 0.5, 0.75, 0.75, 1.0},
+    {1.0, 3.0, 5.0, 10.0, 12.0},   {0.5, 2.0, 4.0, 6.0, 8.0},  {0.5, 2.0, 5.0, 8.0, 10.0},
+    {4.0, 12.0, 16.0, 16.0, 16.0}, {1.0, 3.0, 5.0, 8.0, 12.0}, {0.5, 0.5, 0.75, 0.75, 1.0},
 };
 constexpr double kSmallFrame = 2.5e6;  // pixels: 1920x1080 is small, 3840x2160 is not
 
