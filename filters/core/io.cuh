@@ -48,36 +48,58 @@ inline IoKind kind_of(const FrameView& v) {
 template <int C, IoKind K>
 struct Reader;
 
-template <>
-struct Reader<1, IoKind::F32> {
+// One channel of samples of type T in a pitched buffer, as floats through Decode: rd(x, y), or
+// rd.column(x, y0), a cursor down column x from row y0 (at() the sample there, next() a row
+// down). The cursor is one pointer moved on by the pitch, so that a column of loads costs an add
+// each, not a 64-bit product of the row and the pitch with the frame's pointer and pitch loaded
+// again (docs/bench/README.md, "A block's column through one pointer").
+template <class T, class Decode>
+struct PitchedChannel {
   const char* ptr;
   std::size_t pitch;
+  struct Column {
+    const char* p;
+    std::size_t pitch;
+    __device__ Vec<1> at() const { return {Decode{}(*reinterpret_cast<const T*>(p))}; }
+    __device__ void next() { p += pitch; }
+  };
   __device__ Vec<1> operator()(int x, int y) const {
-    return {reinterpret_cast<const float*>(ptr + std::size_t(y) * pitch)[x]};
+    return {Decode{}(reinterpret_cast<const T*>(ptr + std::size_t(y) * pitch)[x])};
+  }
+  __device__ Column column(int x, int y0) const {
+    return {ptr + std::size_t(y0) * pitch + std::size_t(x) * sizeof(T), pitch};
   }
 };
+
+struct DecodeF32 {
+  __device__ float operator()(float v) const { return v; }
+};
+struct DecodeU16 {
+  __device__ float operator()(std::uint16_t v) const { return from_unorm16(v); }
+};
+struct DecodeF16 {
+  __device__ float operator()(std::uint16_t v) const { return from_half(v); }
+};
+
 template <>
-struct Reader<1, IoKind::U16> {
-  const char* ptr;
-  std::size_t pitch;
-  __device__ Vec<1> operator()(int x, int y) const {
-    return {from_unorm16(reinterpret_cast<const std::uint16_t*>(ptr + std::size_t(y) * pitch)[x])};
-  }
-};
+struct Reader<1, IoKind::F32> : PitchedChannel<float, DecodeF32> {};
 template <>
-struct Reader<1, IoKind::F16> {
-  const char* ptr;
-  std::size_t pitch;
-  __device__ Vec<1> operator()(int x, int y) const {
-    return {from_half(reinterpret_cast<const std::uint16_t*>(ptr + std::size_t(y) * pitch)[x])};
-  }
-};
+struct Reader<1, IoKind::U16> : PitchedChannel<std::uint16_t, DecodeU16> {};
+template <>
+struct Reader<1, IoKind::F16> : PitchedChannel<std::uint16_t, DecodeF16> {};
 template <>
 struct Reader<1, IoKind::SurfF32> {
   cudaSurfaceObject_t surf;
+  struct Column {
+    cudaSurfaceObject_t surf;
+    int x, y;
+    __device__ Vec<1> at() const { return {surf2Dread<float>(surf, x * int(sizeof(float)), y)}; }
+    __device__ void next() { ++y; }
+  };
   __device__ Vec<1> operator()(int x, int y) const {
     return {surf2Dread<float>(surf, x * int(sizeof(float)), y)};
   }
+  __device__ Column column(int x, int y0) const { return {surf, x, y0}; }
 };
 template <>
 struct Reader<4, IoKind::F32x4> {

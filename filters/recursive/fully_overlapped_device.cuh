@@ -116,68 +116,38 @@ __device__ __forceinline__ void tile_sync() {
     __syncthreads();
 }
 
-// A one-channel frame's samples as floats, of one kind: rd(x, y), or rd.column(x, y0), a cursor
-// down column x from row y0 (at() the sample there, next() a row down). The cursor is one pointer
-// moved on by the pitch, so that a block's 32 loads cost an add each: through rd(x, y) each took
-// a 64-bit product of the row and the pitch, and the frame's pointer and pitch loaded again
-// (docs/bench/README.md, "A block's column through one pointer").
-template <class T, class Decode>
-struct PitchedChannel {
-  const char* ptr;
-  std::size_t pitch;
+// A one-channel frame's samples as floats: io.cuh's reader of one kind, chosen once, whose
+// rd(x, y) and cursor rd.column(x, y0) give the sample's float rather than a Vec<1>.
+template <class Rd>
+struct ChannelReader {
+  Rd rd;
   struct Column {
-    const char* p;
-    std::size_t pitch;
-    __device__ float at() const { return Decode{}(*reinterpret_cast<const T*>(p)); }
-    __device__ void next() { p += pitch; }
+    typename Rd::Column col;
+    __device__ float at() const { return col.at().v[0]; }
+    __device__ void next() { col.next(); }
   };
-  __device__ float operator()(int x, int y) const {
-    return Decode{}(reinterpret_cast<const T*>(ptr + std::size_t(y) * pitch)[x]);
-  }
-  __device__ Column column(int x, int y0) const {
-    return {ptr + std::size_t(y0) * pitch + std::size_t(x) * sizeof(T), pitch};
-  }
+  __device__ float operator()(int x, int y) const { return rd(x, y).v[0]; }
+  __device__ Column column(int x, int y0) const { return {rd.column(x, y0)}; }
 };
 
-struct DecodeF32 {
-  __device__ float operator()(float v) const { return v; }
-};
-struct DecodeU16 {
-  __device__ float operator()(std::uint16_t v) const { return from_unorm16(v); }
-};
-struct DecodeF16 {
-  __device__ float operator()(std::uint16_t v) const { return from_half(v); }
-};
-
-struct SurfaceChannel {
-  cudaSurfaceObject_t surf;
-  struct Column {
-    cudaSurfaceObject_t surf;
-    int x, y;
-    __device__ float at() const { return surf2Dread<float>(surf, x * int(sizeof(float)), y); }
-    __device__ void next() { ++y; }
-  };
-  __device__ float operator()(int x, int y) const {
-    return surf2Dread<float>(surf, x * int(sizeof(float)), y);
-  }
-  __device__ Column column(int x, int y0) const { return {surf, x, y0}; }
-};
-
-// Calls f(rd) with the one-channel reader (above) of io's kind, chosen once.
+// Calls f(rd) with the one-channel reader of io's kind (ChannelReader), chosen by a switch: through
+// the if chain of io.cuh's with_reader<1> ptxas took some of the block kernels from 64 registers
+// to 72 (8 CTAs an SM to 7).
 template <class F>
 __device__ __forceinline__ void with_channel_reader(const Io& io, F&& f) {
+  using cuda::Reader;
   switch (io.kind) {
     case IoKind::SurfF32:
-      f(SurfaceChannel{io.surf});
+      f(ChannelReader<Reader<1, IoKind::SurfF32>>{{io.surf}});
       break;
     case IoKind::U16:
-      f(PitchedChannel<std::uint16_t, DecodeU16>{io.ptr, io.pitch});
+      f(ChannelReader<Reader<1, IoKind::U16>>{{io.ptr, io.pitch}});
       break;
     case IoKind::F16:
-      f(PitchedChannel<std::uint16_t, DecodeF16>{io.ptr, io.pitch});
+      f(ChannelReader<Reader<1, IoKind::F16>>{{io.ptr, io.pitch}});
       break;
     default:
-      f(PitchedChannel<float, DecodeF32>{io.ptr, io.pitch});
+      f(ChannelReader<Reader<1, IoKind::F32>>{{io.ptr, io.pitch}});
   }
 }
 
