@@ -64,7 +64,10 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
         RF_UNROLL
         for (int k = 0; k < kBlock; ++k) tile[k][j] = v[k];
       }
-    } else {  // the column from the tile, where the input stays for mirror's heads
+    } else {
+      // The column from the tile, where the input stays for mirror's heads. The tile holds zeros
+      // past the frame, but read unpredicated ptxas took these kernels to 94-96 registers, not
+      // 56-67 (four-channel-tiles-h200.json, drafts.first).
       RF_UNROLL
       for (int k = 0; k < kBlock; ++k) v[k] = k < pos.hm ? tile[k][j * C + c] : 0.f;
       if (edge_samples) {
