@@ -9,6 +9,9 @@
 
 namespace rf::fully_overlapped::device {
 
+// The axes an output stage's difference is taken along (a mask).
+constexpr int kAlongX = 1, kAlongY = 2;
+
 // Stage 1: every block's perimeters from the input alone (zero entering states).
 template <int NR, int NC, int C, bool kPadded>
 __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
@@ -164,12 +167,16 @@ __device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const f
   return w;
 }
 
-// Stage 5: every block from its complete carries, written out; with a difference
-// (OutputDifference, kDiff: a kernel of its own, so that the registers it takes do not cost the
-// smoothing its occupancy), along y after the columns' passes, along x after the rows'.
-template <int NR, int NC, int C, bool kDiff, bool kCombine = false>
+// Stage 5: every block from its complete carries, written out; with a difference along the axes
+// of kDiff (OutputDifference; kernels of their own, so that the registers it takes do not cost the
+// smoothing its occupancy), along y in the columns' anticausal pass, along x in the rows'; with
+// kCombine, combined with a measure's other term (Args::Difference::partner).
+template <int NR, int NC, int C, int kDiff, bool kCombine = false>
 __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
                                        const Modes<NR, NC, float>& fr) {
+  // The axes the arguments take a difference along, of those this kernel takes.
+  const bool dx = (kDiff & kAlongX) && a.diff.x, dy = (kDiff & kAlongY) && a.diff.y;
+  const int skip = (kDiff & kAlongY) ? a.diff.skip : 0;
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -184,7 +191,7 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   if constexpr (C == 1) {
     if (j < pos.wn)
       with_channel_reader(a.src, [&](auto rd) {
-        if (kDiff && a.diff.skip)
+        if (skip)
           load_column<true>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
         else
           load_column<false>(a, rd, pos.x0 + j, pos.y0, pos.hm, v);
@@ -194,7 +201,7 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   } else {
     // The image block into the tile and this lane's line out of it; the carries are the row
     // scan's.
-    load_tile<kDiff>(a, pos.t, pos.x0, pos.y0, pos.wn, pos.hm, tile);
+    load_tile<(kDiff & kAlongY) != 0>(a, pos.t, pos.x0, pos.y0, pos.wn, pos.hm, tile);
     tile_sync<C>();
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) v[k] = tile[k][j * C + c];  // zeros past the frame
@@ -206,17 +213,25 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   if (j < pos.wn) {
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
-    const float above = kDiff && a.diff.y ? mode_sum(w) : 0.f;  // the causal output there
+    const float above = dy ? mode_sum(w) : 0.f;  // the causal output there
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       causal_block<kFull>(fc, v, w, pos.hm);
       if (!a.causal_only) {
         w = get<NR, NC>(a.ce, pos.m, col_lines, line);
-        const float below = kDiff && a.diff.y ? mode_sum(w) : 0.f;
-        anticausal_block<kFull>(fc, v, w, pos.hm);
-        if (kDiff && a.diff.y)
+        if (!dy) {
+          anticausal_block<kFull>(fc, v, w, pos.hm);
+        } else if constexpr (NR + 2 * NC <= 3) {
+          anticausal_difference_block<kFull>(fc, v, w, pos.hm, above, a.diff.y, a.diff.wy);
+        } else {
+          // Orders 4 and 5 difference their columns after the pass: in it, d/dy at order 5
+          // took 1.20 of the smoothing's time at 4096^2 where after it 1.11
+          // (derivative-passes-h200.json).
+          const float below = mode_sum(w);
+          anticausal_block<kFull>(fc, v, w, pos.hm);
           difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.y,
                                   a.diff.wy);
+        }
       }
     });
     RF_UNROLL
@@ -228,18 +243,26 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     float u[kBlock];
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    St w = row_carry<NR, NC, kDiff>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
-    const float left = kDiff && a.diff.x ? mode_sum(w) : 0.f;  // the causal output there
+    St w = row_carry<NR, NC, (kDiff & kAlongY) != 0>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
+    const float left = dx ? mode_sum(w) : 0.f;  // the causal output there
     with_block_len(pos.wn, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       causal_block<kFull>(fr, u, w, pos.wn);
       if (!a.causal_only) {
-        w = row_carry<NR, NC, kDiff>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
-        const float right = kDiff && a.diff.x ? mode_sum(w) : 0.f;
-        anticausal_block<kFull>(fr, u, w, pos.wn);
-        if (kDiff && a.diff.x)
+        w = row_carry<NR, NC, (kDiff & kAlongY) != 0>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
+        if (!dx) {
+          anticausal_block<kFull>(fr, u, w, pos.wn);
+        } else if constexpr (kDiff == kAlongX || NR + 2 * NC <= 3) {
+          anticausal_difference_block<kFull>(fr, u, w, pos.wn, left, a.diff.x, a.diff.wx);
+        } else {
+          // A difference along both axes at orders 4 and 5 takes its rows' after the pass too:
+          // in it, d2/dxdy at order 5 took 1.25 of the smoothing's time at 4096^2 where after
+          // it 1.13 (derivative-passes-h200.json).
+          const float right = mode_sum(w);
+          anticausal_block<kFull>(fr, u, w, pos.wn);
           difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.x,
                                   a.diff.wx);
+        }
       }
     });
     RF_UNROLL
@@ -258,9 +281,9 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   const int x = pos.x0 + col;
   // The row of the output that row k of the block is written at, -1 for none (padded rows).
   auto out_row = [&](int k) {
-    if constexpr (kDiff) {
-      const int y = pos.y0 + k - a.diff.skip;
-      return y < a.height - 2 * a.diff.skip ? y : -1;
+    if constexpr (kDiff != 0) {
+      const int y = pos.y0 + k - skip;
+      return y < a.height - 2 * skip ? y : -1;
     } else {
       return pos.y0 + k;
     }
@@ -300,8 +323,8 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   } else {
     // The block's rows that are output rows (padded rows: not the frame's first and last).
     int begin = first, end = pos.hm, shift = 0;
-    if constexpr (kDiff) {
-      shift = a.diff.skip;
+    if constexpr (kDiff != 0) {
+      shift = skip;
       if (begin < shift - pos.y0) begin += kStep;
       end = min(end, a.height - shift - pos.y0);
     }
@@ -316,23 +339,28 @@ template <int NR, int NC, int C, bool kBatch>
 __global__ void __launch_bounds__(kTileThreads)
     output_kernel(const Args frames, const Modes<NR, NC, float> fc, const Modes<NR, NC, float> fr) {
   if constexpr (kBatch)
-    output<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
+    output<NR, NC, C, 0>(frame_args(frames, blockIdx.z), fc, fr);
   else
-    output<NR, NC, C, false>(frames, fc, fr);
+    output<NR, NC, C, 0>(frames, fc, fr);
 }
 
-// CTAs an SM holds of the output stage with a difference: 7 caps it at 72 registers, the
-// smoothing's own, for a few spilled ones; its default 96 leave 5 (docs/bench/README.md,
-// Derivatives).
-constexpr int kDifferenceCtas = 7;
+// CTAs an SM holds of the output stage with a difference along one axis: 8 caps it at 64
+// registers, the smoothing's own at most orders, with a few spilled at orders 4 and 5 along y,
+// where 7 CTAs (72 registers) took d/dy as long at 4096^2 and 3-7% longer at 1024^2 and 2048^2;
+// along both axes, 7, where 8 spilled up to 104 bytes and took d2/dxdy 1.15 of the time at 7
+// (docs/bench/README.md, Derivatives).
+constexpr int difference_ctas(int axes) {
+  return axes == (kAlongX | kAlongY) ? 7 : 8;
+}
 
-// The output stage with a difference, one frame a launch; combined with a measure's other term
-// (kCombine: a kernel of its own, whose loads would cost the partials' registers).
-template <int NR, int NC, int C, bool kCombine>
-__global__ void __launch_bounds__(kTileThreads, kDifferenceCtas)
+// The output stage with a difference along kAxes (kAlongX, kAlongY or both), one frame a launch;
+// with kCombine (along y alone: CudaFilter::combine_with), combined with a measure's other term.
+// A kernel for each axis alone, so that neither carries the other's registers.
+template <int NR, int NC, int C, int kAxes, bool kCombine>
+__global__ void __launch_bounds__(kTileThreads, difference_ctas(kAxes))
     difference_output_kernel(const Args a, const Modes<NR, NC, float> fc,
                              const Modes<NR, NC, float> fr) {
-  output<NR, NC, C, true, kCombine>(a, fc, fr);
+  output<NR, NC, C, kAxes, kCombine>(a, fc, fr);
 }
 
 template <int C>
@@ -354,10 +382,15 @@ BlockLaunches block_launches(const Plan& p, bool overlap) {
     };
     out.output = [=](const Args& a, cudaStream_t s) {
       const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));
-      auto kernel = a.batch.frames > 1     ? output_kernel<NR, NC, C, true>
-                    : a.diff.partner.ptr   ? difference_output_kernel<NR, NC, C, true>
-                    : a.diff.x || a.diff.y ? difference_output_kernel<NR, NC, C, false>
-                                           : output_kernel<NR, NC, C, false>;
+      constexpr int kBoth = kAlongX | kAlongY;
+      const int axes = (a.diff.x ? kAlongX : 0) | (a.diff.y ? kAlongY : 0);
+      const bool combines = a.diff.partner.ptr != nullptr;  // along y alone
+      auto kernel = a.batch.frames > 1 ? output_kernel<NR, NC, C, true>
+                    : axes == 0        ? output_kernel<NR, NC, C, false>
+                    : axes == kAlongX  ? difference_output_kernel<NR, NC, C, kAlongX, false>
+                    : axes == kBoth    ? difference_output_kernel<NR, NC, C, kBoth, false>
+                    : combines         ? difference_output_kernel<NR, NC, C, kAlongY, true>
+                                       : difference_output_kernel<NR, NC, C, kAlongY, false>;
       launch(overlap, kernel, g, block, 0, s, a, fc, fr);
     };
   });

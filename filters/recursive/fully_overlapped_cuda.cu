@@ -659,8 +659,8 @@ void CudaFilter::enqueue(const Io& src, const Io& dst, cudaStream_t stream, cuda
 }
 
 void CudaFilter::combine_with(const Io& other, bool squares) {
-  if (!impl_->args.diff.x && !impl_->args.diff.y)
-    throw std::logic_error("CudaFilter::combine_with without a difference");
+  if (impl_->args.diff.x || !impl_->args.diff.y)
+    throw std::logic_error("CudaFilter::combine_with without a difference along y alone");
   impl_->args.diff.partner = other;
   impl_->args.diff.squares = squares ? 1 : 0;
 }

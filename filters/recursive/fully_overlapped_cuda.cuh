@@ -36,7 +36,8 @@ class CudaFilter final : public cuda::FrameFilter {
   bool writes(cuda::IoKind) const override { return true; }
   bool batches() const override;  // planned for more than one frame
 
-  // With a difference: each output sample combined with the same sample of `other`, a float
+  // With a difference along y alone (a measure's second term, filters/core/spec.h: partials):
+  // each output sample combined with the same sample of `other`, a float
   // buffer of the frame's size and channels holding another term of a measure
   // (filters/core/derivative.h), as the root of their squares' sum (the gradient magnitude) or
   // their sum (the Laplacian); it saves the measure a pass of its own.

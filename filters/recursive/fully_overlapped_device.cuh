@@ -178,12 +178,18 @@ __device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0,
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k, col.next()) v[k] = k < len ? col.at() : 0.f;
   } else {
+    // The image's rows through a cursor: row k of the block is the image's row y0 + k - 1.
     const bool first = y0 == 0, last = y0 + len == a.height;
     const int inside = last ? len - 1 : len;
-    RF_UNROLL
-    for (int k = 0; k < kBlock; ++k)
-      v[k] = k < inside && (k > 0 || !first) ? rd(x, y0 + k - 1) : 0.f;
-    if (first) v[0] = frame_sample(a, rd, x, 0);
+    auto col = rd.column(x, first ? 0 : y0 - 1);
+    if (first) {
+      RF_UNROLL
+      for (int k = 1; k < kBlock; ++k, col.next()) v[k] = k < inside ? col.at() : 0.f;
+      v[0] = frame_sample(a, rd, x, 0);
+    } else {
+      RF_UNROLL
+      for (int k = 0; k < kBlock; ++k, col.next()) v[k] = k < inside ? col.at() : 0.f;
+    }
     if (last) {
       const float beyond = frame_sample(a, rd, x, a.height - 1);
       RF_UNROLL

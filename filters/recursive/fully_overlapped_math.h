@@ -209,6 +209,41 @@ RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, int ord
     run([&](V prev, V cur, V next) { return fused(w[0], prev, fused(w[1], cur, w[2] * next)); });
 }
 
+// The anticausal pass of a block (anticausal_block) with the difference of its complete output
+// taken as the pass goes: v_k = w[0] y_{k-1} + w[1] y_k + w[2] y_{k+1} for the outputs y over the
+// block's `len` samples, y_{-1} the output before the block (output_before, from `before`, the
+// causal output there) and y_len the one past it (the mode sum of the state entering, w). Sample
+// k + 1 is differenced as soon as y_k is out, so that a sample leaves the registers where the
+// plain pass lets it go: differenced after the pass (difference_block), the block's outputs all
+// stayed live and the output stage took 96 registers where the smoothing takes 56-72; the columns
+// of orders 4 and 5 still take it after (fully_overlapped_blocks.cuh). A first difference (order 1:
+// w[0] = -w[2], w[1] = 0) as w[2] (y_{k+1} - y_{k-1}), one operation fewer a sample.
+template <bool Full, int NR, int NC, class T, class V, class W>
+RF_HDI void anticausal_difference_block(const Modes<NR, NC, T>& f, V (&v)[kBlock],
+                                        State<NR, NC, T>& w, int len, T before, int order,
+                                        const W (&d)[3]) {
+  auto run = [&](auto combine) {
+    T next = mode_sum(w), after = T(0);  // the outputs at samples k + 1 and k + 2
+    scale_in(f, w);
+    RF_UNROLL
+    for (int k = kBlock - 1; k >= 0; --k) {
+      if (!Full && k >= len) continue;
+      const T y = step(f, w, T(v[k]));
+      if (k + 1 < (Full ? kBlock : len)) v[k + 1 < kBlock ? k + 1 : k] = V(combine(y, next, after));
+      after = next;
+      next = y;
+    }
+    scale_out(f, w);
+    v[0] = V(combine(output_before(f, w, before), next, after));
+  };
+  if (order == 1)
+    run([&](T prev, T, T next) { return T(d[2]) * (next - prev); });
+  else
+    run([&](T prev, T cur, T next) {
+      return fused(T(d[0]), prev, fused(T(d[1]), cur, T(d[2]) * next));
+    });
+}
+
 // ---------------------------------------------------------------------------------------------
 // The scans: r x r maps (stride kMaxOrder) in T: double on the CPU, float in the kernels (mode
 // states keep the maps well conditioned, so float loses nothing the carries' storage does not).

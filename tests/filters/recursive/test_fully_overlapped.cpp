@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "filters/core/derivative.h"
 #include "filters/core/design.h"
 #include "filters/core/engine.h"
 #include "filters/core/errors.h"
 #include "filters/recursive/fully_overlapped.h"
 #include "filters/recursive/fully_overlapped_cpu.h"
+#include "filters/recursive/fully_overlapped_math.h"
 #include "filters/recursive/modal.h"
 #include "filters/recursive/pair_modes.h"
 #include "filters/recursive/reference.h"
@@ -313,4 +315,67 @@ TEST_CASE("fully overlapped: the scans' runs fill whole waves of the SMs") {
         // A device of one SM holding one scan warp: whole chains.
         CHECK(scan_runs(groups, blocks, bytes(blocks, r, 3), {1, 1, h200.l2_bytes}) == 1);
       }
+}
+
+TEST_CASE("fully overlapped: the output stage's difference taken in the anticausal pass") {
+  // The CUDA output stage's differences, anticausal_difference_block (in the pass) and
+  // difference_block (after it), against the anticausal pass followed by the difference of its
+  // outputs written out, the samples beyond the block from the states around it.
+  using fully_overlapped::kBlock;
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto check = [&](auto tag, const Recursive& f) {
+    constexpr int NR = decltype(tag)::kReal, NC = decltype(tag)::kPairs;
+    using St = fully_overlapped::State<NR, NC, double>;
+    const auto m = fully_overlapped::modes_of<NR, NC, double>(modal::modal_form(f));
+    for (int len : {kBlock, 19, 1}) {
+      for (int order : {1, 2}) {
+        const double d[3] = {difference_weight(order, -1), difference_weight(order, 0),
+                             difference_weight(order, 1)};
+        double v[kBlock], want[kBlock];
+        for (int k = 0; k < kBlock; ++k) v[k] = k < len ? u(rng) : 0.0;
+        St w;
+        for (int k = 0; k < NR + 2 * NC; ++k) w[k] = u(rng);
+        const double before = u(rng);
+        // The pass, then the difference.
+        std::copy(v, v + kBlock, want);
+        St plain = w;
+        const double after = fully_overlapped::mode_sum(plain);
+        if (len == kBlock)
+          fully_overlapped::anticausal_block<true>(m, want, plain, len);
+        else
+          fully_overlapped::anticausal_block<false>(m, want, plain, len);
+        double y[kBlock + 2];
+        y[0] = fully_overlapped::output_before(m, plain, before);
+        for (int k = 0; k < len; ++k) y[k + 1] = want[k];
+        y[len + 1] = after;
+        // The difference after the pass (orders 4 and 5 take it so along y).
+        double after_pass[kBlock];
+        std::copy(want, want + kBlock, after_pass);
+        if (len == kBlock)
+          fully_overlapped::difference_block<true>(after_pass, len, y[0], after, order, d);
+        else
+          fully_overlapped::difference_block<false>(after_pass, len, y[0], after, order, d);
+        for (int k = 0; k < len; ++k) want[k] = d[0] * y[k] + d[1] * y[k + 1] + d[2] * y[k + 2];
+        for (int k = 0; k < len; ++k)
+          CHECK(after_pass[k] == doctest::Approx(want[k]).epsilon(1e-12));
+        // In one pass.
+        St fused = w;
+        if (len == kBlock)
+          fully_overlapped::anticausal_difference_block<true>(m, v, fused, len, before, order, d);
+        else
+          fully_overlapped::anticausal_difference_block<false>(m, v, fused, len, before, order, d);
+        INFO("modes " << NR << "+" << NC << " pairs, len " << len << ", difference order "
+                      << order);
+        for (int k = 0; k < len; ++k) CHECK(v[k] == doctest::Approx(want[k]).epsilon(1e-12));
+        for (int k = 0; k < NR + 2 * NC; ++k) CHECK(fused[k] == doctest::Approx(plain[k]));
+      }
+    }
+  };
+  for (int order = 1; order <= 5; ++order) {
+    const Recursive f = gaussian(order, 3.0);
+    const modal::Form form = modal::modal_form(f);
+    CHECK(fully_overlapped::with_modes(form.real_modes, form.complex_pairs,
+                                       [&](auto tag) { check(tag, f); }));
+  }
 }
