@@ -36,11 +36,11 @@ class CudaFilter final : public cuda::FrameFilter {
   bool writes(cuda::IoKind) const override { return true; }
   bool batches() const override;  // planned for more than one frame
 
-  // With a difference along y alone (a measure's second term, filters/core/spec.h: partials):
-  // each output sample combined with the same sample of `other`, a float
-  // buffer of the frame's size and channels holding another term of a measure
-  // (filters/core/derivative.h), as the root of their squares' sum (the gradient magnitude) or
-  // their sum (the Laplacian); it saves the measure a pass of its own.
+  // With a difference along y alone (a measure's second term: partials, filters/core/spec.h):
+  // each output sample combined with the same sample of `other`, a float buffer of the frame's
+  // size and channels holding another term of a measure (filters/core/derivative.h), as the root
+  // of their squares' sum (the gradient magnitude) or their sum (the Laplacian); it saves the
+  // measure a pass of its own.
   void combine_with(const cuda::Io& other, bool squares);
 
   // Enqueues the four launches on `stream` (src == dst allowed). `marks`, when given, are

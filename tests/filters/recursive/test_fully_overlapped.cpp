@@ -337,6 +337,8 @@ TEST_CASE("fully overlapped: the output stage's difference taken in the anticaus
         St w;
         for (int k = 0; k < NR + 2 * NC; ++k) w[k] = u(rng);
         const double before = u(rng);
+        INFO("modes " << NR << "+" << NC << " pairs, len " << len << ", difference order "
+                      << order);
         // The pass, then the difference.
         std::copy(v, v + kBlock, want);
         St plain = w;
@@ -365,8 +367,6 @@ TEST_CASE("fully overlapped: the output stage's difference taken in the anticaus
           fully_overlapped::anticausal_difference_block<true>(m, v, fused, len, before, order, d);
         else
           fully_overlapped::anticausal_difference_block<false>(m, v, fused, len, before, order, d);
-        INFO("modes " << NR << "+" << NC << " pairs, len " << len << ", difference order "
-                      << order);
         for (int k = 0; k < len; ++k) CHECK(v[k] == doctest::Approx(want[k]).epsilon(1e-12));
         for (int k = 0; k < NR + 2 * NC; ++k) CHECK(fused[k] == doctest::Approx(plain[k]));
       }
