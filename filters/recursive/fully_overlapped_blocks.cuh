@@ -345,10 +345,10 @@ __global__ void __launch_bounds__(kTileThreads)
 }
 
 // CTAs an SM holds of the output stage with a difference along one axis: 8 caps it at 64
-// registers, the smoothing's own at most orders, with a few spilled at orders 4 and 5 along y,
-// where 7 CTAs (72 registers) took d/dy as long at 4096^2 and 3-7% longer at 1024^2 and 2048^2;
-// along both axes, 7, where 8 spilled up to 104 bytes and took d2/dxdy 1.15 of the time at 7
-// (docs/bench/README.md, Derivatives).
+// registers, the smoothing's own at most orders; along y at orders 4 and 5 it spills (4-112
+// bytes one channel, 88-416 four), where 7 CTAs (72 registers) took d/dy as long at 4096^2 and
+// 3-7% longer at 1024^2 and 2048^2; along both axes, 7, where 8 spilled up to 104 bytes and took
+// d2/dxdy 1.15 of the time at 7 (docs/bench/README.md, Derivatives).
 constexpr int difference_ctas(int axes) {
   return axes == (kAlongX | kAlongY) ? 7 : 8;
 }
