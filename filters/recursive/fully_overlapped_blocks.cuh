@@ -144,27 +144,35 @@ __global__ void __launch_bounds__(kTileThreads)
 }
 
 // The carry of block s of row y of a channel (whose rows start at line `first`) that the output
-// stage's rows run from: the row's own, or with a difference along y the same difference of the
-// carries of the rows around it, the rows beyond the image's ends those the extension continues
-// it with (OutputDifference; a padded frame's own rows under pads_rows), since a row's carries
-// are linear in the row alone.
+// stage's rows run from: the row's own, or with a difference along y (kDiff) the same difference of
+// the carries of the rows around it, those beyond the image's ends the rows the extension continues
+// it with (OutputDifference; Args::Difference::row_before and row_after), since a row's carries are
+// linear in the row alone.
 template <int NR, int NC, bool kDiff>
 __device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const float* base, int s,
                                                           std::size_t lines, std::size_t first,
                                                           int y) {
-  if (!kDiff || !a.diff.y) return get<NR, NC>(base, s, lines, first + y);
-  State<NR, NC, float> w = zero_state<NR, NC, float>();
-  RF_UNROLL
-  for (int o = -1; o <= 1; ++o) {
-    const float weight = a.diff.wy[o + 1];
-    if (weight == 0.f) continue;
-    // Past a padded frame's ends (zero, constant) no row: the padding's own rows, not written.
-    const int e = extend_index(y + o, a.height, a.ext);
-    const State<NR, NC, float> g = get<NR, NC>(base, s, lines, first + (e < 0 ? y : e));
+  using St = State<NR, NC, float>;
+  if constexpr (!kDiff) {
+    return get<NR, NC>(base, s, lines, first + y);
+  } else {
+    const float(&d)[3] = a.diff.wy;
+    const int above = y > 0 ? y - 1 : a.diff.row_before;
+    const int below = y + 1 < a.height ? y + 1 : a.diff.row_after;
+    const St lo = get<NR, NC>(base, s, lines, first + above);
+    const St hi = get<NR, NC>(base, s, lines, first + below);
+    St w;
     RF_UNROLL
-    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(weight, g[k], w[k]);
+    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = d[0] * lo[k];
+    if (d[1] != 0.f) {  // a second difference; a first one has no middle term
+      const St mid = get<NR, NC>(base, s, lines, first + y);
+      RF_UNROLL
+      for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(d[1], mid[k], w[k]);
+    }
+    RF_UNROLL
+    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(d[2], hi[k], w[k]);
+    return w;
   }
-  return w;
 }
 
 // Stage 5: every block from its complete carries, written out; with a difference along the axes
@@ -174,9 +182,14 @@ __device__ __forceinline__ State<NR, NC, float> row_carry(const Args& a, const f
 template <int NR, int NC, int C, int kDiff, bool kCombine = false>
 __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>& fc,
                                        const Modes<NR, NC, float>& fr) {
-  // The axes the arguments take a difference along, of those this kernel takes.
-  const bool dx = (kDiff & kAlongX) && a.diff.x, dy = (kDiff & kAlongY) && a.diff.y;
-  const int skip = (kDiff & kAlongY) ? a.diff.skip : 0;
+  // The axes of the difference, known to the compiler: block_launches picks the kernel by the
+  // arguments' axes, and a difference is never taken of a causal filter (CudaFilter refuses it).
+  // Read from the arguments instead, each kernel also held the other branches' code, and d/dy's
+  // output stage at 4096^2 stalled a sixth of its time on instruction fetch (docs/bench/README.md,
+  // Derivatives).
+  constexpr bool dx = (kDiff & kAlongX) != 0, dy = (kDiff & kAlongY) != 0;
+  const bool causal_only = kDiff == 0 && a.causal_only;
+  const int skip = dy ? a.diff.skip : 0;
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -201,7 +214,7 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
   } else {
     // The image block into the tile and this lane's line out of it; the carries are the row
     // scan's.
-    load_tile<(kDiff & kAlongY) != 0>(a, pos.t, pos.x0, pos.y0, pos.wn, pos.hm, tile);
+    load_tile<dy>(a, pos.t, pos.x0, pos.y0, pos.wn, pos.hm, tile);
     tile_sync<C>();
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) v[k] = tile[k][j * C + c];  // zeros past the frame
@@ -217,9 +230,9 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       causal_block<kFull>(fc, v, w, pos.hm);
-      if (!a.causal_only) {
+      if (!causal_only) {
         w = get<NR, NC>(a.ce, pos.m, col_lines, line);
-        if (!dy) {
+        if constexpr (!dy) {
           anticausal_block<kFull>(fc, v, w, pos.hm);
         } else if constexpr (NR + 2 * NC <= 3) {
           anticausal_difference_block<kFull>(fc, v, w, pos.hm, above, a.diff.y, a.diff.wy);
@@ -243,14 +256,14 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     float u[kBlock];
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    St w = row_carry<NR, NC, (kDiff & kAlongY) != 0>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
+    St w = row_carry<NR, NC, dy>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
     const float left = dx ? mode_sum(w) : 0.f;  // the causal output there
     with_block_len(pos.wn, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       causal_block<kFull>(fr, u, w, pos.wn);
-      if (!a.causal_only) {
-        w = row_carry<NR, NC, (kDiff & kAlongY) != 0>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
-        if (!dx) {
+      if (!causal_only) {
+        w = row_carry<NR, NC, dy>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
+        if constexpr (!dx) {
           anticausal_block<kFull>(fr, u, w, pos.wn);
         } else if constexpr (kDiff == kAlongX || NR + 2 * NC <= 3) {
           anticausal_difference_block<kFull>(fr, u, w, pos.wn, left, a.diff.x, a.diff.wx);
@@ -345,10 +358,10 @@ __global__ void __launch_bounds__(kTileThreads)
 }
 
 // CTAs an SM holds of the output stage with a difference along one axis: 8 caps it at 64
-// registers, the smoothing's own at most orders; along y at orders 4 and 5 it spills (4-112
-// bytes one channel, 88-416 four), where 7 CTAs (72 registers) took d/dy as long at 4096^2 and
-// 3-7% longer at 1024^2 and 2048^2; along both axes, 7, where 8 spilled up to 104 bytes and took
-// d2/dxdy 1.15 of the time at 7 (docs/bench/README.md, Derivatives).
+// registers, the smoothing's own at most orders; along y some spill (one channel up to 36 bytes,
+// four channels up to 460 at orders 4 and 5), where 7 CTAs (72 registers) took d/dy as long at
+// 4096^2 and 3-7% longer at 1024^2 and 2048^2; along both axes, 7, where 8 spilled up to 104
+// bytes and took d2/dxdy 1.15 of the time at 7 (docs/bench/README.md, Derivatives).
 constexpr int difference_ctas(int axes) {
   return axes == (kAlongX | kAlongY) ? 7 : 8;
 }

@@ -587,6 +587,9 @@ CudaFilter::CudaFilter(const AxisDesigns& filters, Extension ext, int width, int
   a.diff.x = diff.x;
   a.diff.y = diff.y;
   a.diff.skip = padded ? 1 : 0;
+  const int before = extend_index(-1, rows, p.ext), after = extend_index(rows, rows, p.ext);
+  a.diff.row_before = before < 0 ? 0 : before;
+  a.diff.row_after = after < 0 ? rows - 1 : after;
   for (int o = -1; o <= 1; ++o) {
     a.diff.wx[o + 1] = float(difference_weight(diff.x, o) * (diff.x ? diff.scale : 1.0));
     a.diff.wy[o + 1] = float(difference_weight(diff.y, o) * (diff.x ? 1.0 : diff.scale));

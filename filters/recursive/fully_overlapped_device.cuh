@@ -60,6 +60,9 @@ struct Args {
     // below, read from the image itself (load_column); those two rows are not written, and row y
     // is written at y - 1.
     int skip = 0;
+    // The rows the extension continues the frame with above its first row and below its last
+    // (extend_index), where a difference along y takes them; the row itself where it has none.
+    int row_before = 0, row_after = 0;
   } diff;
   // A batch of `frames` frames: frame f of src and dst `src` and `dst` bytes on, its carries,
   // edge samples and reductions these many floats on (frame_args).
