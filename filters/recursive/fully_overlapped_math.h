@@ -185,13 +185,25 @@ RF_HDI T output_before(const Modes<NR, NC, T>& f, const State<NR, NC, T>& w, T y
   return z;
 }
 
+// Calls run(combine) with combine(prev, cur, next) = w[0] prev + w[1] cur + w[2] next in T, the
+// difference of weights w; a first difference (order 1: w[0] = -w[2], w[1] = 0) as
+// w[2] (next - prev), one operation fewer a sample.
+template <class T, class W, class Run>
+RF_HDI void with_difference(int order, const W (&w)[3], Run&& run) {
+  if (order == 1)
+    run([&](T prev, T, T next) { return T(w[2]) * (next - prev); });
+  else
+    run([&](T prev, T cur, T next) {
+      return fused(T(w[0]), prev, fused(T(w[1]), cur, T(w[2]) * next));
+    });
+}
+
 // v_k = w[0] v_{k-1} + w[1] v_k + w[2] v_{k+1} over the block's `len` samples in place, with
-// v_{-1} = before and v_len = after; a first difference (order 1: w[0] = -w[2], w[1] = 0) as
-// w[2] (v_{k+1} - v_{k-1}), one operation fewer a sample.
+// v_{-1} = before and v_len = after (with_difference).
 template <bool Full, class V, class W>
 RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, int order,
                              const W (&w)[3]) {
-  auto run = [&](auto combine) {
+  with_difference<V>(order, w, [&](auto combine) {
     V prev = before;
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) {
@@ -202,11 +214,7 @@ RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, int ord
       v[k] = combine(prev, cur, next);
       prev = cur;
     }
-  };
-  if (order == 1)
-    run([&](V prev, V, V next) { return w[2] * (next - prev); });
-  else
-    run([&](V prev, V cur, V next) { return fused(w[0], prev, fused(w[1], cur, w[2] * next)); });
+  });
 }
 
 // The anticausal pass of a block (anticausal_block) with the difference of its complete output
@@ -216,13 +224,12 @@ RF_HDI void difference_block(V (&v)[kBlock], int len, V before, V after, int ord
 // k + 1 is differenced as soon as y_k is out, so that a sample leaves the registers where the
 // plain pass lets it go: differenced after the pass (difference_block), the block's outputs all
 // stayed live and the output stage took 96 registers where the smoothing takes 56-72; the columns
-// of orders 4 and 5 still take it after (fully_overlapped_blocks.cuh). A first difference (order 1:
-// w[0] = -w[2], w[1] = 0) as w[2] (y_{k+1} - y_{k-1}), one operation fewer a sample.
+// of orders 4 and 5 still take it after (fully_overlapped_blocks.cuh).
 template <bool Full, int NR, int NC, class T, class V, class W>
 RF_HDI void anticausal_difference_block(const Modes<NR, NC, T>& f, V (&v)[kBlock],
                                         State<NR, NC, T>& w, int len, T before, int order,
                                         const W (&d)[3]) {
-  auto run = [&](auto combine) {
+  with_difference<T>(order, d, [&](auto combine) {
     T next = mode_sum(w), after = T(0);  // the outputs at samples k + 1 and k + 2
     scale_in(f, w);
     RF_UNROLL
@@ -235,13 +242,7 @@ RF_HDI void anticausal_difference_block(const Modes<NR, NC, T>& f, V (&v)[kBlock
     }
     scale_out(f, w);
     v[0] = V(combine(output_before(f, w, before), next, after));
-  };
-  if (order == 1)
-    run([&](T prev, T, T next) { return T(d[2]) * (next - prev); });
-  else
-    run([&](T prev, T cur, T next) {
-      return fused(T(d[0]), prev, fused(T(d[1]), cur, T(d[2]) * next));
-    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
