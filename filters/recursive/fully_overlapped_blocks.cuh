@@ -78,6 +78,9 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
         if (pos.m == a.block_rows - 1) a.edges.xl[line] = tile[pos.hm - 1][j * C + c];
       }
     }
+    // A partial block keeps passes of its own here (with_block_len), unlike the output stage's:
+    // moved through the tile as there (mirror's heads first, so that the lane's line is free),
+    // the one-channel perimeter kernels took 71-96 registers against 56-72.
     with_block_len(pos.hm, [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       St w = zero_state<NR, NC, float>();
@@ -227,26 +230,30 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
     const float above = dy ? mode_sum(w) : 0.f;  // the causal output there
-    with_block_len(pos.hm, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
-      causal_block<kFull>(fc, v, w, pos.hm);
-      if (!causal_only) {
-        w = get<NR, NC>(a.ce, pos.m, col_lines, line);
-        if constexpr (!dy) {
-          anticausal_block<kFull>(fc, v, w, pos.hm);
-        } else if constexpr (NR + 2 * NC <= 3) {
-          anticausal_difference_block<kFull>(fc, v, w, pos.hm, above, a.diff.y, a.diff.wy);
-        } else {
-          // Orders 4 and 5 difference their columns after the pass: in it, d/dy at order 5
-          // took 1.20 of the smoothing's time at 4096^2 where after it 1.11
-          // (derivative-passes-h200.json).
-          const float below = mode_sum(w);
-          anticausal_block<kFull>(fc, v, w, pos.hm);
-          difference_block<kFull>(v, pos.hm, output_before(fc, w, above), below, a.diff.y,
-                                  a.diff.wy);
-        }
+    // A partial block through the full block's passes (shift_later): from the carries, its
+    // zeros after it for the causal pass and before it for the anticausal one.
+    const int pad = kBlock - pos.hm;
+    float* own = &tile[0][j * C + c];  // this lane's column, free until the outputs go there
+    causal_block<true>(fc, v, w, kBlock);
+    if (!causal_only) {
+      w = get<NR, NC>(a.ce, pos.m, col_lines, line);
+      shift_later_through(v, pad, own, Shape::kStride);
+      if constexpr (!dy) {
+        anticausal_block<true>(fc, v, w, kBlock);
+      } else if constexpr (NR + 2 * NC <= 3) {
+        set_before(v, pad, above);
+        anticausal_difference_block<true>(fc, v, w, kBlock, above, a.diff.y, a.diff.wy);
+      } else {
+        // Orders 4 and 5 difference their columns after the pass: in it, d/dy at order 5
+        // took 1.20 of the smoothing's time at 4096^2 where after it 1.11
+        // (derivative-passes-h200.json).
+        const float below = mode_sum(w);
+        set_before(v, pad, above);
+        anticausal_block<true>(fc, v, w, kBlock);
+        difference_block<true>(v, kBlock, output_before(fc, w, above), below, a.diff.y, a.diff.wy);
       }
-    });
+      shift_earlier_through(v, pad, own, Shape::kStride);
+    }
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
   }
@@ -258,26 +265,28 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
     St w = row_carry<NR, NC, dy>(a, a.rp, pos.n, row_lines, first, pos.y0 + i);
     const float left = dx ? mode_sum(w) : 0.f;  // the causal output there
-    with_block_len(pos.wn, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
-      causal_block<kFull>(fr, u, w, pos.wn);
-      if (!causal_only) {
-        w = row_carry<NR, NC, dy>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
-        if constexpr (!dx) {
-          anticausal_block<kFull>(fr, u, w, pos.wn);
-        } else if constexpr (kDiff == kAlongX || NR + 2 * NC <= 3) {
-          anticausal_difference_block<kFull>(fr, u, w, pos.wn, left, a.diff.x, a.diff.wx);
-        } else {
-          // A difference along both axes at orders 4 and 5 takes its rows' after the pass too:
-          // in it, d2/dxdy at order 5 took 1.25 of the smoothing's time at 4096^2 where after
-          // it 1.13 (derivative-passes-h200.json).
-          const float right = mode_sum(w);
-          anticausal_block<kFull>(fr, u, w, pos.wn);
-          difference_block<kFull>(u, pos.wn, output_before(fr, w, left), right, a.diff.x,
-                                  a.diff.wx);
-        }
+    const int pad = kBlock - pos.wn;
+    float* own = &tile[i][c];  // this lane's row, read into u
+    causal_block<true>(fr, u, w, kBlock);
+    if (!causal_only) {
+      w = row_carry<NR, NC, dy>(a, a.re, pos.n, row_lines, first, pos.y0 + i);
+      shift_later_through(u, pad, own, C);
+      if constexpr (!dx) {
+        anticausal_block<true>(fr, u, w, kBlock);
+      } else if constexpr (kDiff == kAlongX || NR + 2 * NC <= 3) {
+        set_before(u, pad, left);
+        anticausal_difference_block<true>(fr, u, w, kBlock, left, a.diff.x, a.diff.wx);
+      } else {
+        // A difference along both axes at orders 4 and 5 takes its rows' after the pass too:
+        // in it, d2/dxdy at order 5 took 1.25 of the smoothing's time at 4096^2 where after
+        // it 1.13 (derivative-passes-h200.json).
+        const float right = mode_sum(w);
+        set_before(u, pad, left);
+        anticausal_block<true>(fr, u, w, kBlock);
+        difference_block<true>(u, kBlock, output_before(fr, w, left), right, a.diff.x, a.diff.wx);
       }
-    });
+      shift_earlier_through(u, pad, own, C);
+    }
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k)
       if (k < pos.wn) tile[i][k * C + c] = u[k];

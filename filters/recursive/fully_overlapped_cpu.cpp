@@ -113,18 +113,19 @@ class Filter final : public Base {
           if (m == 0) xf_[line] = v[0];
           if (m == p_.block_rows - 1) xl_[line] = v[hm - 1];
         }
-        with_block_len(hm, [&](auto full) {
-          constexpr bool kFull = decltype(full)::value;
-          if (p_.heads()) put(cx_, m, lc, line, anticausal_head<kFull>(fc_, v, hm));
-          St w = zero_state<NR, NC, float>();
-          causal_block<kFull>(fc_, v, w, hm);
-          put(cp_, m, lc, line, w);
-          if (!causal_only()) {
-            w = zero_state<NR, NC, float>();
-            anticausal_block<kFull>(fc_, v, w, hm);
-            put(ce_, m, lc, line, w);
-          }
-        });
+        // A partial block's zeros before it for the causal pass, after it for the anticausal
+        // one (shift_later): both start from zero.
+        if (p_.heads()) put(cx_, m, lc, line, anticausal_head<true>(fc_, v, kBlock));
+        St w = zero_state<NR, NC, float>();
+        shift_later(v, kBlock - hm);
+        causal_block<true>(fc_, v, w, kBlock);
+        shift_earlier(v, kBlock - hm);
+        put(cp_, m, lc, line, w);
+        if (!causal_only()) {
+          w = zero_state<NR, NC, float>();
+          anticausal_block<true>(fc_, v, w, kBlock);
+          put(ce_, m, lc, line, w);
+        }
         for (int i = 0; i < hm; ++i) tile[i][j] = v[i];
       }
       for (int i = 0; i < hm; ++i) {
@@ -135,14 +136,13 @@ class Filter final : public Base {
           if (n == 0) zf_[line] = u[0];
           if (n == p_.block_cols - 1) zl_[line] = u[wn - 1];
         }
-        with_block_len(wn, [&](auto full) {
-          constexpr bool kFull = decltype(full)::value;
-          if (p_.heads()) put(rz_, n, lr, line, anticausal_head<kFull>(fr_, u, wn));
-          St w = zero_state<NR, NC, float>();
-          causal_block<kFull>(fr_, u, w, wn);
-          put(rp_, n, lr, line, w);
-          if (!causal_only()) put(re_, n, lr, line, anticausal_head<kFull>(fr_, u, wn));
-        });
+        if (p_.heads()) put(rz_, n, lr, line, anticausal_head<true>(fr_, u, kBlock));
+        St w = zero_state<NR, NC, float>();
+        shift_later(u, kBlock - wn);
+        causal_block<true>(fr_, u, w, kBlock);
+        shift_earlier(u, kBlock - wn);
+        put(rp_, n, lr, line, w);
+        if (!causal_only()) put(re_, n, lr, line, anticausal_head<true>(fr_, u, kBlock));
       }
     }
   }
@@ -281,30 +281,30 @@ class Filter final : public Base {
         const std::size_t line = column_line(c, x0 + j);
         float v[kBlock] = {};
         for (int i = 0; i < hm; ++i) v[i] = in[(std::size_t(y0 + i) * W + x0 + j) * C + c];
-        with_block_len(hm, [&](auto full) {
-          constexpr bool kFull = decltype(full)::value;
-          St w = get(cp_, m, lc, line);
-          causal_block<kFull>(fc_, v, w, hm);
-          if (!causal_only()) {
-            w = get(ce_, m, lc, line);
-            anticausal_block<kFull>(fc_, v, w, hm);
-          }
-        });
+        // From the carries: a partial block's zeros after it for the causal pass, before it for
+        // the anticausal one (shift_later).
+        St w = get(cp_, m, lc, line);
+        causal_block<true>(fc_, v, w, kBlock);
+        if (!causal_only()) {
+          w = get(ce_, m, lc, line);
+          shift_later(v, kBlock - hm);
+          anticausal_block<true>(fc_, v, w, kBlock);
+          shift_earlier(v, kBlock - hm);
+        }
         for (int i = 0; i < hm; ++i) tile[i][j] = v[i];
       }
       for (int i = 0; i < hm; ++i) {
         const std::size_t line = row_line(c, y0 + i);
         float u[kBlock] = {};
         for (int j = 0; j < wn; ++j) u[j] = tile[i][j];
-        with_block_len(wn, [&](auto full) {
-          constexpr bool kFull = decltype(full)::value;
-          St w = get(rp_, n, lr, line);
-          causal_block<kFull>(fr_, u, w, wn);
-          if (!causal_only()) {
-            w = get(re_, n, lr, line);
-            anticausal_block<kFull>(fr_, u, w, wn);
-          }
-        });
+        St w = get(rp_, n, lr, line);
+        causal_block<true>(fr_, u, w, kBlock);
+        if (!causal_only()) {
+          w = get(re_, n, lr, line);
+          shift_later(u, kBlock - wn);
+          anticausal_block<true>(fr_, u, w, kBlock);
+          shift_earlier(u, kBlock - wn);
+        }
         for (int j = 0; j < wn; ++j) tile[i][j] = u[j];
       }
       for (int i = 0; i < hm; ++i)

@@ -257,6 +257,28 @@ __device__ __forceinline__ State<NR, NC, float> get(const float* base, int s, st
   return w;
 }
 
+// shift_later and shift_earlier (fully_overlapped_math.h) through the lane's own line of the
+// tile (element k at p[k * stride]) rather than a barrel shift in registers, which took the
+// perimeters to 72-96 registers and spilled the difference kernels. Only partial blocks move.
+__device__ __forceinline__ void shift_later_through(float (&v)[kBlock], int s, float* p,
+                                                    int stride) {
+  if (s == 0) return;
+  RF_UNROLL
+  for (int k = 0; k < kBlock; ++k) p[k * stride] = v[k];
+  const float* q = p - s * stride;
+  RF_UNROLL
+  for (int k = 0; k < kBlock; ++k) v[k] = k >= s ? q[k * stride] : 0.f;
+}
+__device__ __forceinline__ void shift_earlier_through(float (&v)[kBlock], int s, float* p,
+                                                      int stride) {
+  if (s == 0) return;
+  RF_UNROLL
+  for (int k = 0; k < kBlock; ++k) p[k * stride] = v[k];
+  const float* q = p + s * stride;
+  RF_UNROLL
+  for (int k = 0; k < kBlock; ++k) v[k] = k + s < kBlock ? q[k * stride] : 0.f;
+}
+
 // Where a thread of a block kernel works: its block (m, n), and as line `t` of the tile its
 // column j (column phase) or row i (row phase) and channel c.
 template <int C>

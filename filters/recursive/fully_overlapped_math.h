@@ -155,6 +155,45 @@ RF_HDI void with_block_len(int len, Fn&& fn) {
     fn(std::false_type{});
 }
 
+// A partial block (a frame's last block row or column, `len` < kBlock samples) through the full
+// blocks' passes: padded with zeros to kBlock samples, the padding where a pass starts if it
+// starts from zero (through zeros a zero state stays zero, so its end state is exact) and where it
+// ends if it starts from a carry (its outputs are exact). shift_later moves the samples s places
+// on (zeros before), shift_earlier back (zeros after): five steps of fixed moves, taken or not by
+// the bits of s. The CPU backend moves its blocks with these; the device's output kernels move
+// theirs through the tile (shift_later_through, fully_overlapped_device.cuh).
+template <class V>
+RF_HDI void shift_later(V (&v)[kBlock], int s) {
+  if (s == 0) return;
+  RF_UNROLL
+  for (int b = 1; b < kBlock; b <<= 1)
+    if (s & b) {
+      RF_UNROLL
+      for (int k = kBlock - 1; k >= 0; --k) v[k] = k >= b ? v[k - b] : V(0);
+    }
+}
+template <class V>
+RF_HDI void shift_earlier(V (&v)[kBlock], int s) {
+  if (s == 0) return;
+  RF_UNROLL
+  for (int b = 1; b < kBlock; b <<= 1)
+    if (s & b) {
+      RF_UNROLL
+      for (int k = 0; k < kBlock; ++k) v[k] = k + b < kBlock ? v[k + b] : V(0);
+    }
+}
+
+// Sample s - 1 of a block moved on by s (shift_later) set to y: the causal output before the
+// block, so that an anticausal pass with a difference (anticausal_difference_block, or
+// difference_block after it) takes the output there as it does before a full block.
+template <class V>
+RF_HDI void set_before(V (&v)[kBlock], int s, V y) {
+  if (s > 0) {
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) v[k] = k == s - 1 ? y : v[k];
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // A difference in the output stage (OutputDifference): the samples one past each end of a block
 // from its states.
