@@ -12,6 +12,13 @@ namespace rf::fully_overlapped::device {
 // The axes an output stage's difference is taken along (a mask).
 constexpr int kAlongX = 1, kAlongY = 2;
 
+// Whether the perimeters take a partial block through the full block's passes (below): a padded
+// frame's one-channel kernels at orders 1 to 3, whose frames took 0.93-1.00 of the time of a
+// partial block's own passes at orders 1 and 3 (partial-perimeters-h200.json). The others keep
+// those (with_block_len): one copy cost four channels at order 3 and order 5 on HD frames 1-2.5%.
+template <int NR, int NC, int C, bool kPadded>
+constexpr bool kOneCopyPerimeters = (kPadded && C == 1 && NR + 2 * NC <= 3);
+
 // Stage 1: every block's perimeters from the input alone (zero entering states).
 template <int NR, int NC, int C, bool kPadded>
 __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
@@ -78,28 +85,50 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
         if (pos.m == a.block_rows - 1) a.edges.xl[line] = tile[pos.hm - 1][j * C + c];
       }
     }
-    // A partial block keeps passes of its own here (with_block_len), unlike the output stage's:
-    // moved through the tile as there (mirror's heads first, so that the lane's line is free),
-    // the one-channel perimeter kernels took 71-96 registers against 56-72.
-    with_block_len(pos.hm, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
+    if constexpr (kOneCopyPerimeters<NR, NC, C, kPadded>) {
+      // A partial block (the frame's last block row or column) takes the full block's passes
+      // from zero states over its zeros past the end: the causal outputs before them are exact,
+      // and through the zeros the anticausal state stays zero once the causal outputs there are
+      // set to zero (zero_from). Only the causal end state takes a pass of its own (causal_tail).
+      const bool partial = pos.hm < kBlock;
+      if (partial) put(a.cp, pos.m, col_lines, line, causal_tail(fc, v, pos.hm));
       St w = zero_state<NR, NC, float>();
-      causal_block<kFull>(fc, v, w, pos.hm);
-      put(a.cp, pos.m, col_lines, line, w);
+      causal_block<true>(fc, v, w, kBlock);
+      if (!partial) put(a.cp, pos.m, col_lines, line, w);
       if (!a.causal_only) {
+        if (partial) zero_from(v, pos.hm);
         w = zero_state<NR, NC, float>();
-        anticausal_block<kFull>(fc, v, w, pos.hm);
+        anticausal_block<true>(fc, v, w, kBlock);
         put(a.ce, pos.m, col_lines, line, w);
       }
-      if (heads) {
+      if (heads) {  // the input in the tile, zeros past the frame
         w = zero_state<NR, NC, float>();
         RF_UNROLL
-        for (int k = kBlock - 1; k >= 0; --k)
-          if (kFull || k < pos.hm) advance(fc, w, tile[k][j * C + c]);
+        for (int k = kBlock - 1; k >= 0; --k) advance(fc, w, tile[k][j * C + c]);
         scale_out(fc, w);
         put(a.cx, pos.m, col_lines, line, w);
       }
-    });
+    } else {
+      with_block_len(pos.hm, [&](auto full) {
+        constexpr bool kFull = decltype(full)::value;
+        St w = zero_state<NR, NC, float>();
+        causal_block<kFull>(fc, v, w, pos.hm);
+        put(a.cp, pos.m, col_lines, line, w);
+        if (!a.causal_only) {
+          w = zero_state<NR, NC, float>();
+          anticausal_block<kFull>(fc, v, w, pos.hm);
+          put(a.ce, pos.m, col_lines, line, w);
+        }
+        if (heads) {
+          w = zero_state<NR, NC, float>();
+          RF_UNROLL
+          for (int k = kBlock - 1; k >= 0; --k)
+            if (kFull || k < pos.hm) advance(fc, w, tile[k][j * C + c]);
+          scale_out(fc, w);
+          put(a.cx, pos.m, col_lines, line, w);
+        }
+      });
+    }
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) tile[k][j * C + c] = v[k];
   }
@@ -113,31 +142,55 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
     float u[kBlock];
     RF_UNROLL
     for (int k = 0; k < kBlock; ++k) u[k] = k < pos.wn ? tile[i][k * C + c] : 0.f;
-    with_block_len(pos.wn, [&](auto full) {
-      constexpr bool kFull = decltype(full)::value;
+    if constexpr (kOneCopyPerimeters<NR, NC, C, kPadded>) {  // as the columns (above); the heads
+      // from u, zeros past the block
+      const bool partial = pos.wn < kBlock;
       St w;
       if (heads) {
         w = zero_state<NR, NC, float>();
         RF_UNROLL
-        for (int k = kBlock - 1; k >= 0; --k)
-          if (kFull || k < pos.wn) advance(fr, w, tile[i][k * C + c]);
+        for (int k = kBlock - 1; k >= 0; --k) advance(fr, w, u[k]);
         scale_out(fr, w);
         put(a.rz, pos.n, row_lines, line, w);
       }
+      if (partial) put(a.rp, pos.n, row_lines, line, causal_tail(fr, u, pos.wn));
       w = zero_state<NR, NC, float>();
-      causal_block<kFull>(fr, u, w, pos.wn);
-      put(a.rp, pos.n, row_lines, line, w);
-      if (!a.causal_only) put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
-    });
+      causal_block<true>(fr, u, w, kBlock);
+      if (!partial) put(a.rp, pos.n, row_lines, line, w);
+      if (!a.causal_only) {
+        if (partial) zero_from(u, pos.wn);
+        put(a.re, pos.n, row_lines, line, anticausal_head<true>(fr, u, kBlock));
+      }
+    } else {
+      with_block_len(pos.wn, [&](auto full) {
+        constexpr bool kFull = decltype(full)::value;
+        St w;
+        if (heads) {
+          w = zero_state<NR, NC, float>();
+          RF_UNROLL
+          for (int k = kBlock - 1; k >= 0; --k)
+            if (kFull || k < pos.wn) advance(fr, w, tile[i][k * C + c]);
+          scale_out(fr, w);
+          put(a.rz, pos.n, row_lines, line, w);
+        }
+        w = zero_state<NR, NC, float>();
+        causal_block<kFull>(fr, u, w, pos.wn);
+        put(a.rp, pos.n, row_lines, line, w);
+        if (!a.causal_only)
+          put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
+      });
+    }
   }
 }
 
 // A kernel per stage, and one more for a batch, so that a single frame's kernel reads its
 // arguments where they are passed, as before batches: moving the pointers on to a frame costs a
 // single frame a fifth of its speed (docs/bench/README.md, "Batches"). Padded rows (a derivative's
-// frames, never a batch) take one more, so that their reads cost the others no registers.
+// frames, never a batch) take one more, so that their reads cost the others no registers. Those of
+// one copy of the passes are held to the 64 registers of 8 CTAs an SM (0: no minimum; a minimum of
+// 1 let ptxas take the other kernels to 70-128 registers).
 template <int NR, int NC, int C, bool kBatch, bool kPadded = false>
-__global__ void __launch_bounds__(kTileThreads)
+__global__ void __launch_bounds__(kTileThreads, kOneCopyPerimeters<NR, NC, C, kPadded> ? 8 : 0)
     perimeters_kernel(const Args frames, const Modes<NR, NC, float> fc,
                       const Modes<NR, NC, float> fr) {
   if constexpr (kBatch)

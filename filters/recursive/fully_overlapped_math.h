@@ -146,6 +146,26 @@ RF_HDI State<NR, NC, T> anticausal_head(const Modes<NR, NC, T>& f, const V (&v)[
   return w;
 }
 
+// The causal state the first `len` samples of a block leave from a zero state, the block
+// unchanged: a partial block's end state for the perimeters, whose causal pass then runs over the
+// full block's 32 samples for its outputs alone.
+template <int NR, int NC, class T, class V>
+RF_HDI State<NR, NC, T> causal_tail(const Modes<NR, NC, T>& f, const V (&v)[kBlock], int len) {
+  State<NR, NC, T> w = zero_state<NR, NC, T>();
+  RF_UNROLL
+  for (int i = 0; i < kBlock; ++i)
+    if (i < len) advance(f, w, T(v[i]));
+  scale_out(f, w);
+  return w;
+}
+
+// Zeros from sample `len` on (selects, so that v stays in registers on the device).
+template <class V>
+RF_HDI void zero_from(V (&v)[kBlock], int len) {
+  RF_UNROLL
+  for (int k = 0; k < kBlock; ++k) v[k] = k < len ? v[k] : V(0);
+}
+
 // Both passes over `len` samples dispatched once on whether the block is full.
 template <class Fn>
 RF_HDI void with_block_len(int len, Fn&& fn) {
