@@ -113,15 +113,17 @@ class Filter final : public Base {
           if (m == 0) xf_[line] = v[0];
           if (m == p_.block_rows - 1) xl_[line] = v[hm - 1];
         }
-        // A partial block's zeros before it for the causal pass, after it for the anticausal
-        // one (shift_later): both start from zero.
+        // A partial block through the full block's passes from zero states over its zeros past
+        // the end, as the device's padded frames (fully_overlapped_blocks.cuh): the causal end
+        // state from a pass of its own, the causal outputs past the end zeroed for the anticausal.
         if (p_.heads()) put(cx_, m, lc, line, anticausal_head<true>(fc_, v, kBlock));
+        const bool partial = hm < kBlock;
+        if (partial) put(cp_, m, lc, line, causal_tail(fc_, v, hm));
         St w = zero_state<NR, NC, float>();
-        shift_later(v, kBlock - hm);
         causal_block<true>(fc_, v, w, kBlock);
-        shift_earlier(v, kBlock - hm);
-        put(cp_, m, lc, line, w);
+        if (!partial) put(cp_, m, lc, line, w);
         if (!causal_only()) {
+          if (partial) zero_from(v, hm);
           w = zero_state<NR, NC, float>();
           anticausal_block<true>(fc_, v, w, kBlock);
           put(ce_, m, lc, line, w);
@@ -137,12 +139,15 @@ class Filter final : public Base {
           if (n == p_.block_cols - 1) zl_[line] = u[wn - 1];
         }
         if (p_.heads()) put(rz_, n, lr, line, anticausal_head<true>(fr_, u, kBlock));
+        const bool partial = wn < kBlock;
+        if (partial) put(rp_, n, lr, line, causal_tail(fr_, u, wn));
         St w = zero_state<NR, NC, float>();
-        shift_later(u, kBlock - wn);
         causal_block<true>(fr_, u, w, kBlock);
-        shift_earlier(u, kBlock - wn);
-        put(rp_, n, lr, line, w);
-        if (!causal_only()) put(re_, n, lr, line, anticausal_head<true>(fr_, u, kBlock));
+        if (!partial) put(rp_, n, lr, line, w);
+        if (!causal_only()) {
+          if (partial) zero_from(u, wn);
+          put(re_, n, lr, line, anticausal_head<true>(fr_, u, kBlock));
+        }
       }
     }
   }

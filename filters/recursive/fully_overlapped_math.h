@@ -176,12 +176,12 @@ RF_HDI void with_block_len(int len, Fn&& fn) {
 }
 
 // A partial block (a frame's last block row or column, `len` < kBlock samples) through the full
-// blocks' passes: padded with zeros to kBlock samples, the padding where a pass starts if it
-// starts from zero (through zeros a zero state stays zero, so its end state is exact) and where it
-// ends if it starts from a carry (its outputs are exact). shift_later moves the samples s places
-// on (zeros before), shift_earlier back (zeros after): five steps of fixed moves, taken or not by
-// the bits of s. The CPU backend moves its blocks with these; the device's output kernels move
-// theirs through the tile (shift_later_through, fully_overlapped_device.cuh).
+// blocks' passes in the output stage, whose passes start from carries: padded with zeros to
+// kBlock samples, the padding where each pass ends, so that its outputs are exact. shift_later
+// moves the samples s places on (zeros before) for the anticausal pass, shift_earlier back
+// (zeros after): five steps of fixed moves, taken or not by the bits of s. The CPU backend's
+// output stage moves its blocks with these; the device's move theirs through the tile
+// (shift_later_through, fully_overlapped_device.cuh).
 template <class V>
 RF_HDI void shift_later(V (&v)[kBlock], int s) {
   if (s == 0) return;
