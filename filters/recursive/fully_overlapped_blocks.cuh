@@ -283,7 +283,7 @@ __device__ __forceinline__ void output(const Args& a, const Modes<NR, NC, float>
     const std::size_t line = std::size_t(c) * a.padded_width + pos.x0 + j;
     St w = get<NR, NC>(a.cp, pos.m, col_lines, line);
     const float above = dy ? mode_sum(w) : 0.f;  // the causal output there
-    // A partial block through the full block's passes (shift_later): from the carries, its
+    // A partial block through the full block's passes (shift_later_through): from the carries, its
     // zeros after it for the causal pass and before it for the anticausal one.
     const int pad = kBlock - pos.hm;
     float* own = &tile[0][j * C + c];  // this lane's column, free until the outputs go there
