@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "filters/core/cuda_check.cuh"
@@ -107,9 +108,12 @@ __device__ __forceinline__ void mode_mul(const float* d, float (&x)[NR + 2 * NC]
 // row, of one channel), one warp per run of blocks. Each phase loads a chunk of a run's carries at
 // once, so that their latencies overlap. Every map along the scans acts on each mode alone.
 template <int R>
-constexpr int kChunkOf = R <= 2 ? 8 : 4;  // registers allow longer chunks for low orders
+constexpr int kChunkOf = R <= 1 ? 8 : 4;  // registers allow longer chunks for order 1
 
-template <int NR, int NC>
+// kWhole: every run of the launch is at most a chunk (LineMatrices::run_len), and stays in pc and
+// ec from its first load to its last store: the later phases take it from the registers instead of
+// loading it again behind a barrier. Kernels of their own, so that longer runs compile as before.
+template <int NR, int NC, bool kWhole>
 __device__ __forceinline__ void scan(const Args& a, const int rows) {
   constexpr int R = NR + 2 * NC;
   constexpr int kChunk = kChunkOf<R>;
@@ -167,7 +171,7 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
     for (int k = 0; k < R; ++k) base[(run * R + k) * 32 + lane] = x[k];
   };
   const int s0 = run_begin(lc, g), s1 = run_end(lc, g);
-  float pc[kChunk][R], ec[kChunk][R];
+  float pc[kChunk][R], ec[kChunk][R], hc[kChunk][R];
   auto load_chunk = [&](const CarryLine& c, int c0, float(&dst)[kChunk][R]) {
     RF_UNROLL
     for (int i = 0; i < kChunk; ++i)
@@ -235,6 +239,7 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
       for (int k = 0; k < R; ++k) {
         pc[i][k] += fix_of<R>(qb, rows_w, fr.tail + k, are, arb);
         if (!a.causal_only) ec[i][k] += fix_of<R>(qb, rows_w, fr.head + k, are, arb);
+        if (kWhole && heads) hc[i][k] += fix_of<R>(qb, rows_w, fr.raw + k, are, arb);
       }
       if (edge_samples && n == 0)
         edges[0][lane] = a.edges.zf[line] + fix_of<R>(qb, rows_w, fr.first, are, arb);
@@ -242,40 +247,59 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
         edges[1][lane] = a.edges.zl[line] + fix_of<R>(qb, rows_w, fr.last, are, arb);
     }
   };
+  // The raw heads' share of the chunk from c0 (mirror, reflect101), a run longer than a chunk's.
+  auto fix_heads = [&](int c0, int c1) {
+    RF_UNROLL
+    for (int i = 0; i < kChunk; ++i)
+      if (c0 + i < c1) {
+        const float* qb = q_of_block(c0 + i);
+        RF_UNROLL
+        for (int k = 0; k < R; ++k) hc[i][k] += fix_of<R>(qb, rows_w, fr.raw + k, are, arb);
+      }
+  };
 
-  // Every run from a zero state (eq. 24), and the raw heads backwards (mirror).
+  // Every run from a zero state (eq. 24), and the raw heads backwards (mirror). A run longer than a
+  // chunk puts the fixed-up perimeters back for the phases that load them again. Its heads need
+  // the Q of every block, of which algorithm 5 holds kMaxBatch blocks' a warp: up to order 3 they
+  // are fixed up with the perimeters and put back too; at higher orders that cost the kernels
+  // spills, and the heads are fixed up chunk by chunk backwards, each chunk's Q reduced again
+  // where the run is longer than kMaxBatch blocks.
+  constexpr bool kHeadsForward = R <= 3;
   {
     float x[R];
     set_zero(x);
     for (int c0 = s0; c0 < s1; c0 += kChunk) {
       load_chunk(pb, c0, pc);
       if (!a.causal_only) load_chunk(eb, c0, ec);
-      if (fix) {  // the fixed-up perimeters, for the phases below
+      if (kWhole && heads) load_chunk(hb, c0, hc);
+      if (fix) {
         apply_fix(c0);
-        store_chunk(pb, c0, pc);
-        if (!a.causal_only) store_chunk(eb, c0, ec);
+        if (!kWhole) {
+          store_chunk(pb, c0, pc);
+          if (!a.causal_only) store_chunk(eb, c0, ec);
+        }
       }
       RF_UNROLL
       for (int i = 0; i < kChunk; ++i)
         if (c0 + i < s1) mode_mul_add<NR, NC>(transfer(c0 + i), x, pc[i]);
+      if (!kWhole && kHeadsForward && fix && heads) {
+        load_chunk(hb, c0, hc);
+        fix_heads(c0, s1);
+        store_chunk(hb, c0, hc);
+      }
     }
     write(q, g, x);
     if (heads) {
       set_zero(x);
       for (int c1 = s1; c1 > s0; c1 -= kChunk) {
         const int c0 = max(s0, c1 - kChunk);
-        float hc[kChunk][R];
-        RF_UNROLL
-        for (int i = 0; i < kChunk; ++i)
-          if (c0 + i < c1) RF_UNROLL
-        for (int k = 0; k < R; ++k) hc[i][k] = hb.at(c0 + i, k, R);
-        if (fix) RF_UNROLL
-        for (int i = 0; i < kChunk; ++i)
-          if (c0 + i < c1) {
-            const float* qb = q_of_block(c0 + i);
-            RF_UNROLL
-            for (int k = 0; k < R; ++k) hc[i][k] += fix_of<R>(qb, rows_w, fr.raw + k, are, arb);
+        if (!kWhole) {
+          load_chunk(hb, c0, hc);
+          if (!kHeadsForward && fix) {
+            if (a.fix_in_rows && s1 - s0 > kMaxBatch) reduce_here(c0);
+            fix_heads(c0, c1);
           }
+        }
         RF_UNROLL
         for (int i = kChunk - 1; i >= 0; --i)
           if (c0 + i < c1) mode_mul_add<NR, NC>(transfer(c0 + i), x, hc[i]);
@@ -344,8 +368,10 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
     float state[R];
     read(entering, g, state);
     for (int c0 = s0; c0 < s1; c0 += kChunk) {
-      load_chunk(pb, c0, pc);
-      if (!a.causal_only) load_chunk(eb, c0, ec);
+      if (!kWhole) {
+        load_chunk(pb, c0, pc);
+        if (!a.causal_only) load_chunk(eb, c0, ec);
+      }
       RF_UNROLL
       for (int i = 0; i < kChunk; ++i) {
         const int s = c0 + i;
@@ -365,7 +391,7 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
         mode_mul_add<NR, NC>(transfer(s), state, x);
       }
       store_chunk(pb, c0, pc);
-      if (!a.causal_only) store_chunk(eb, c0, ec);
+      if (!a.causal_only && !kWhole) store_chunk(eb, c0, ec);  // a whole run's: the last phase's
     }
   }
   if (!a.causal_only) {
@@ -373,7 +399,7 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
     set_zero(x);
     for (int c1 = s1; c1 > s0; c1 -= kChunk) {
       const int c0 = max(s0, c1 - kChunk);
-      load_chunk(eb, c0, ec);
+      if (!kWhole) load_chunk(eb, c0, ec);
       RF_UNROLL
       for (int i = kChunk - 1; i >= 0; --i)
         if (c0 + i < c1) mode_mul_add<NR, NC>(transfer(c0 + i), x, ec[i]);
@@ -405,7 +431,7 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
     read(entering, g, state);
     for (int c1 = s1; c1 > s0; c1 -= kChunk) {
       const int c0 = max(s0, c1 - kChunk);
-      load_chunk(eb, c0, ec);
+      if (!kWhole) load_chunk(eb, c0, ec);
       RF_UNROLL
       for (int i = kChunk - 1; i >= 0; --i)
         if (c0 + i < c1) {
@@ -425,8 +451,10 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
   if (!rows && !a.fix_in_rows) {
     const int last_col = block == a.block_cols - 1;
     for (int c0 = s0; c0 < s1; c0 += kChunk) {
-      load_chunk(pb, c0, pc);
-      if (!a.causal_only) load_chunk(eb, c0, ec);
+      if (!kWhole) {
+        load_chunk(pb, c0, pc);
+        if (!a.causal_only) load_chunk(eb, c0, ec);
+      }
       for (int b0 = 0; b0 < kChunk && c0 + b0 < s1; b0 += batch) {
         const int count = min(batch, min(kChunk - b0, s1 - c0 - b0));
         RF_UNROLL
@@ -450,12 +478,12 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
   }
 }
 
-template <int NR, int NC, bool kBatch>
+template <int NR, int NC, bool kBatch, bool kWhole>
 __global__ void __launch_bounds__(32 * kMaxRuns) scan_kernel(const Args frames, const int rows) {
   if constexpr (kBatch)
-    scan<NR, NC>(frame_args(frames, blockIdx.y), rows);
+    scan<NR, NC, kWhole>(frame_args(frames, blockIdx.y), rows);
   else
-    scan<NR, NC>(frames, rows);
+    scan<NR, NC, kWhole>(frames, rows);
 }
 
 // Dynamic shared memory of a scan: per run the zero-start results, raw heads and entering
@@ -474,7 +502,8 @@ template <int NR, int NC>
 void allow_scan_shared(std::size_t bytes) {
   static std::size_t allowed = 48 * 1024 - sizeof(LineMatrices<float>) - sizeof(WShared) - 256;
   if (bytes <= allowed) return;
-  for (auto kernel : {scan_kernel<NR, NC, false>, scan_kernel<NR, NC, true>})
+  for (auto kernel : {scan_kernel<NR, NC, false, false>, scan_kernel<NR, NC, true, false>,
+                      scan_kernel<NR, NC, false, true>, scan_kernel<NR, NC, true, true>})
     CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   allowed = bytes;
@@ -493,11 +522,19 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w, 
   const std::size_t bytes = scan_bytes<NR + 2 * NC>(a, rows, lc, rows_w);
   const dim3 block(32, lc.runs);
   const int line_rows = rows ? 1 : 0;
-  if (a.batch.frames > 1)
-    launch(overlap, scan_kernel<NR, NC, true>, dim3(grid, unsigned(a.batch.frames)), block, bytes,
-           stream, a, line_rows);
+  auto go = [&](auto whole) {
+    constexpr bool kWhole = decltype(whole)::value;
+    if (a.batch.frames > 1)
+      launch(overlap, scan_kernel<NR, NC, true, kWhole>, dim3(grid, unsigned(a.batch.frames)),
+             block, bytes, stream, a, line_rows);
+    else
+      launch(overlap, scan_kernel<NR, NC, false, kWhole>, dim3(grid), block, bytes, stream, a,
+             line_rows);
+  };
+  if (lc.run_len <= kChunkOf<NR + 2 * NC>)
+    go(std::true_type{});
   else
-    launch(overlap, scan_kernel<NR, NC, false>, dim3(grid), block, bytes, stream, a, line_rows);
+    go(std::false_type{});
 }
 
 }  // namespace
@@ -518,10 +555,10 @@ ScanSlots scan_slots() {
   CUDA_CHECK(
       cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
   CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  // Every instantiation takes its launch bound's 126-128 registers; they are given out to a warp
-  // in steps of 256.
+  // The instantiations take their launch bound's 128 registers (order 1's whole runs 97-108);
+  // they are given out to a warp in steps of 256.
   cudaFuncAttributes f{};
-  CUDA_CHECK(cudaFuncGetAttributes(&f, scan_kernel<1, 1, false>));
+  CUDA_CHECK(cudaFuncGetAttributes(&f, scan_kernel<1, 1, false, false>));
   const int per_warp = (std::max(f.numRegs, 1) * 32 + 255) / 256 * 256;
   ScanSlots s;
   s.sms = sms;

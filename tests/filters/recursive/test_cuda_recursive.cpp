@@ -166,6 +166,25 @@ TEST_CASE("cuda overlapped gaussian: 4096x4096, sampled rows") {
       }
 }
 
+// Lines of 257 blocks: the scans split them into 16 runs of 17 blocks, longer than the chunk a
+// warp holds in registers and than the blocks whose Q algorithm 5's row scan keeps at once, so the
+// phases that load a run again, and the raw heads' fix-ups (mirror, reflect101), are exercised.
+TEST_CASE("cuda fully overlapped: lines longer than a scan's chunks") {
+  RF_REQUIRE_CUDA();
+  const int sizes[][2] = {{8200, 40}, {40, 8200}};
+  for (rf::Algorithm algo : {rf::Algorithm::Alg5, rf::Algorithm::Alg6})
+    for (const auto& sz : sizes)
+      for (int c : {1, 4})
+        for (int order : {1, 3, 5})
+          for (Extension ext : rf::kAllExtensions) {
+            FilterSpec spec;
+            spec.order = order;
+            spec.ext = ext;
+            spec.algo = algo;
+            check_case(spec, sz[0], sz[1], c);
+          }
+}
+
 TEST_CASE("cuda overlapped: other filter kinds and sigmas") {
   RF_REQUIRE_CUDA();
   const FilterKind kinds[] = {FilterKind::BSpline3,    FilterKind::BSpline5, FilterKind::BSpline7,
