@@ -85,6 +85,7 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
         if (pos.m == a.block_rows - 1) a.edges.xl[line] = tile[pos.hm - 1][j * C + c];
       }
     }
+    auto input = [&](int k) { return tile[k][j * C + c]; };  // for the heads
     if constexpr (kOneCopyPerimeters<NR, NC, C, kPadded>) {
       // A partial block (the frame's last block row or column) takes the full block's passes
       // from zero states over its zeros past the end: the causal outputs before them are exact,
@@ -101,13 +102,8 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
         anticausal_block<true>(fc, v, w, kBlock);
         put(a.ce, pos.m, col_lines, line, w);
       }
-      if (heads) {  // the input in the tile, zeros past the frame
-        w = zero_state<NR, NC, float>();
-        RF_UNROLL
-        for (int k = kBlock - 1; k >= 0; --k) advance(fc, w, tile[k][j * C + c]);
-        scale_out(fc, w);
-        put(a.cx, pos.m, col_lines, line, w);
-      }
+      if (heads)  // the input in the tile, zeros past the frame
+        put(a.cx, pos.m, col_lines, line, anticausal_head_of<true>(fc, kBlock, input));
     } else {
       with_block_len(pos.hm, [&](auto full) {
         constexpr bool kFull = decltype(full)::value;
@@ -119,14 +115,7 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
           anticausal_block<kFull>(fc, v, w, pos.hm);
           put(a.ce, pos.m, col_lines, line, w);
         }
-        if (heads) {
-          w = zero_state<NR, NC, float>();
-          RF_UNROLL
-          for (int k = kBlock - 1; k >= 0; --k)
-            if (kFull || k < pos.hm) advance(fc, w, tile[k][j * C + c]);
-          scale_out(fc, w);
-          put(a.cx, pos.m, col_lines, line, w);
-        }
+        if (heads) put(a.cx, pos.m, col_lines, line, anticausal_head_of<kFull>(fc, pos.hm, input));
       });
     }
     RF_UNROLL
@@ -145,16 +134,9 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
     if constexpr (kOneCopyPerimeters<NR, NC, C, kPadded>) {  // as the columns (above); the heads
       // from u, zeros past the block
       const bool partial = pos.wn < kBlock;
-      St w;
-      if (heads) {
-        w = zero_state<NR, NC, float>();
-        RF_UNROLL
-        for (int k = kBlock - 1; k >= 0; --k) advance(fr, w, u[k]);
-        scale_out(fr, w);
-        put(a.rz, pos.n, row_lines, line, w);
-      }
+      if (heads) put(a.rz, pos.n, row_lines, line, anticausal_head<true>(fr, u, kBlock));
       if (partial) put(a.rp, pos.n, row_lines, line, causal_tail(fr, u, pos.wn));
-      w = zero_state<NR, NC, float>();
+      St w = zero_state<NR, NC, float>();
       causal_block<true>(fr, u, w, kBlock);
       if (!partial) put(a.rp, pos.n, row_lines, line, w);
       if (!a.causal_only) {
@@ -164,16 +146,10 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
     } else {
       with_block_len(pos.wn, [&](auto full) {
         constexpr bool kFull = decltype(full)::value;
-        St w;
-        if (heads) {
-          w = zero_state<NR, NC, float>();
-          RF_UNROLL
-          for (int k = kBlock - 1; k >= 0; --k)
-            if (kFull || k < pos.wn) advance(fr, w, tile[i][k * C + c]);
-          scale_out(fr, w);
-          put(a.rz, pos.n, row_lines, line, w);
-        }
-        w = zero_state<NR, NC, float>();
+        if (heads)
+          put(a.rz, pos.n, row_lines, line,
+              anticausal_head_of<kFull>(fr, pos.wn, [&](int k) { return tile[i][k * C + c]; }));
+        St w = zero_state<NR, NC, float>();
         causal_block<kFull>(fr, u, w, pos.wn);
         put(a.rp, pos.n, row_lines, line, w);
         if (!a.causal_only)

@@ -239,6 +239,9 @@ __device__ __forceinline__ void scan(const Args& a, const int rows) {
       for (int k = 0; k < R; ++k) {
         pc[i][k] += fix_of<R>(qb, rows_w, fr.tail + k, are, arb);
         if (!a.causal_only) ec[i][k] += fix_of<R>(qb, rows_w, fr.head + k, are, arb);
+        // A whole run's raw heads with its perimeters, not through fix_heads after the run's
+        // chain: there order 1 under mirror took 1.8-3.5% longer at 1024^2 to 2048^2
+        // (scan-runs-h200.json, drafts.heads_after_chain).
         if (kWhole && heads) hc[i][k] += fix_of<R>(qb, rows_w, fr.raw + k, are, arb);
       }
       if (edge_samples && n == 0)

@@ -135,15 +135,20 @@ RF_HDI void anticausal_block(const Modes<NR, NC, T>& f, V (&v)[kBlock], State<NR
   scale_out(f, w);
 }
 
-// The anticausal state a block leaves at its start from a zero state, the block unchanged.
-template <bool Full, int NR, int NC, class T, class V>
-RF_HDI State<NR, NC, T> anticausal_head(const Modes<NR, NC, T>& f, const V (&v)[kBlock], int len) {
+// The anticausal state a block leaves at its start from a zero state, the block unchanged: of
+// its samples sample(i), i < len (a column of a tile), or of v.
+template <bool Full, int NR, int NC, class T, class Sample>
+RF_HDI State<NR, NC, T> anticausal_head_of(const Modes<NR, NC, T>& f, int len, Sample&& sample) {
   State<NR, NC, T> w = zero_state<NR, NC, T>();
   RF_UNROLL
   for (int i = kBlock - 1; i >= 0; --i)
-    if (Full || i < len) advance(f, w, T(v[i]));
+    if (Full || i < len) advance(f, w, T(sample(i)));
   scale_out(f, w);
   return w;
+}
+template <bool Full, int NR, int NC, class T, class V>
+RF_HDI State<NR, NC, T> anticausal_head(const Modes<NR, NC, T>& f, const V (&v)[kBlock], int len) {
+  return anticausal_head_of<Full>(f, len, [&](int i) { return v[i]; });
 }
 
 // The causal state the first `len` samples of a block leave from a zero state, the block
