@@ -185,6 +185,41 @@ TEST_CASE("cuda fully overlapped: lines longer than a scan's chunks") {
           }
 }
 
+// A batch of such lines runs the batch kernels, as a volume's x,y pass does: three frames of
+// 8200x24 in one plan, each against its own reference.
+TEST_CASE("cuda fully overlapped: a batch of lines longer than a scan's chunks") {
+  RF_REQUIRE_CUDA();
+  const int w = 8200, h = 24, frames = 3;
+  for (rf::Algorithm algo : {rf::Algorithm::Alg5, rf::Algorithm::Alg6})
+    for (int c : {1, 4})
+      for (int order : {1, 3, 5})
+        for (Extension ext : {Extension::Mirror, Extension::Reflect101, Extension::Zero}) {
+          FilterSpec spec;
+          spec.order = order;
+          spec.ext = ext;
+          spec.algo = algo;
+          const Image all = case_image(spec, w, h * frames, c);
+          Image got = all;
+          rf::FrameView view = got.view();
+          view.height = h;
+          view.frames = frames;
+          auto engine = rf::make_cuda_engine();
+          engine->plan_batch(spec, w, h, frames, view.format);
+          engine->run(view, view);
+          const std::size_t per_frame = std::size_t(w) * h * c;
+          for (int k = 0; k < frames; ++k) {
+            Image frame(w, h, c);
+            std::copy(all.pixels.begin() + k * per_frame, all.pixels.begin() + (k + 1) * per_frame,
+                      frame.pixels.begin());
+            const std::vector<float> out(got.pixels.begin() + k * per_frame,
+                                         got.pixels.begin() + (k + 1) * per_frame);
+            const double err = relative_error(out, reference(spec, frame, 1));
+            INFO(name(spec, frame), ", frame ", k, " of a batch: max relative error ", err);
+            CHECK(err <= tolerance(order));
+          }
+        }
+}
+
 TEST_CASE("cuda overlapped: other filter kinds and sigmas") {
   RF_REQUIRE_CUDA();
   const FilterKind kinds[] = {FilterKind::BSpline3,    FilterKind::BSpline5, FilterKind::BSpline7,
