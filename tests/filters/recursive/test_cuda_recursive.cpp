@@ -115,6 +115,15 @@ void check_case(FilterSpec spec, int w, int h, int c, int row_step = 1,
   check_against(spec, in, reference(spec, in, row_step), space);
 }
 
+// A Gaussian of the default sigma for a block algorithm, order and extension.
+FilterSpec block_spec(rf::Algorithm algo, int order, Extension ext) {
+  FilterSpec spec;
+  spec.order = order;
+  spec.ext = ext;
+  spec.algo = algo;
+  return spec;
+}
+
 }  // namespace
 
 // The block algorithms: auto (algorithm 5 for every design we ship), 4 and 6 named.
@@ -157,13 +166,8 @@ TEST_CASE("cuda overlapped gaussian: 4096x4096, sampled rows") {
   RF_REQUIRE_CUDA();
   for (rf::Algorithm algo : kBlockAlgorithms)
     for (int order : {1, 3, 5})
-      for (Extension ext : {Extension::Zero, Extension::Mirror, Extension::Repeat}) {
-        FilterSpec spec;
-        spec.order = order;
-        spec.ext = ext;
-        spec.algo = algo;
-        check_case(spec, 4096, 4096, 1, 257);
-      }
+      for (Extension ext : {Extension::Zero, Extension::Mirror, Extension::Repeat})
+        check_case(block_spec(algo, order, ext), 4096, 4096, 1, 257);
 }
 
 // Lines of 257 blocks: the scans split them into 16 runs of 17 blocks, longer than the chunk a
@@ -176,13 +180,8 @@ TEST_CASE("cuda fully overlapped: lines longer than a scan's chunks") {
     for (const auto& sz : sizes)
       for (int c : {1, 4})
         for (int order : {1, 3, 5})
-          for (Extension ext : rf::kAllExtensions) {
-            FilterSpec spec;
-            spec.order = order;
-            spec.ext = ext;
-            spec.algo = algo;
-            check_case(spec, sz[0], sz[1], c);
-          }
+          for (Extension ext : rf::kAllExtensions)
+            check_case(block_spec(algo, order, ext), sz[0], sz[1], c);
 }
 
 // A batch of such lines runs the batch kernels, as a volume's x,y pass does: three frames of
@@ -194,10 +193,7 @@ TEST_CASE("cuda fully overlapped: a batch of lines longer than a scan's chunks")
     for (int c : {1, 4})
       for (int order : {1, 3, 5})
         for (Extension ext : {Extension::Mirror, Extension::Reflect101, Extension::Zero}) {
-          FilterSpec spec;
-          spec.order = order;
-          spec.ext = ext;
-          spec.algo = algo;
+          const FilterSpec spec = block_spec(algo, order, ext);
           const Image all = case_image(spec, w, h * frames, c);
           Image got = all;
           rf::FrameView view = got.view();
