@@ -22,7 +22,8 @@ constexpr bool kOneCopyPerimeters = (kPadded && C == 1 && NR + 2 * NC <= 3);
 // Stage 1: every block's perimeters from the input alone (zero entering states).
 template <int NR, int NC, int C, bool kPadded>
 __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, float>& fc,
-                                           const Modes<NR, NC, float>& fr) {
+                                           const Modes<NR, NC, float>& fr,
+                                           const HeadWeights<float>& row_heads) {
   using Shape = TileShape<C>;
   using St = State<NR, NC, float>;
   __shared__ __align__(16) float tiles[Shape::kTiles][kBlock][Shape::kStride];
@@ -149,11 +150,20 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
         if (heads)
           put(a.rz, pos.n, row_lines, line,
               anticausal_head_of<kFull>(fr, pos.wn, [&](int k) { return tile[i][k * C + c]; }));
-        St w = zero_state<NR, NC, float>();
-        causal_block<kFull>(fr, u, w, pos.wn);
-        put(a.rp, pos.n, row_lines, line, w);
-        if (!a.causal_only)
-          put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
+        if constexpr (kFull && NR + 2 * NC > 1) {
+          // E from its weights (HeadWeights): the causal pass need not output. At order 1 the
+          // passes cost as much (docs/bench/perimeter-weights-h200.json).
+          put(a.rp, pos.n, row_lines, line, causal_tail(fr, u, kBlock));
+          if (!a.causal_only)
+            put(a.re, pos.n, row_lines, line,
+                weighted_state<NR, NC>(row_heads.w, [&](int k) { return u[k]; }));
+        } else {
+          St w = zero_state<NR, NC, float>();
+          causal_block<kFull>(fr, u, w, pos.wn);
+          put(a.rp, pos.n, row_lines, line, w);
+          if (!a.causal_only)
+            put(a.re, pos.n, row_lines, line, anticausal_head<kFull>(fr, u, pos.wn));
+        }
       });
     }
   }
@@ -168,11 +178,11 @@ __device__ __forceinline__ void perimeters(const Args& a, const Modes<NR, NC, fl
 template <int NR, int NC, int C, bool kBatch, bool kPadded = false>
 __global__ void __launch_bounds__(kTileThreads, kOneCopyPerimeters<NR, NC, C, kPadded> ? 8 : 0)
     perimeters_kernel(const Args frames, const Modes<NR, NC, float> fc,
-                      const Modes<NR, NC, float> fr) {
+                      const Modes<NR, NC, float> fr, const HeadWeights<float> row_heads) {
   if constexpr (kBatch)
-    perimeters<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr);
+    perimeters<NR, NC, C, false>(frame_args(frames, blockIdx.z), fc, fr, row_heads);
   else
-    perimeters<NR, NC, C, kPadded>(frames, fc, fr);
+    perimeters<NR, NC, C, kPadded>(frames, fc, fr, row_heads);
 }
 
 // The carry of block s of row y of a channel (whose rows start at line `first`) that the output
@@ -424,12 +434,16 @@ BlockLaunches block_launches(const Plan& p, bool overlap) {
     constexpr int NR = Tag::kReal, NC = Tag::kPairs;
     const Modes<NR, NC, float> fc = modes_of<NR, NC, float>(p.column_form),
                                fr = modes_of<NR, NC, float>(p.row_form);
+    HeadWeights<float> row_heads;  // in the kernels' parameters: FMAs with uniform operands
+    const HeadWeights<double> exact = head_weights(modes_of<NR, NC, double>(p.row_form));
+    for (int k = 0; k < kMaxOrder; ++k)
+      for (int i = 0; i < kBlock; ++i) row_heads.w[k][i] = float(exact.w[k][i]);
     out.perimeters = [=](const Args& a, cudaStream_t s) {
       const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));
       auto kernel = a.batch.frames > 1 ? perimeters_kernel<NR, NC, C, true>
                     : a.diff.skip      ? perimeters_kernel<NR, NC, C, false, true>
                                        : perimeters_kernel<NR, NC, C, false>;
-      launch(false, kernel, g, block, 0, s, a, fc, fr);
+      launch(false, kernel, g, block, 0, s, a, fc, fr, row_heads);
     };
     out.output = [=](const Args& a, cudaStream_t s) {
       const dim3 g(grid.x, grid.y, unsigned(a.batch.frames));

@@ -164,6 +164,44 @@ RF_HDI State<NR, NC, T> causal_tail(const Modes<NR, NC, T>& f, const V (&v)[kBlo
   return w;
 }
 
+// The anticausal state a full block's causal output leaves at its start from zero states (E,
+// eq. 35), as weights of the block's samples: linear in the block, so component k is
+// sum_i weight(k, i) x_i: R FMAs a sample (a real mode one, a pair two), where the causal
+// pass's outputs and the anticausal pass over them take a real mode two and a pair six (step,
+// advance). The CUDA perimeters take their rows' E from these from order 2 on
+// (fully_overlapped_blocks.cuh). T is double at plan time: the two passes run on each unit sample.
+template <class T>
+struct HeadWeights {
+  T w[kMaxOrder][kBlock] = {};
+};
+
+template <int NR, int NC, class T>
+HeadWeights<T> head_weights(const Modes<NR, NC, T>& f) {
+  HeadWeights<T> hw;
+  for (int i = 0; i < kBlock; ++i) {
+    T v[kBlock] = {};
+    v[i] = T(1);
+    State<NR, NC, T> w = zero_state<NR, NC, T>();
+    causal_block<true>(f, v, w, kBlock);
+    const State<NR, NC, T> head = anticausal_head<true>(f, v, kBlock);
+    for (int k = 0; k < NR + 2 * NC; ++k) hw.w[k][i] = head[k];
+  }
+  return hw;
+}
+
+// sum_i weight(k, i) sample(i) for the r components of a state (HeadWeights::w).
+template <int NR, int NC, class W, class Sample>
+RF_HDI State<NR, NC, float> weighted_state(const W (&weight)[kMaxOrder][kBlock], Sample&& sample) {
+  State<NR, NC, float> w = zero_state<NR, NC, float>();
+  RF_UNROLL
+  for (int i = 0; i < kBlock; ++i) {
+    const float x = sample(i);
+    RF_UNROLL
+    for (int k = 0; k < NR + 2 * NC; ++k) w[k] = fused(float(weight[k][i]), x, w[k]);
+  }
+  return w;
+}
+
 // Zeros from sample `len` on (selects, so that v stays in registers on the device).
 template <class V>
 RF_HDI void zero_from(V (&v)[kBlock], int len) {

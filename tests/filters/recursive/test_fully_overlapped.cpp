@@ -379,3 +379,42 @@ TEST_CASE("fully overlapped: the output stage's difference taken in the anticaus
                                        [&](auto tag) { check(tag, f); }));
   }
 }
+
+TEST_CASE("fully overlapped: a block's anticausal head from its weights") {
+  // The CUDA perimeters' rows take E, the anticausal state a block's causal output leaves at its
+  // start, as a dot product of the block with HeadWeights: against the two passes in double.
+  using fully_overlapped::kBlock;
+  std::mt19937 rng(47);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto check = [&](auto tag, const Recursive& f) {
+    constexpr int NR = decltype(tag)::kReal, NC = decltype(tag)::kPairs;
+    const auto m = fully_overlapped::modes_of<NR, NC, double>(modal::modal_form(f));
+    const fully_overlapped::HeadWeights<double> exact = fully_overlapped::head_weights(m);
+    fully_overlapped::HeadWeights<float> rounded;
+    for (int k = 0; k < fully_overlapped::kMaxOrder; ++k)
+      for (int i = 0; i < kBlock; ++i) rounded.w[k][i] = float(exact.w[k][i]);
+    for (int trial = 0; trial < 4; ++trial) {
+      double v[kBlock];
+      float x[kBlock];
+      for (int i = 0; i < kBlock; ++i) x[i] = float(v[i] = u(rng));
+      auto want = fully_overlapped::zero_state<NR, NC, double>();
+      fully_overlapped::causal_block<true>(m, v, want, kBlock);
+      want = fully_overlapped::anticausal_head<true>(m, v, kBlock);
+      const auto got =
+          fully_overlapped::weighted_state<NR, NC>(rounded.w, [&](int i) { return x[i]; });
+      for (int k = 0; k < NR + 2 * NC; ++k) {
+        double scale = 0.0;  // what a float dot product of these weights rounds against
+        for (int i = 0; i < kBlock; ++i) scale += std::fabs(exact.w[k][i]);
+        INFO("modes " << NR << "+" << NC << " pairs, component " << k);
+        CHECK(std::fabs(double(got[k]) - want[k]) <= 4e-6 * scale);
+      }
+    }
+  };
+  for (int order = 1; order <= 5; ++order)
+    for (double sigma : {2.0, 40.0}) {
+      const Recursive f = gaussian(order, sigma);
+      const modal::Form form = modal::modal_form(f);
+      CHECK(fully_overlapped::with_modes(form.real_modes, form.complex_pairs,
+                                         [&](auto tag) { check(tag, f); }));
+    }
+}
