@@ -300,15 +300,6 @@ struct TilePos {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Kernels
-
-// The modes of the columns' filter (fc in the kernels) and of the rows' (fr).
-template <int NR, int NC>
-struct AxisModes {
-  Modes<NR, NC, float> columns, rows;
-};
-
-// ---------------------------------------------------------------------------------------------
 // Stages that overlap: a frame's scans and its output stage are programmatic dependent launches
 // (compute capability 9.0 and up; overlapping_launches), so that each is launched before the
 // previous stage has ended, and waits for that stage's results, complete and visible, only where
