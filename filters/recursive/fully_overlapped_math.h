@@ -168,8 +168,9 @@ RF_HDI State<NR, NC, T> causal_tail(const Modes<NR, NC, T>& f, const V (&v)[kBlo
 // eq. 35), as weights of the block's samples: linear in the block, so component k is
 // sum_i weight(k, i) x_i: R FMAs a sample (a real mode one, a pair two), where the causal
 // pass's outputs and the anticausal pass over them take a real mode two and a pair six (step,
-// advance). The CUDA perimeters take their rows' E from these from order 2 on
-// (fully_overlapped_blocks.cuh). T is double at plan time: the two passes run on each unit sample.
+// advance). The CUDA perimeters take their rows' E from these from order 2 on, but for the padded
+// frames' kernels of one copy of the passes (fully_overlapped_blocks.cuh). T is double at plan
+// time: the two passes run on each unit sample.
 template <class T>
 struct HeadWeights {
   T w[kMaxOrder][kBlock] = {};
