@@ -317,6 +317,17 @@ TEST_CASE("fully overlapped: the scans' runs fill whole waves of the SMs") {
       }
 }
 
+// Calls fn(tag, m) with the mode split of the Gaussian of this order and sigma (with_modes) and
+// its modes in double.
+template <class Fn>
+void with_gaussian_modes(int order, double sigma, Fn&& fn) {
+  const modal::Form form = modal::modal_form(gaussian(order, sigma));
+  CHECK(fully_overlapped::with_modes(form.real_modes, form.complex_pairs, [&](auto tag) {
+    constexpr int NR = decltype(tag)::kReal, NC = decltype(tag)::kPairs;
+    fn(tag, fully_overlapped::modes_of<NR, NC, double>(form));
+  }));
+}
+
 TEST_CASE("fully overlapped: the output stage's difference taken in the anticausal pass") {
   // The CUDA output stage's differences, anticausal_difference_block (in the pass) and
   // difference_block (after it), against the anticausal pass followed by the difference of its
@@ -324,10 +335,9 @@ TEST_CASE("fully overlapped: the output stage's difference taken in the anticaus
   using fully_overlapped::kBlock;
   std::mt19937 rng(31);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  auto check = [&](auto tag, const Recursive& f) {
+  auto check = [&](auto tag, const auto& m) {
     constexpr int NR = decltype(tag)::kReal, NC = decltype(tag)::kPairs;
     using St = fully_overlapped::State<NR, NC, double>;
-    const auto m = fully_overlapped::modes_of<NR, NC, double>(modal::modal_form(f));
     for (int len : {kBlock, 19, 1}) {
       for (int order : {1, 2}) {
         const double d[3] = {difference_weight(order, -1), difference_weight(order, 0),
@@ -372,12 +382,7 @@ TEST_CASE("fully overlapped: the output stage's difference taken in the anticaus
       }
     }
   };
-  for (int order = 1; order <= 5; ++order) {
-    const Recursive f = gaussian(order, 3.0);
-    const modal::Form form = modal::modal_form(f);
-    CHECK(fully_overlapped::with_modes(form.real_modes, form.complex_pairs,
-                                       [&](auto tag) { check(tag, f); }));
-  }
+  for (int order = 1; order <= 5; ++order) with_gaussian_modes(order, 3.0, check);
 }
 
 TEST_CASE("fully overlapped: a block's anticausal head from its weights") {
@@ -386,9 +391,8 @@ TEST_CASE("fully overlapped: a block's anticausal head from its weights") {
   using fully_overlapped::kBlock;
   std::mt19937 rng(47);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  auto check = [&](auto tag, const Recursive& f) {
+  auto check = [&](auto tag, const auto& m) {
     constexpr int NR = decltype(tag)::kReal, NC = decltype(tag)::kPairs;
-    const auto m = fully_overlapped::modes_of<NR, NC, double>(modal::modal_form(f));
     const fully_overlapped::HeadWeights<double> exact = fully_overlapped::head_weights(m);
     fully_overlapped::HeadWeights<float> rounded;
     for (int k = 0; k < fully_overlapped::kMaxOrder; ++k)
@@ -411,10 +415,5 @@ TEST_CASE("fully overlapped: a block's anticausal head from its weights") {
     }
   };
   for (int order = 1; order <= 5; ++order)
-    for (double sigma : {2.0, 40.0}) {
-      const Recursive f = gaussian(order, sigma);
-      const modal::Form form = modal::modal_form(f);
-      CHECK(fully_overlapped::with_modes(form.real_modes, form.complex_pairs,
-                                         [&](auto tag) { check(tag, f); }));
-    }
+    for (double sigma : {2.0, 40.0}) with_gaussian_modes(order, sigma, check);
 }
