@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 
 #include "filters/core/design.h"
 #include "filters/core/device_frame.h"
@@ -121,15 +122,16 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
     const AxisPass& p = passes[i];
     const int d = derivatives[i];
     const std::int64_t inner = product(shape, p.axis + 1, dims);
-    // On the device the columns of a batch are gathered into one wide frame (a thread per
-    // column, or a block algorithm, runs them in one launch); a 2-D step plans its frames as one
-    // batch (Engine::plan_batch), kept where the engine runs it whole (alg5, alg6) and not a
-    // launch per frame.
+    // A step plans its frames as one batch (Engine::plan_batch), kept on the device where the
+    // engine runs it whole (alg5, alg6, lines in shared memory) and not a launch per frame;
+    // otherwise the columns of a batch are gathered into one wide frame (a thread per column, or a
+    // block algorithm, runs them in one launch) and a 2-D step takes its axes one at a time.
     const bool device = space == MemorySpace::Device;
     // Frames of four interleaved channels are float only.
     const auto packs = [&](std::int64_t inner_samples) {
       return inner_samples == 1 || (inner_samples == 4 && !in_double);
     };
+    bool gathers = false;  // the columns of a batch into one frame
     bool merges = i + 1 < passes.size() && passes[i + 1].axis == p.axis + 1 &&
                   passes[i + 1].ext == p.ext && packs(product(shape, p.axis + 2, dims));
     for (;;) {
@@ -176,7 +178,7 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
         step.spec.derivative.y = d;
         step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
         step.format = in_double ? PixelFormat::R64F : PixelFormat::R32F;
-        if (device && outer > 1) {
+        if (gathers) {
           step.width = frame_side(outer * inner, p.axis);
           step.outer = outer;
           step.inner = inner;
@@ -197,8 +199,14 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
       } catch (const InvalidParameter& e) {
         throw InvalidParameter(axis_error(p.axis, e));
       }
-      if (merges && device && step.frames > 1 && !step.engine->batches_whole()) {
-        merges = false;  // a launch per frame: the axes one at a time instead, each in one launch
+      if (device && step.frames > 1 && !step.engine->batches_whole()) {
+        // A launch per frame: the axes one at a time instead, or the columns gathered.
+        if (merges)
+          merges = false;
+        else if (step.spec.axes == Axes::Y)
+          gathers = true;
+        else
+          throw std::logic_error("array: a batch of rows is one frame");
         continue;
       }
       // Planned, so valid: what the step makes of the constant beyond the array (the edge-aware

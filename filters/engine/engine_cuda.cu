@@ -343,6 +343,20 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
   if (spec.algo == Algorithm::OneWay || spec.algo == Algorithm::TwoWay)
     return {Kind::Lee, std::nullopt};
   const AxisDesigns f = design_axes(spec);
+  // Whether the direct form holds the filters of both axes on lines of the frame's length: for a
+  // pass whose windows stay in its lines (RT, lines in shared memory), or in runs of blocks (alg4).
+  const auto holds = [&](bool runs) {
+    return (!f.filters(Axis::X) || direct_form::windows_hold(f.x, width, runs)) &&
+           (!f.filters(Axis::Y) || direct_form::windows_hold(f.y, height, runs));
+  };
+  const bool windows_hold = holds(false);
+  // Lines short enough to hold whole in shared memory: a launch per axis that reads and writes
+  // the frame once.
+  const bool short_lines = channel_count(format) == 1 && windows_hold &&
+                           (!f.filters(Axis::X) || width <= kSharedLineMax) &&
+                           (!f.filters(Axis::Y) || height <= kSharedLineMax);
+  if (spec.algo == Algorithm::Auto && short_lines && f.axes != Axes::Both)
+    return {Kind::DirectForm, f, DirectAlgorithm::SharedLines};
   if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6 ||
       (spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both))
     return {Kind::FullyOverlapped, f};
@@ -352,14 +366,13 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
   // Auto, one axis or modes the states cannot carry. Down the columns alone of a frame this wide,
   // a thread per column reads and writes whole rows at a time, and RT beats algorithm 4's pass
   // and transpose (docs/bench/README.md: a 512^3 volume's pass through its pages, H200, 0.83 ms
-  // against 1.02 at order 1). Beyond the direct form's window limit (a wide order-4 or -5
-  // Gaussian) RT runs its lines in the modal form, which algorithm 4's block matrices cannot.
+  // against 1.02 at order 1). Beyond the direct form's window limit for lines of this length (a
+  // wide order-4 or -5 Gaussian, order 3 near its cap on long lines) RT runs its lines in the
+  // modal form, which algorithm 4's block matrices cannot.
   const bool wide_frame =
       f.axes == Axes::Y && std::size_t(width) * channel_count(format) >= kRtColumns;
-  const bool windows_hold = (!f.filters(Axis::X) || direct_form::windows_hold(f.x)) &&
-                            (!f.filters(Axis::Y) || direct_form::windows_hold(f.y));
   return {Kind::DirectForm, f,
-          wide_frame || !windows_hold ? DirectAlgorithm::RT : DirectAlgorithm::Alg4};
+          wide_frame || !holds(true) ? DirectAlgorithm::RT : DirectAlgorithm::Alg4};
 }
 
 std::unique_ptr<fully_overlapped::CudaFilter> make_fully_overlapped(
@@ -406,7 +419,8 @@ std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int w
     case SmoothingRoute::Kind::DirectForm:
       break;
   }
-  return make_direct_form_filter(*r.f, spec.ext, width, height, format, r.direct, spec.cval);
+  return make_direct_form_filter(*r.f, spec.ext, width, height, format, r.direct, spec.cval,
+                                 frames);
 }
 
 class CudaEngine final : public Engine {

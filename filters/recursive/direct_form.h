@@ -101,10 +101,16 @@ BlockMatrices block_matrices(const modal::Form& m, int len);
 // the accuracy of float output (each order's bound of the suites: 1e-5 relative up to order 3,
 // 1e-4 above). Above it alg4 refuses the filter at plan time, naming the limit, and CUDA's rt runs
 // its lines in the modal form. The CPU's rt applies its windows as weights of the line's samples
-// and needs no limit.
-double window_limit();
-// Whether the direct form holds f: its window condition within window_limit() (true for a filter
-// with no modal form, which the algorithms refuse with their own reason).
-bool windows_hold(const Recursive& f);
+// and needs no limit. With `n`, the limit for lines of n samples: the error grows with the line
+// too (alg4 and CUDA's lines in shared memory carry the windows across more blocks, RT's float
+// causal result feeds a longer anticausal recursion), so lines longer than kWindowLimitLine
+// samples take the limit times kWindowLimitLine / n; `runs` (alg4's carries, completed in runs of
+// blocks through powers of the block matrix, which lose more again) that factor twice.
+inline constexpr int kWindowLimitLine = 96;
+double window_limit(int n = 0, bool runs = false);
+// Whether the direct form holds f on lines of n samples (0: the shortest): its window condition
+// within window_limit(n, runs) (true for a filter with no modal form, which the algorithms refuse
+// with their own reason).
+bool windows_hold(const Recursive& f, int n = 0, bool runs = false);
 
 }  // namespace rf::direct_form

@@ -715,6 +715,251 @@ __global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const I
   rt_sweep<C>(tmp, at, n, true, step, [&](int i, const Vec<C>& y) { at.store<C>(a.dst, i, y); });
 }
 
+// Lines whole in shared memory: a CTA loads kTileLines lines of at most kSharedLineMax samples,
+// filters them causal then anticausal from exact seeds (algorithm 4's sums over the taps), and
+// stores them: the frame is read and written once (a thread per line reads it twice, and
+// algorithm 4 adds a transpose). Each line is cut into blocks of kBlock samples, a thread to a
+// block (and every kLineThreads-th block after it): the block's zero-entry window F(0, B_m(x)) of
+// eq. (15); the windows completed across the blocks by one thread per line, P_m(y) = P_m(ybar) +
+// T P_{m-1}(y) (eq. 24); each block filtered again from its complete window; then the same right
+// to left on y (eq. 34 with U: the blocks' y is complete, so M is not needed).
+constexpr int kTileLines = 32;    // lines of a CTA: a warp takes one block of each
+constexpr int kLineThreads = 16;  // threads along each line
+
+// Where sample `pos` of the CTA's line `l` lives in the tile. Down columns the tile is kept as the
+// frame holds it (kTileLines adjacent samples a row); along rows each line is a row of an odd
+// stride, so that a warp's 32 lines at one position fall in 32 banks.
+struct TileLayout {
+  bool rows;
+  int stride;
+  __device__ int operator()(int l, int pos) const {
+    return rows ? l * stride + pos : pos * kTileLines + l;
+  }
+};
+
+// Rows of R x kTileLines doubles of a CTA's windows: one a block, and at least two a warp, where
+// the warps first leave their parts of the seeds.
+__host__ __device__ inline int shared_lines_windows(int n) {
+  const int nb = (n + kBlock - 1) / kBlock;
+  return nb > 2 * kLineThreads ? nb : 2 * kLineThreads;
+}
+
+// The bytes of shared memory of a CTA: the tile, then the windows [shared_lines_windows][R]
+// [kTileLines] and the line's two seeds [2][R][kTileLines] in double.
+__host__ __device__ inline std::size_t shared_lines_bytes(int n, int order) {
+  return std::size_t(kTileLines) * (n | 1) * sizeof(float) +
+         std::size_t(shared_lines_windows(n) + 2) * order * kTileLines * sizeof(double);
+}
+
+template <int R, class S>
+__global__ void __launch_bounds__(kTileLines* kLineThreads)
+    shared_lines_kernel(const PassArgs a, bool rows) {
+  extern __shared__ double shared_lines_smem[];
+  const int n = a.shape.n, nb = a.shape.nb;
+  const int lane = threadIdx.x % 32, g = threadIdx.x / 32;
+  const int line0 = blockIdx.x * kTileLines, here = min(kTileLines, a.shape.lines - line0);
+  const int row0 = blockIdx.y * n;  // down columns: the first row of the batch's frame
+  const TileLayout at{rows, n | 1};
+  double* win = shared_lines_smem;  // [nb][R][kTileLines]
+  double* seed = win + std::size_t(shared_lines_windows(n)) * R * kTileLines;  // [2][R][lines]
+  float* tile = reinterpret_cast<float*>(seed + 2 * R * kTileLines);
+  const auto window = [&](double* base, int s, int k) -> double& {
+    return base[(s * R + k) * kTileLines + lane];
+  };
+
+  // Along rows a warp loads one line, its lanes along it; down columns a warp loads the rows of
+  // the tile, 32 lines side by side.
+  with_reader<1, Kinds::No16>(a.src, [&](auto rd) {
+    if (rows) {
+      for (int l = g; l < here; l += kLineThreads)
+#pragma unroll 4
+        for (int p = lane; p < n; p += 32) tile[at(l, p)] = rd(p, line0 + l).v[0];
+    } else if (lane < here) {
+#pragma unroll 4
+      for (int p = g; p < n; p += kLineThreads) tile[at(lane, p)] = rd(line0 + lane, row0 + p).v[0];
+    }
+  });
+  __syncthreads();
+
+  const Coeffs<R, S> fs = coeffs_of<R, S>(a.rec.b0, a.rec.a);
+  const bool live = lane < here;
+  const auto sample = [&](int p) { return Vec<1>{tile[at(lane, p)]}; };
+  const auto block_len = [&](int s) { return s + 1 < nb ? kBlock : a.shape.last_len; };
+  const bool anticausal = !a.rec.causal_only;
+
+  // The seeds from the line's samples, before they are overwritten, their terms split over the
+  // warps as algorithm 4's carries kernel splits them: the causal seed y_{-1-k} = sum_{i>=k}
+  // g_{i-k} x(-1-i), terms i < pad + r - 1, and the part of the anticausal seed that the samples
+  // beyond the line give, z_{n+m} = sum_t A(|t - m|) x(n + t), terms t < pad + r. Each warp's
+  // sums go to its two rows of the windows, and warp 0 adds them up.
+  if (a.seeds.by_constant || a.shape.pad == 0) {
+    if (live && g == 0) {
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        window(seed, 0, k) = a.seeds.by_constant ? a.rec.outside * a.seeds.causal_sum[k] : 0.0;
+        window(seed, 1, k) = a.seeds.by_constant ? a.rec.outside * a.seeds.tail_sum[k] : 0.0;
+      }
+    }
+  } else {
+    double p[R], e[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) p[k] = e[k] = 0.0;
+    const int causal_terms = a.shape.pad + R - 1;
+    const int count = causal_terms + (anticausal ? a.shape.pad + R : 0);
+    if (live) {
+      for (int i = g; i < count; i += kLineThreads) {
+        const int j = a.seeds.seed_index[i];
+        const double x = j < 0 ? a.rec.outside : double(tile[at(lane, j)]);
+        if (i < causal_terms) {
+#pragma unroll
+          for (int k = 0; k < R; ++k)
+            if (i >= k) p[k] = fma(a.seeds.g[i - k], x, p[k]);
+        } else {
+          const int t = i - causal_terms;
+#pragma unroll
+          for (int k = 0; k < R; ++k) e[k] = fma(a.seeds.acorr[t > k ? t - k : k - t], x, e[k]);
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        window(win, 2 * g, k) = p[k];
+        window(win, 2 * g + 1, k) = e[k];
+      }
+    }
+    __syncthreads();
+    if (live && g == 0) {
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        double ps = 0.0, es = 0.0;
+        for (int h = 0; h < kLineThreads; ++h) {
+          ps += window(win, 2 * h, k);
+          es += window(win, 2 * h + 1, k);
+        }
+        window(seed, 0, k) = ps;
+        window(seed, 1, k) = es;
+      }
+    }
+    __syncthreads();
+  }
+
+  // Each block's zero-entry causal window.
+  if (live) {
+    for (int s = g; s < nb; s += kLineThreads) {
+      Vec<1, S> ws[R];
+#pragma unroll
+      for (int k = 0; k < R; ++k) ws[k] = zero_vec<1, S>();
+      const int first = s * kBlock, len = block_len(s);
+      for (int i = 0; i < len; ++i) recursion_step(fs, sample(first + i), ws);
+#pragma unroll
+      for (int k = 0; k < R; ++k) window(win, s, k) = double(ws[k].v[0]);
+    }
+  }
+  __syncthreads();
+
+  // The windows entering each block, left to right (eq. 24), in place of the zero-entry ones.
+  if (live && g == 0) {
+    double T[R][R];
+    matrix_of<R>(a.mats.T, T);
+    Vec<1, double> p[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) p[k] = filled<1>(window(seed, 0, k));
+    for (int s = 0; s < nb; ++s) {
+      Vec<1, double> next[R];
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        next[k] = filled<1>(window(win, s, k));
+        window(win, s, k) = p[k].v[0];
+      }
+      mat_vec_add<R, 1>(T, p, next);
+#pragma unroll
+      for (int k = 0; k < R; ++k) p[k] = next[k];
+    }
+  }
+  __syncthreads();
+
+  // Each block from its complete window, y over x; the last leaves the line's causal end window
+  // for the anticausal seed. Then each block's zero-entry anticausal window.
+  if (live) {
+    for (int s = g; s < nb; s += kLineThreads) {
+      Vec<1, S> ws[R];
+#pragma unroll
+      for (int k = 0; k < R; ++k) ws[k] = filled<1>(S(window(win, s, k)));
+      const int first = s * kBlock, len = block_len(s);
+      for (int i = 0; i < len; ++i)
+        tile[at(lane, first + i)] = recursion_step(fs, sample(first + i), ws).v[0];
+      if (!anticausal) continue;
+      if (s == nb - 1) {
+#pragma unroll
+        for (int k = 0; k < R; ++k) window(seed, 0, k) = double(ws[k].v[0]);
+      }
+#pragma unroll
+      for (int k = 0; k < R; ++k) ws[k] = zero_vec<1, S>();
+      for (int i = len - 1; i >= 0; --i) recursion_step(fs, sample(first + i), ws);
+#pragma unroll
+      for (int k = 0; k < R; ++k) window(win, s, k) = double(ws[k].v[0]);
+    }
+  }
+  __syncthreads();
+
+  if (anticausal) {
+    // The anticausal windows entering each block from the right: the line's seed, the tail's
+    // part plus N times the causal end window, then U (Ul across the last block).
+    if (live && g == 0) {
+      Vec<1, double> e[R], w[R];
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        e[k] = filled<1>(window(seed, 1, k));
+        w[k] = filled<1>(window(seed, 0, k));
+      }
+      if (a.rec.ext != Extension::Ignore) {
+        double N[R][R];
+        matrix_of<R>(a.mats.N, N);
+        mat_vec_add<R, 1>(N, w, e);
+      }
+      const auto walk = [&](int s, const double(&U)[R][R]) {
+        Vec<1, double> next[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+          next[k] = filled<1>(window(win, s, k));
+          window(win, s, k) = e[k].v[0];
+        }
+        mat_vec_add<R, 1>(U, e, next);
+#pragma unroll
+        for (int k = 0; k < R; ++k) e[k] = next[k];
+      };
+      double U[R][R];
+      matrix_of<R>(a.mats.Ul, U);
+      walk(nb - 1, U);
+      matrix_of<R>(a.mats.U, U);
+      for (int s = nb - 2; s >= 0; --s) walk(s, U);
+    }
+    __syncthreads();
+    if (live) {
+      for (int s = g; s < nb; s += kLineThreads) {
+        Vec<1, S> ws[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) ws[k] = filled<1>(S(window(win, s, k)));
+        const int first = s * kBlock;
+        for (int i = block_len(s) - 1; i >= 0; --i)
+          tile[at(lane, first + i)] = recursion_step(fs, sample(first + i), ws).v[0];
+      }
+    }
+    __syncthreads();
+  }
+
+  with_writer<1, Kinds::No16>(a.dst, [&](auto wr) {
+    if (rows) {
+      for (int l = g; l < here; l += kLineThreads)
+#pragma unroll 4
+        for (int p = lane; p < n; p += 32) wr.column(p, line0 + l, 0).put(Vec<1>{tile[at(l, p)]});
+    } else if (lane < here) {
+#pragma unroll 4
+      for (int p = g; p < n; p += kLineThreads)
+        wr.column(line0 + lane, row0 + p, 0).put(Vec<1>{tile[at(lane, p)]});
+    }
+  });
+}
+
 // A pass left alone (AxisDesigns::axes) as the other's partner: dst(y, x) = src(x, y) for a src of
 // width x height, through a shared-memory tile so that reads and writes both coalesce.
 template <int C>
@@ -791,6 +1036,33 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
+template <int R, class S>
+void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
+  const std::size_t bytes = shared_lines_bytes(a.shape.n, R);
+  // At most 65535 frames a launch (the grid's y).
+  for (int f0 = 0; f0 < frames; f0 += 65535) {
+    PassArgs b = a;
+    const int here = std::min(65535, frames - f0);
+    if (rows) {
+      b.shape.lines = a.shape.lines * frames;
+    } else {
+      b.src.ptr += std::size_t(f0) * a.shape.n * a.src.pitch;
+      b.dst.ptr += std::size_t(f0) * a.shape.n * a.dst.pitch;
+    }
+    const dim3 grid((b.shape.lines + kTileLines - 1) / kTileLines, rows ? 1 : here);
+    shared_lines_kernel<R, S><<<grid, kTileLines * kLineThreads, bytes, stream>>>(b, rows);
+    CUDA_CHECK_LAUNCH();
+    if (rows) break;
+  }
+}
+
+template <int R, class S>
+void allow_shared_lines() {
+  CUDA_CHECK(cudaFuncSetAttribute(shared_lines_kernel<R, S>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(shared_lines_bytes(kSharedLineMax, R))));
+}
+
 using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
 using RtFn = void (*)(const PassArgs&, const Io&, bool, cudaStream_t);
 
@@ -798,6 +1070,16 @@ template <int C, class P, class S = double>
 constexpr OverlappedFn kOverlapped[kMaxOrder] = {
     overlapped_pass<1, C, P, S>, overlapped_pass<2, C, P, S>, overlapped_pass<3, C, P, S>,
     overlapped_pass<4, C, P, S>, overlapped_pass<5, C, P, S>};
+using SharedLinesFn = void (*)(const PassArgs&, bool, int, cudaStream_t);
+template <class S>
+constexpr SharedLinesFn kSharedLines[kMaxOrder] = {shared_lines_pass<1, S>, shared_lines_pass<2, S>,
+                                                   shared_lines_pass<3, S>, shared_lines_pass<4, S>,
+                                                   shared_lines_pass<5, S>};
+using AllowFn = void (*)();
+template <class S>
+constexpr AllowFn kAllowSharedLines[kMaxOrder] = {
+    allow_shared_lines<1, S>, allow_shared_lines<2, S>, allow_shared_lines<3, S>,
+    allow_shared_lines<4, S>, allow_shared_lines<5, S>};
 template <int C>
 constexpr RtFn kRt[kMaxOrder] = {rt_pass<1, C>, rt_pass<2, C>, rt_pass<3, C>, rt_pass<4, C>,
                                  rt_pass<5, C>};
@@ -819,6 +1101,14 @@ void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp
                     cudaStream_t stream) {
   (channels == 1 ? kRt<1> : kRt<4>)[order - 1](args, tmp, rows, stream);
 }
+
+namespace {
+void launch_shared_lines_pass(int order, const PassArgs& args, bool rows, int frames,
+                              cudaStream_t stream) {
+  (args.rec.float_blocks ? kSharedLines<float> : kSharedLines<double>)[order - 1](args, rows,
+                                                                                  frames, stream);
+}
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // The plan
@@ -853,19 +1143,28 @@ struct PassBuffers {
 class DirectFormFilter final : public FrameFilter {
  public:
   DirectFormFilter(const AxisDesigns& filters, Extension ext, double cval, int width, int height,
-                   PixelFormat format, DirectAlgorithm algorithm)
+                   PixelFormat format, DirectAlgorithm algorithm, int frames)
       : rt_(algorithm == DirectAlgorithm::RT),
+        shared_lines_(algorithm == DirectAlgorithm::SharedLines),
         order_(filters.x.order()),
         channels_(channel_count(format)),
         width_(width),
-        height_(height) {
+        height_(height),
+        frames_(shared_lines_ ? frames : 1) {
     if (order_ < 1 || order_ > kMaxOrder)
       throw InvalidParameter("order must be 1.." + std::to_string(kMaxOrder));
     if (filters.y.order() != order_ || filters.y.causal_only != filters.x.causal_only)
       throw InvalidParameter(std::string(name()) +
                              ": the filters along x and y must have one order");
     const std::size_t sample = sizeof(float) * std::size_t(channels_);
-    if (rt_) {
+    if (shared_lines_ && (channels_ != 1 || filters.axes == Axes::Both ||
+                          (filters.filters(Axis::X) && width > kSharedLineMax) ||
+                          (filters.filters(Axis::Y) && height > kSharedLineMax)))
+      throw InvalidParameter("lines in shared memory: one channel along one axis, at most " +
+                             std::to_string(kSharedLineMax) + " samples a line");
+    if (shared_lines_) {
+      // No scratch: each pass holds its lines whole.
+    } else if (rt_) {
       rt_columns_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
       rt_rows_.allocate_pitched(std::size_t(width) * sample, std::size_t(height));
     } else {
@@ -878,7 +1177,7 @@ class DirectFormFilter final : public FrameFilter {
     const bool double_carries = gain > kFloatCarryGain;
     const std::size_t carry = std::size_t(order_) * (double_carries ? 2 : 1) * sample;
     const auto blocks = [](int n) { return std::size_t((n + kBlock - 1) / kBlock); };
-    if (!rt_) {
+    if (!rt_ && !shared_lines_) {
       for (auto* b : {&cols_.pbar, &cols_.ebar, &cols_.pst, &cols_.est})
         b->allocate(carry * blocks(height) * std::size_t(width));
       for (auto* b : {&rows_.pbar, &rows_.ebar, &rows_.pst, &rows_.est})
@@ -902,7 +1201,13 @@ class DirectFormFilter final : public FrameFilter {
     }
     columns_.rec.next_b0 = row_args_.rec.b0;
     for (int k = 0; k < kMaxOrder; ++k) columns_.rec.next_a[k] = row_args_.rec.a[k];
+    if (shared_lines_)
+      (columns_.rec.float_blocks ? kAllowSharedLines<float>
+                                 : kAllowSharedLines<double>)[order_ - 1]();
   }
+
+  // Lines in shared memory take the batch whole: its rows are more rows, its columns a grid's y.
+  bool batches() const override { return shared_lines_; }
 
   // Every kind through io.cuh but the 16-bit ones, which the engine converts (Kinds::No16).
   bool reads(IoKind k) const override { return k != IoKind::U16 && k != IoKind::F16; }
@@ -947,6 +1252,10 @@ class DirectFormFilter final : public FrameFilter {
     PassArgs pass = filters_columns_ ? columns_ : row_args_;
     pass.src = src;
     pass.dst = dst;
+    if (shared_lines_) {
+      launch_shared_lines_pass(order_, pass, !filters_columns_, frames_, stream);
+      return;
+    }
     if (rt_) {
       if (filters_columns_)
         rt_columns(pass, src, dst, float_io(rt_columns_), stream);
@@ -997,11 +1306,12 @@ class DirectFormFilter final : public FrameFilter {
     return Io{channels_ == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(b.ptr), b.pitch, 0};
   }
 
-  const char* name() const { return rt_ ? "rt" : "alg4"; }
+  const char* name() const { return shared_lines_ ? "shared lines" : rt_ ? "rt" : "alg4"; }
 
-  // The modal form of `f`. Beyond the direct form's limit algorithm 4 refuses it; RT runs it in
-  // mode states (*in_modes).
-  modal::Form checked_form(const Recursive& f, bool* in_modes) const {
+  // The modal form of `f` on lines of n samples. Beyond the direct form's limit for lines of this
+  // length (direct_form::window_limit) algorithm 4 and lines in shared memory refuse it; RT runs
+  // it in mode states (*in_modes).
+  modal::Form checked_form(const Recursive& f, int n, bool* in_modes) const {
     modal::Form form;
     try {
       form = modal::modal_form(f);
@@ -1009,15 +1319,15 @@ class DirectFormFilter final : public FrameFilter {
       throw InvalidParameter(std::string(name()) + ": " + e.what());
     }
     const double condition = direct_form::window_condition(form);
-    const double limit = direct_form::window_limit();
+    const double limit = direct_form::window_limit(n, !rt_ && !shared_lines_);
     *in_modes = !(condition <= limit);
     if (*in_modes && !rt_) {
-      char buf[200];
+      char buf[240];
       std::snprintf(buf, sizeof buf,
-                    "%s: the direct form cannot hold this filter exactly (its window condition "
-                    "%.3g exceeds %.3g): rt holds it (in the modal form), alg5 and alg6 too on "
+                    "%s: the direct form cannot hold this filter exactly on lines of %d samples "
+                    "(its window condition %.3g exceeds %.3g): rt holds it, alg5 and alg6 too on "
                     "both axes",
-                    name(), condition, limit);
+                    name(), n, condition, limit);
       throw InvalidParameter(buf);
     }
     return form;
@@ -1058,7 +1368,7 @@ class DirectFormFilter final : public FrameFilter {
   PassArgs pass_args(const Recursive& f, Extension ext, double outside, int lines, int n,
                      PassBuffers& buffers) const {
     bool in_modes = false;
-    const modal::Form form = checked_form(f, &in_modes);
+    const modal::Form form = checked_form(f, n, &in_modes);
     if (in_modes) {
       PassArgs a;
       a.shape.lines = lines;
@@ -1132,9 +1442,10 @@ class DirectFormFilter final : public FrameFilter {
     return a;
   }
 
-  bool rt_;
+  bool rt_, shared_lines_;
   bool filters_columns_ = true, filters_rows_ = true;  // the axes filtered (AxisDesigns::axes)
   int order_, channels_, width_, height_;
+  int frames_;  // of the batch, taken whole by lines in shared memory
   PassArgs columns_, row_args_;
   PassBuffers cols_, rows_;
   DeviceBuffer scratch_, rt_columns_, rt_rows_;
@@ -1144,8 +1455,10 @@ class DirectFormFilter final : public FrameFilter {
 
 std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
                                                      int width, int height, PixelFormat format,
-                                                     DirectAlgorithm algorithm, double cval) {
-  return std::make_unique<DirectFormFilter>(filters, ext, cval, width, height, format, algorithm);
+                                                     DirectAlgorithm algorithm, double cval,
+                                                     int frames) {
+  return std::make_unique<DirectFormFilter>(filters, ext, cval, width, height, format, algorithm,
+                                            frames);
 }
 
 }  // namespace rf::cuda

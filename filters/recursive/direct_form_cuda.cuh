@@ -18,16 +18,21 @@
 
 namespace rf::cuda {
 
-enum class DirectAlgorithm { Alg4, RT };
+// SharedLines: algorithm 4's seeds and block windows on lines held whole in shared memory (one
+// channel along one axis, at most kSharedLineMax samples a line), one launch that reads and writes
+// the frame once; it takes a batch of `frames` whole.
+enum class DirectAlgorithm { Alg4, RT, SharedLines };
+inline constexpr int kSharedLineMax = 1024;
 
-// Plans algorithm 4 or RT for frames of this size and format (R32F, RGBA32F or RGBA8), columns
-// filtered by filters.y and rows by filters.x. Beyond the direct form's limit (direct_form.h: its
-// window condition) RT runs its lines in the modal form (PassModes) and algorithm 4 throws
-// InvalidParameter naming the limit; so do orders outside 1..5 and two orders.
-// cval is the constant extension's value.
+// Plans algorithm 4, RT or lines in shared memory for frames of this size and format (R32F,
+// RGBA32F or RGBA8), columns filtered by filters.y and rows by filters.x. Beyond the direct
+// form's limit (direct_form.h: its window condition) RT runs its lines in the modal form
+// (PassModes) and the others throw InvalidParameter naming the limit; so do orders outside 1..5
+// and two orders. cval is the constant extension's value.
 std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
                                                      int width, int height, PixelFormat format,
-                                                     DirectAlgorithm algorithm, double cval = 0.0);
+                                                     DirectAlgorithm algorithm, double cval = 0.0,
+                                                     int frames = 1);
 
 inline constexpr int kMaxOrder = 5;
 // Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).

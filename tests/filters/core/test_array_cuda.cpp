@@ -77,15 +77,17 @@ TEST_CASE("cuda array passes: one axis alone, alg4 and rt, float and 8-bit frame
         }
 }
 
-// The gathered passes of a batch (device_frame.h: gather_axis, scatter_axis) on a small volume,
-// small enough for compute-sanitizer, against the CPU's.
-TEST_CASE("cuda array passes: a volume's axes gathered, against the CPU") {
+// The columns of a batch on a small volume, small enough for compute-sanitizer, against the CPU's:
+// one batch under auto (lines in shared memory take it whole), gathered into one frame and
+// scattered back under RT (device_frame.h: gather_axis, scatter_axis).
+TEST_CASE("cuda array passes: a volume's axes batched or gathered, against the CPU") {
   RF_REQUIRE_CUDA();
   const rf::test::Shape shape{3, 5, 7};
-  for (int first = 0; first < 3; ++first) {
+  for (int first = 0; first < 6; ++first) {
     rf::ArraySpec spec;
     spec.filter.cval = 0.3;
-    for (int axis = first; axis < 3; ++axis)
+    spec.filter.algo = first < 3 ? rf::Algorithm::Auto : rf::Algorithm::RT;
+    for (int axis = first % 3; axis < 3; ++axis)
       spec.passes.push_back({axis, 1.5 + axis, 0, rf::Extension::Constant});
     const std::vector<double> a = rf::test::random_array(shape, 40 + first);
     std::vector<float> gpu(a.begin(), a.end()), cpu(a.begin(), a.end());
@@ -173,6 +175,95 @@ TEST_CASE("cuda: one axis of a wide order-4/5 Gaussian, rt in the modal form, ex
           }
         }
   MESSAGE(checked << " cases, worst " << worst << " relative");
+}
+
+// Lines in shared memory (direct_form_cuda.cu), auto's pass along one axis of one-channel frames
+// whose lines hold at most kSharedLineMax samples: along x and along y, every order, extension
+// and sigma up to the cap (past the direct form's limit for lines of their length auto runs RT),
+// lines of one sample, of one block, of a partial last block and of the most samples it takes,
+// beside RT and alg4 on the same lines, and a batch of frames down the columns, against the
+// double reference.
+TEST_CASE("cuda: lines in shared memory along either axis, every order and extension, exact") {
+  RF_REQUIRE_CUDA();
+  const auto gpu = rf::make_cuda_engine();
+  int checked = 0, refused = 0;
+  double worst = 0.0;
+  for (int order = 1; order <= 5; ++order)
+    for (double sigma :
+         {1.5, 16.0, rf::info(rf::FilterKind::Gaussian).order_info(order)->max_sigma})
+      for (rf::Extension ext : rf::kAllExtensions)
+        for (auto [w, h, axes] : {std::tuple{33, 1024, rf::Axes::Y},
+                                  {45, 33, rf::Axes::Y},
+                                  {40, 1, rf::Axes::Y},
+                                  {33, 32, rf::Axes::Y},
+                                  {1024, 5, rf::Axes::X},
+                                  {33, 45, rf::Axes::X},
+                                  {1, 9, rf::Axes::X},
+                                  {509, 3, rf::Axes::X}}) {
+          rf::FilterSpec spec;
+          spec.order = order;
+          spec.sigma = sigma;
+          spec.axes = axes;
+          spec.ext = ext;
+          spec.cval = ext == rf::Extension::Constant ? 0.3 : 0.0;
+          const rf::Image in = rf::test::random_image(w, h, 1, 900 + checked, 0.05f, 1.0f);
+          const std::vector<double> want =
+              one_axis_reference(rf::design(spec), ext, in, spec.cval, axes == rf::Axes::X);
+          // Auto and RT hold every filter; alg4 holds it or refuses it in one line (both on the
+          // longer lines, where the direct form's limit is shorter).
+          for (rf::Algorithm algo : {rf::Algorithm::Auto, rf::Algorithm::RT, rf::Algorithm::Alg4}) {
+            if (algo != rf::Algorithm::Auto && std::max(w, h) < 509) continue;
+            spec.algo = algo;
+            CAPTURE(rf::describe(spec));
+            CAPTURE(w);
+            CAPTURE(h);
+            rf::Image out;
+            try {
+              out = rf::filter_image(*gpu, spec, in);
+            } catch (const rf::InvalidParameter& e) {
+              CHECK(algo == rf::Algorithm::Alg4);
+              CHECK(std::string(e.what()).find("rt holds it") != std::string::npos);
+              ++refused;
+              continue;
+            }
+            const double err = relative_error(out, want, in);
+            if (algo == rf::Algorithm::Auto) worst = std::max(worst, err);
+            CHECK(err < (order <= 3 ? 1e-5 : 1e-4));
+            ++checked;
+          }
+        }
+  MESSAGE(checked << " cases, alg4 refused " << refused << ", auto's worst " << worst
+                  << " relative");
+
+  // A batch of three frames down the columns: each frame's columns alone.
+  const int w = 45, h = 37, frames = 3;
+  for (rf::Extension ext : rf::kAllExtensions) {
+    rf::FilterSpec spec;
+    spec.order = 3;
+    spec.sigma = 5.0;
+    spec.axes = rf::Axes::Y;
+    spec.ext = ext;
+    spec.cval = 0.7;
+    rf::Image all = rf::test::random_image(w, h * frames, 1, 77, 0.05f, 1.0f);
+    std::vector<double> want;
+    for (int k = 0; k < frames; ++k) {
+      rf::Image frame(w, h, 1);
+      std::copy_n(all.pixels.begin() + std::size_t(k) * w * h, std::size_t(w) * h,
+                  frame.pixels.begin());
+      const std::vector<double> part =
+          one_axis_reference(rf::design(spec), ext, frame, spec.cval, false);
+      want.insert(want.end(), part.begin(), part.end());
+    }
+    rf::FrameView v = all.view();
+    v.height = h;
+    v.frames = frames;
+    gpu->plan_batch(spec, w, h, frames, rf::PixelFormat::R32F);
+    CHECK(gpu->batches_whole());
+    const rf::Image in = all;
+    gpu->run(v, v);
+    CAPTURE(rf::describe(spec));
+    CHECK(relative_error(all, want, in) < 1e-5);
+  }
 }
 
 // RT down the columns of a float frame whose width is a multiple of four runs four columns a
