@@ -8,7 +8,10 @@
 // four interleaved channels), the lines are the rows of one frame of d_k x outer, filtered along x
 // alone. Two passes over adjacent axes with the same extension whose inner is 1 or 4 are one 2-D
 // plan, as an image is filtered (every algorithm, alg5 included), of the batch of outer frames
-// (Engine::plan_batch; on the device only where the engine runs a batch whole, alg5 and alg6). Every extension stays exact:
+// (Engine::plan_batch; on the device only where the engine runs a batch whole, alg5 and alg6).
+// The columns of a batch are one plan of the batch too where the engine runs it whole (on the
+// device auto's pass with its lines in shared memory), and otherwise, on the device, gathered into
+// one wide frame and scattered back. Every extension stays exact:
 // each pass sees the array continued by its own axis's extension, and under the constant
 // extension the value `cval` filtered by the passes before it (cval times their gain at DC for a
 // smoothing, 0 after a derivative), which is the N-D array continued by cval in every direction.
