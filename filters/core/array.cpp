@@ -171,13 +171,16 @@ Term ArrayFilter::Impl::plan_term(const ArraySpec& spec, std::vector<AxisPass> p
                                    : PixelFormat::RGBA32F;
         step.frames = 1;
       } else {
-        // The columns of `outer` frames inner samples wide (on the device, of one frame gathered).
+        // The columns of `outer` frames inner samples wide (one batch, or on the device gathered
+        // into one frame).
         const std::int64_t outer = product(shape, 0, p.axis);
         step.spec.sigma = p.sigma;
         step.spec.axes = Axes::Y;
         step.spec.derivative.y = d;
         step.height = frame_side(shape[std::size_t(p.axis)], p.axis);
         step.format = in_double ? PixelFormat::R64F : PixelFormat::R32F;
+        // A batch holds at most INT_MAX rows in all; more are gathered (as wide as it is).
+        if (device && outer * step.height > INT_MAX) gathers = true;
         if (gathers) {
           step.width = frame_side(outer * inner, p.axis);
           step.outer = outer;
