@@ -423,7 +423,7 @@ BlockMatrices block_matrices(const modal::Form& m, int len) {
 // keeps every accepted filter within a quarter of its order's bound: all of orders 1-3, order 4
 // to sigma ~140, order 5 to sigma ~35. Those were lines of at most 97 samples; longer lines lose
 // more (the CUDA tests, order 3 at sigma 2000, H200): alg4 was 1.3e-5 off on lines of 509 samples
-// and 2.6e-4 on 1024, lines in shared memory 4e-5 and rt 6.9e-5 on 1024, against the 1e-5 bound.
+// and 2.6e-4 on 1024, lines in shared memory 6.6e-5 and rt 6.9e-5 on 1024, against the 1e-5 bound.
 // Lines longer than kWindowLimitLine take a limit shorter in proportion (at 1024 samples about a
 // tenth of it). alg4 lost more again: 1.25e-4 at order 5, sigma 16 (condition 1.3e6) on lines of
 // 1024, against 1e-4, where lines in shared memory and rt were within 4e-7; it takes the factor
