@@ -768,17 +768,35 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
   };
 
   // Along rows a warp loads one line, its lanes along it; down columns a warp loads the rows of
-  // the tile, 32 lines side by side.
-  with_reader<1, Kinds::No16>(a.src, [&](auto rd) {
-    if (rows) {
-      for (int l = g; l < here; l += kLineThreads)
+  // the tile, 32 lines side by side. Down the columns of float buffers a thread moves four
+  // adjacent lines at a time (16 bytes), a warp four rows of the tile: with four times the bytes
+  // in flight the pass through a 512^3 volume's pages took 0.77-0.89 of the time at orders 1 and
+  // 3, 0.94-0.96 at order 5 (docs/bench/README.md, "Lines in shared memory").
+  const std::uintptr_t bytes_at = reinterpret_cast<std::uintptr_t>(a.src.ptr) | a.src.pitch |
+                                  reinterpret_cast<std::uintptr_t>(a.dst.ptr) | a.dst.pitch;
+  const bool wide = !rows && here == kTileLines && a.src.kind == IoKind::F32 &&
+                    a.dst.kind == IoKind::F32 && bytes_at % 16 == 0;
+  const int quad = threadIdx.x % (kTileLines / 4), quad_row = threadIdx.x / (kTileLines / 4);
+  constexpr int kQuadRows = kTileLines * kLineThreads / (kTileLines / 4);
+  if (wide) {
+    const char* src = a.src.ptr + std::size_t(line0 + 4 * quad) * sizeof(float);
 #pragma unroll 4
-        for (int p = lane; p < n; p += 32) tile[at(l, p)] = rd(p, line0 + l).v[0];
-    } else if (lane < here) {
+    for (int p = quad_row; p < n; p += kQuadRows)
+      *reinterpret_cast<float4*>(&tile[p * kTileLines + 4 * quad]) =
+          *reinterpret_cast<const float4*>(src + std::size_t(row0 + p) * a.src.pitch);
+  } else {
+    with_reader<1, Kinds::No16>(a.src, [&](auto rd) {
+      if (rows) {
+        for (int l = g; l < here; l += kLineThreads)
 #pragma unroll 4
-      for (int p = g; p < n; p += kLineThreads) tile[at(lane, p)] = rd(line0 + lane, row0 + p).v[0];
-    }
-  });
+          for (int p = lane; p < n; p += 32) tile[at(l, p)] = rd(p, line0 + l).v[0];
+      } else if (lane < here) {
+#pragma unroll 4
+        for (int p = g; p < n; p += kLineThreads)
+          tile[at(lane, p)] = rd(line0 + lane, row0 + p).v[0];
+      }
+    });
+  }
   __syncthreads();
 
   const Coeffs<R, S> fs = coeffs_of<R, S>(a.rec.b0, a.rec.a);
@@ -856,24 +874,30 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
   }
   __syncthreads();
 
-  // The windows entering each block, left to right (eq. 24), in place of the zero-entry ones.
+  // One step of a walk across the blocks: block s's zero-entry window gives way to p, the window
+  // entering it, and p becomes the window entering the next block, the zero-entry window plus M p
+  // (M = T left to right, eq. 24; U right to left, eq. 34). The walk's last step leaves a window
+  // that nothing reads, R^2 FMAs a line.
+  const auto enter = [&](int s, const double(&M)[R][R], Vec<1, double>(&p)[R]) {
+    Vec<1, double> next[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      next[k] = filled<1>(window(win, s, k));
+      window(win, s, k) = p[k].v[0];
+    }
+    mat_vec_add<R, 1>(M, p, next);
+#pragma unroll
+    for (int k = 0; k < R; ++k) p[k] = next[k];
+  };
+
+  // The windows entering each block, left to right.
   if (live && g == 0) {
     double T[R][R];
     matrix_of<R>(a.mats.T, T);
     Vec<1, double> p[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) p[k] = filled<1>(window(seed, 0, k));
-    for (int s = 0; s < nb; ++s) {
-      Vec<1, double> next[R];
-#pragma unroll
-      for (int k = 0; k < R; ++k) {
-        next[k] = filled<1>(window(win, s, k));
-        window(win, s, k) = p[k].v[0];
-      }
-      mat_vec_add<R, 1>(T, p, next);
-#pragma unroll
-      for (int k = 0; k < R; ++k) p[k] = next[k];
-    }
+    for (int s = 0; s < nb; ++s) enter(s, T, p);
   }
   __syncthreads();
 
@@ -916,22 +940,11 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
         matrix_of<R>(a.mats.N, N);
         mat_vec_add<R, 1>(N, w, e);
       }
-      const auto walk = [&](int s, const double(&U)[R][R]) {
-        Vec<1, double> next[R];
-#pragma unroll
-        for (int k = 0; k < R; ++k) {
-          next[k] = filled<1>(window(win, s, k));
-          window(win, s, k) = e[k].v[0];
-        }
-        mat_vec_add<R, 1>(U, e, next);
-#pragma unroll
-        for (int k = 0; k < R; ++k) e[k] = next[k];
-      };
       double U[R][R];
       matrix_of<R>(a.mats.Ul, U);
-      walk(nb - 1, U);
+      enter(nb - 1, U, e);
       matrix_of<R>(a.mats.U, U);
-      for (int s = nb - 2; s >= 0; --s) walk(s, U);
+      for (int s = nb - 2; s >= 0; --s) enter(s, U, e);
     }
     __syncthreads();
     if (live) {
@@ -947,6 +960,14 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
     __syncthreads();
   }
 
+  if (wide) {
+    char* dst = a.dst.ptr + std::size_t(line0 + 4 * quad) * sizeof(float);
+#pragma unroll 4
+    for (int p = quad_row; p < n; p += kQuadRows)
+      *reinterpret_cast<float4*>(dst + std::size_t(row0 + p) * a.dst.pitch) =
+          *reinterpret_cast<const float4*>(&tile[p * kTileLines + 4 * quad]);
+    return;
+  }
   with_writer<1, Kinds::No16>(a.dst, [&](auto wr) {
     if (rows) {
       for (int l = g; l < here; l += kLineThreads)
@@ -1039,20 +1060,21 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
 template <int R, class S>
 void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
   const std::size_t bytes = shared_lines_bytes(a.shape.n, R);
-  // At most 65535 frames a launch (the grid's y).
-  for (int f0 = 0; f0 < frames; f0 += 65535) {
-    PassArgs b = a;
-    const int here = std::min(65535, frames - f0);
-    if (rows) {
-      b.shape.lines = a.shape.lines * frames;
-    } else {
-      b.src.ptr += std::size_t(f0) * a.shape.n * a.src.pitch;
-      b.dst.ptr += std::size_t(f0) * a.shape.n * a.dst.pitch;
-    }
-    const dim3 grid((b.shape.lines + kTileLines - 1) / kTileLines, rows ? 1 : here);
+  const auto launch = [&](const PassArgs& b, int grid_frames) {
+    const dim3 grid((b.shape.lines + kTileLines - 1) / kTileLines, grid_frames);
     shared_lines_kernel<R, S><<<grid, kTileLines * kLineThreads, bytes, stream>>>(b, rows);
     CUDA_CHECK_LAUNCH();
-    if (rows) break;
+  };
+  PassArgs b = a;
+  if (rows) {  // the frames' rows, one after another, are lines of one frame
+    b.shape.lines = a.shape.lines * frames;
+    return launch(b, 1);
+  }
+  // Down columns, a frame a row of the grid, at most 65535 frames a launch.
+  for (int f0 = 0; f0 < frames; f0 += 65535) {
+    b.src.ptr = a.src.ptr + std::size_t(f0) * a.shape.n * a.src.pitch;
+    b.dst.ptr = a.dst.ptr + std::size_t(f0) * a.shape.n * a.dst.pitch;
+    launch(b, std::min(65535, frames - f0));
   }
 }
 
