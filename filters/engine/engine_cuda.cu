@@ -138,6 +138,10 @@ constexpr int kMaxGridFrames = 65535;
 
 // Columns from which auto filters the columns alone of a frame with RT (a thread per column).
 constexpr std::size_t kRtColumns = 65536;
+// Batches of at least this many frames, of lines of at most this many samples, take both axes
+// through lines in shared memory at order 3 and above (smoothing_route).
+constexpr int kSharedLinesBatch = 64;
+constexpr int kSharedLinesBatchLine = 512;
 
 // Rows of a frame each thread of the derivative's kernels takes.
 constexpr int kDerivativeRows = 4;
@@ -323,19 +327,21 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
   return make_smoothing_filter(spec, width, height, format, frames);
 }
 
-// How the family's CUDA filter runs the smoothing of `spec`: the one choice make_smoothing_filter
-// builds and make_fused_partial asks about. Auto runs algorithm 5, the fastest of the block
-// algorithms and as fast at large sigma as at small (docs/bench/README.md), for every filter whose
-// modes it carries (every design we ship); along one axis algorithm 4, or RT down the columns of a
-// wide frame and wherever the direct form's windows cannot hold the filter (RT then runs the modal
-// form).
+// How the family's CUDA filter runs the smoothing of `spec` on `frames` frames: the one choice
+// make_smoothing_filter builds and make_fused_partial asks about. Auto runs algorithm 5, the
+// fastest of the block algorithms and as fast at large sigma as at small (docs/bench/README.md),
+// for every filter whose modes it carries (every design we ship); one-channel lines short enough
+// to hold whole in shared memory, along one axis, or along both in a batch of small frames at
+// order 3 and above; along one axis otherwise algorithm 4, or RT down the columns of a wide frame
+// and wherever the direct form's windows cannot hold the filter (RT then runs the modal form).
 struct SmoothingRoute {
   enum class Kind { EdgeAware, Fir, Lee, FullyOverlapped, DirectForm } kind;
   std::optional<AxisDesigns> f;                    // FullyOverlapped, DirectForm
   DirectAlgorithm direct = DirectAlgorithm::Alg4;  // DirectForm
 };
 
-SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, PixelFormat format) {
+SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, PixelFormat format,
+                               int frames) {
   using Kind = SmoothingRoute::Kind;
   if (spec.kind == FilterKind::EdgeAware) return {Kind::EdgeAware, std::nullopt};
   if (runs_fir(spec, Backend::Cuda, format, width, height)) return {Kind::Fir, std::nullopt};
@@ -355,7 +361,14 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
   const bool short_lines = channel_count(format) == 1 && windows_hold &&
                            (!f.filters(Axis::X) || width <= kSharedLineMax) &&
                            (!f.filters(Axis::Y) || height <= kSharedLineMax);
-  if (spec.algo == Algorithm::Auto && short_lines && f.axes != Axes::Both)
+  // Both axes so, a launch each, where the frames are a batch of small ones (a volume's pages) and
+  // the filter costs algorithm 5 more than its bytes: the x,y pass of 128^3 to 512^3 volumes took
+  // 0.55-1.05 of algorithm 5's time at orders 3 and 5, a median 0.79 (docs/bench/README.md, "Lines
+  // in shared memory"). Order 1, single frames and lines of 1024 stay with algorithm 5: two
+  // launches measured slower or mixed there.
+  const bool batch_in_lines = frames >= kSharedLinesBatch && f.x.order() >= 3 &&
+                              width <= kSharedLinesBatchLine && height <= kSharedLinesBatchLine;
+  if (spec.algo == Algorithm::Auto && short_lines && (f.axes != Axes::Both || batch_in_lines))
     return {Kind::DirectForm, f, DirectAlgorithm::SharedLines};
   if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6 ||
       (spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both))
@@ -396,7 +409,7 @@ std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpe
                                                                  int height, PixelFormat format) {
   const fully_overlapped::OutputDifference diff{spec.derivative.x, spec.derivative.y, scale};
   if (!fully_overlapped::takes_difference(diff, spec.ext)) return nullptr;
-  const SmoothingRoute r = smoothing_route(spec, width, height, format);
+  const SmoothingRoute r = smoothing_route(spec, width, height, format, 1);
   if (r.kind != SmoothingRoute::Kind::FullyOverlapped || r.f->x.causal_only || r.f->y.causal_only)
     return nullptr;
   return make_fully_overlapped(spec, *r.f, width, height, format, 1, diff);
@@ -405,7 +418,7 @@ std::unique_ptr<fully_overlapped::CudaFilter> make_fused_partial(const FilterSpe
 // The family's CUDA filter for `spec` (smoothing_route).
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
                                                    PixelFormat format, int frames) {
-  const SmoothingRoute r = smoothing_route(spec, width, height, format);
+  const SmoothingRoute r = smoothing_route(spec, width, height, format, frames);
   switch (r.kind) {
     case SmoothingRoute::Kind::EdgeAware:
       return std::make_unique<EdgeAwareFilter>(spec, width, height, channel_count(format));

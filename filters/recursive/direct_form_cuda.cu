@@ -1179,10 +1179,9 @@ class DirectFormFilter final : public FrameFilter {
       throw InvalidParameter(std::string(name()) +
                              ": the filters along x and y must have one order");
     const std::size_t sample = sizeof(float) * std::size_t(channels_);
-    if (shared_lines_ && (channels_ != 1 || filters.axes == Axes::Both ||
-                          (filters.filters(Axis::X) && width > kSharedLineMax) ||
+    if (shared_lines_ && (channels_ != 1 || (filters.filters(Axis::X) && width > kSharedLineMax) ||
                           (filters.filters(Axis::Y) && height > kSharedLineMax)))
-      throw InvalidParameter("lines in shared memory: one channel along one axis, at most " +
+      throw InvalidParameter("lines in shared memory: one channel, at most " +
                              std::to_string(kSharedLineMax) + " samples a line");
     if (shared_lines_) {
       // No scratch: each pass holds its lines whole.
@@ -1240,8 +1239,9 @@ class DirectFormFilter final : public FrameFilter {
     return {"columns", "rows"};
   }
 
-  // Columns (src -> transposed scratch), then rows (scratch -> dst). An axis left alone: its
-  // pass is a transpose (alg4), or not run (rt, which does not transpose).
+  // Columns (src -> transposed scratch), then rows (scratch -> dst); lines in shared memory
+  // columns (src -> dst), then rows in place. An axis left alone: its pass is a transpose (alg4),
+  // or not run (rt and lines in shared memory, which do not transpose).
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     PassArgs cols = columns_;
     PassArgs rows = row_args_;
@@ -1250,7 +1250,16 @@ class DirectFormFilter final : public FrameFilter {
       if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
       return;
     }
-    if (rt_) {
+    if (shared_lines_) {
+      // Columns (src -> dst), then rows in place: each CTA holds its lines whole.
+      cols.src = src;
+      cols.dst = dst;
+      launch_shared_lines_pass(order_, cols, false, frames_, stream);
+      if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
+      rows.src = dst;
+      rows.dst = dst;
+      launch_shared_lines_pass(order_, rows, true, frames_, stream);
+    } else if (rt_) {
       const Io c = float_io(rt_columns_), t = float_io(rt_rows_);
       rt_columns(cols, src, c, c, stream);
       if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));

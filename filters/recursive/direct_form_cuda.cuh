@@ -19,8 +19,8 @@
 namespace rf::cuda {
 
 // SharedLines: algorithm 4's seeds and block windows on lines held whole in shared memory (one
-// channel along one axis, at most kSharedLineMax samples a line), one launch that reads and writes
-// the frame once; it takes a batch of `frames` whole.
+// channel, at most kSharedLineMax samples a line), a launch per axis that reads and writes the
+// frame once; it takes a batch of `frames` whole.
 enum class DirectAlgorithm { Alg4, RT, SharedLines };
 inline constexpr int kSharedLineMax = 1024;
 
