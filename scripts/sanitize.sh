@@ -21,12 +21,15 @@ if [ "${1:-}" = "--build" ]; then
 fi
 
 "$root/scripts/install-deps.sh"
-# -O1 keeps the sanitized suites fast enough for CI; frame pointers give whole stacks, -g1 their
-# functions and lines (without the full debug information that costs compile time). gcc's
-# -Wmaybe-uninitialized misfires on std::regex and std::function under ASan's instrumentation.
-flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+# The filter library at -O1 keeps the sanitized suites fast enough for CI; the rest (rfcli,
+# rfstudio, the tests), where no hot loop runs, at -O0, which compiles in about half the time under
+# both sanitizers (a subcommand of rfcli: 31 s at -O1, 17 s at -O0). Frame pointers give whole
+# stacks, -g1 their functions and lines (without the full debug information that costs compile
+# time). gcc's -Wmaybe-uninitialized misfires on std::regex and std::function under ASan's
+# instrumentation.
+flags="-O0 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 flags="$flags -Wno-maybe-uninitialized"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DRF_WITH_CUDA=OFF -DRF_OPTIMIZE_LIBRARY=OFF \
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None -DRF_WITH_CUDA=OFF -DRF_LIBRARY_OPTIMIZATION=-O1 \
   "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"

@@ -25,7 +25,7 @@ source "$root/tests/sanitizers/env.sh"
 export ASAN_OPTIONS="$ASAN_OPTIONS:quarantine_size_mb=64"
 start=$(date +%s)
 status=0
-# The sanitized build (ASan + UBSan at -O1) runs the studio 2-3x slower than the release build
+# The sanitized build (ASan + UBSan; the library at -O1) runs the studio 2-3x slower than the release build
 # (an export at 1604x1032: 0.68 s against 0.23 s), so its frames are held to twice the release
 # bounds: 2 s, 6 s for a frame that exports. Later options override these.
 "$build/bin/rfstudio_soak" --minutes "$minutes" --rss-csv "$build/soak-rss.csv" \
