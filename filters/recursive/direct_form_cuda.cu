@@ -772,10 +772,11 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
   // adjacent lines at a time (16 bytes), a warp four rows of the tile: with four times the bytes
   // in flight the pass through a 512^3 volume's pages took 0.77-0.89 of the time at orders 1 and
   // 3, 0.94-0.96 at order 5 (docs/bench/README.md, "Lines in shared memory").
-  const std::uintptr_t bytes_at = reinterpret_cast<std::uintptr_t>(a.src.ptr) | a.src.pitch |
-                                  reinterpret_cast<std::uintptr_t>(a.dst.ptr) | a.dst.pitch;
+  // The buffers' addresses and pitches or-ed together: a multiple of 16 when all are.
+  const std::uintptr_t spans = reinterpret_cast<std::uintptr_t>(a.src.ptr) | a.src.pitch |
+                               reinterpret_cast<std::uintptr_t>(a.dst.ptr) | a.dst.pitch;
   const bool wide = !rows && here == kTileLines && a.src.kind == IoKind::F32 &&
-                    a.dst.kind == IoKind::F32 && bytes_at % 16 == 0;
+                    a.dst.kind == IoKind::F32 && spans % 16 == 0;
   const int quad = threadIdx.x % (kTileLines / 4), quad_row = threadIdx.x / (kTileLines / 4);
   constexpr int kQuadRows = kTileLines * kLineThreads / (kTileLines / 4);
   if (wide) {
