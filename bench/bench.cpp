@@ -171,6 +171,7 @@ void Rows::add(const BenchResult& row) {
 void Rows::add(BenchResult row, const Timing& t) {
   row.ms = t.median_ms;
   row.runs = t.runs;
+  if (row.clock.empty()) row.clock = t.clock;
   row.gips = gips(row.width, row.height * std::max(row.depth, 1), row.ms);
   add(row);
 }

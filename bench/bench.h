@@ -45,6 +45,7 @@ struct BenchResult {
   // Baselines checked against the double FIR with the same taps and extension (one channel):
   // the largest absolute difference on the benchmark's data in [0.05, 1); < 0: not checked.
   double max_error = -1.0;
+  std::string clock;  // the timer's clock_name() ("CUDA events, stream held", ...); "" unknown
 };
 
 struct BenchOptions {
@@ -72,6 +73,8 @@ struct BenchOptions {
   // order); empty: recursive.
   std::vector<GaussianMethod> methods;
   bool baselines = true;  // FIR (plain and tuned), NPP, cuFFT, CUB SAT, copy floor
+  // The CUDA clock (timer.h): CudaEvents from the call, or CudaHeld, the GPU's time alone.
+  Clock cuda_clock = Clock::CudaEvents;
   // The CUDA backend only: an n^3 float32 volume filtered along its three axes, its pages alone
   // and through them (rf::ArrayFilter), beside a copy of its bytes; 0: none.
   int volume = 0;

@@ -145,7 +145,7 @@ class CudaBench {
             void (*note)(const std::string&))
       : o_(with_defaults(o)),
         note_fn_(note),
-        timer_(Clock::CudaEvents, stream_.stream),
+        timer_(o_.cuda_clock, stream_.stream),
         repeats_{o_.warmup, o_.iterations, o_.case_ms, kBenchMinRuns},
         rows_(progress) {}
 

@@ -22,7 +22,7 @@ namespace {
 
 }  // namespace
 
-CudaClock::CudaClock(void*) {
+CudaClock::CudaClock(void*, bool) {
   no_cuda("CUDA events");
 }
 CudaClock::~CudaClock() = default;

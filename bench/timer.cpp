@@ -27,15 +27,15 @@ Timing summarise(const std::vector<double>& ms) {
 
 struct Timer::Impl {
   Clock clock;
-  std::unique_ptr<CudaClock> cuda;  // CudaEvents only
+  std::unique_ptr<CudaClock> cuda;  // the CUDA clocks only
 };
 
 Timer::Timer(Clock clock, void* stream) : impl_(std::make_unique<Impl>()) {
   impl_->clock = clock;
-  if (clock == Clock::CudaEvents) {
+  if (clock != Clock::Host) {
     std::string why;
     if (!cuda_available(&why)) throw BackendUnavailable("CUDA events unavailable: " + why);
-    impl_->cuda = std::make_unique<CudaClock>(stream);
+    impl_->cuda = std::make_unique<CudaClock>(stream, clock == Clock::CudaHeld);
   }
 }
 
@@ -46,7 +46,15 @@ Clock Timer::clock() const {
 }
 
 const char* Timer::clock_name() const {
-  return impl_->clock == Clock::Host ? "host steady clock" : "CUDA events";
+  switch (impl_->clock) {
+    case Clock::Host:
+      return "host steady clock";
+    case Clock::CudaEvents:
+      return "CUDA events";
+    case Clock::CudaHeld:
+      return impl_->cuda->held_out() ? "CUDA events, hold outlasted" : "CUDA events, stream held";
+  }
+  return "";
 }
 
 double Timer::time_ms(const std::function<void()>& run) {
@@ -73,7 +81,9 @@ Timing Timer::measure(const std::function<void()>& run, const Repeats& r) {
   if (impl_->cuda) impl_->cuda->synchronize();
   std::vector<double> ms(static_cast<std::size_t>(timed));
   for (double& t : ms) t = time_ms(run);
-  return summarise(ms);
+  Timing t = summarise(ms);
+  t.clock = clock_name();
+  return t;
 }
 
 }  // namespace rf::bench

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace rf::bench {
@@ -17,6 +18,7 @@ struct Timing {
   double median_ms = 0.0;
   double min_ms = 0.0;
   int runs = 0;
+  std::string clock;  // Timer::clock_name() after the runs; "" from summarise()
 };
 
 Timing summarise(const std::vector<double>& ms);
@@ -32,19 +34,24 @@ struct Repeats {
   int min_runs = 10;
 };
 
-enum class Clock { Host, CudaEvents };
+// CudaEvents: events recorded on the run's stream before and after it, the start on a stream
+// with nothing queued, so the host's launch of the run counts. CudaHeld: the same events with
+// the stream held while the run queues its work (cuda_clock.h), which leaves the GPU's time alone.
+enum class Clock { Host, CudaEvents, CudaHeld };
 
 class Timer {
  public:
-  // CudaEvents records on `stream` (a cudaStream_t; nullptr: the default stream), where each run
-  // must queue its work; it throws BackendUnavailable without CUDA. Host ignores the stream.
+  // The CUDA clocks record on `stream` (a cudaStream_t; nullptr: the default stream), where each
+  // run must queue its work; they throw BackendUnavailable without CUDA. Host ignores the stream.
   explicit Timer(Clock clock, void* stream = nullptr);
   ~Timer();
   Timer(const Timer&) = delete;
   Timer& operator=(const Timer&) = delete;
 
   Clock clock() const;
-  const char* clock_name() const;  // "host steady clock", "CUDA events"
+  // "host steady clock", "CUDA events", "CUDA events, stream held"; "CUDA events, hold outlasted"
+  // once a held run waited on its own stream (its time and every later one's are CudaEvents').
+  const char* clock_name() const;
 
   // Milliseconds of one call of `run`.
   double time_ms(const std::function<void()>& run);

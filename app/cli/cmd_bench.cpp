@@ -111,6 +111,7 @@ nlohmann::json row_json(const BenchResult& r) {
   if (!r.axes.empty()) row["axes"] = r.axes;
   if (!r.gaussian_method.empty()) row["gaussian_method"] = r.gaussian_method;
   if (!r.method.empty()) row["method"] = r.method;
+  if (!r.clock.empty()) row["clock"] = r.clock;
   return row;
 }
 
@@ -184,6 +185,7 @@ struct Args {
   std::optional<double> sigma, sigma_y;
   std::string derivative = "none";
   double case_ms = 500.0;
+  std::string clock = "call";  // --clock: call, held
   std::string json;
   bool append = false;
   std::string backend = to_string(Backend::Cpu);
@@ -233,6 +235,11 @@ void add_repeat_options(CLI::App& cmd, Args& a) {
   cmd.add_option("--case-ms", a.case_ms,
                  "CUDA: a case whose timed runs would take longer than this many GPU ms gets "
                  "fewer (at least 10); 0: always --iterations")
+      ->capture_default_str();
+  cmd.add_option("--clock", a.clock,
+                 "CUDA: call (events from the call on, the host's launch included) or held (the "
+                 "stream held while each run queues its work: the GPU's time alone)")
+      ->check(CLI::IsMember({"call", "held"}))
       ->capture_default_str();
 }
 
@@ -476,6 +483,7 @@ Plan parse(const Args& a) {
   if (o.volume > 0 && p.backend == Backend::Cpu)
     throw UsageError("--volume: the volume cases are timed on the CUDA backend (--backend cuda)");
   o.case_ms = a.case_ms;
+  o.cuda_clock = a.clock == "held" ? bench::Clock::CudaHeld : bench::Clock::CudaEvents;
   check_cases(o, p.backend);
   return p;
 }
@@ -516,9 +524,11 @@ void run_cuda(const Args& a, const BenchOptions& o, Record& record) {
   const std::string gpu = make_engine(Backend::Cuda)->description();
   record.add_device(gpu);
   std::printf(
-      "# %s; CUDA events around the filter only (no upload or readback), median of up to %d runs "
-      "(fewer past %g ms a case)\n",
-      gpu.c_str(), a.iterations.value_or(100), o.case_ms);
+      "# %s; CUDA events around the filter only (no upload or readback)%s, median of up to %d "
+      "runs (fewer past %g ms a case)\n",
+      gpu.c_str(),
+      o.cuda_clock == bench::Clock::CudaHeld ? ", the stream held while each run is queued" : "",
+      a.iterations.value_or(100), o.case_ms);
   BenchOptions g = o;
   g.iterations = a.iterations.value_or(100);
   g.warmup = a.warmup.value_or(10);

@@ -60,8 +60,10 @@ TEST_CASE("bench: the host timer runs the warm-up and the timed runs it is asked
   CHECK(cut.runs <= 5);
   CHECK(cut.min_ms >= 2.0);
   CHECK(calls >= cut.runs + 2);  // the two probe runs count as warm-up
-  if (!cuda_available())
+  if (!cuda_available()) {
     CHECK_THROWS_AS(bench::Timer(bench::Clock::CudaEvents), BackendUnavailable);
+    CHECK_THROWS_AS(bench::Timer(bench::Clock::CudaHeld), BackendUnavailable);
+  }
 }
 
 TEST_CASE("bench: random cases are seeded, never zero, and the same for every caller") {
