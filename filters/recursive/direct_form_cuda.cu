@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
@@ -715,84 +716,115 @@ __global__ void __launch_bounds__(128) rt_modal_kernel(const PassArgs a, const I
   rt_sweep<C>(tmp, at, n, true, step, [&](int i, const Vec<C>& y) { at.store<C>(a.dst, i, y); });
 }
 
-// Lines whole in shared memory: a CTA loads kTileLines lines of at most kSharedLineMax samples,
-// filters them causal then anticausal from exact seeds (algorithm 4's sums over the taps), and
-// stores them: the frame is read and written once (a thread per line reads it twice, and
-// algorithm 4 adds a transpose). Each line is cut into blocks of kBlock samples, a thread to a
-// block (and every kLineThreads-th block after it): the block's zero-entry window F(0, B_m(x)) of
-// eq. (15); the windows completed across the blocks by one thread per line, P_m(y) = P_m(ybar) +
-// T P_{m-1}(y) (eq. 24); each block filtered again from its complete window; then the same right
-// to left on y (eq. 34 with U: the blocks' y is complete, so M is not needed).
-constexpr int kTileLines = 32;    // lines of a CTA: a warp takes one block of each
-constexpr int kLineThreads = 16;  // threads along each line
+// Lines whole in shared memory: a CTA loads L lines of at most kSharedLineMax samples, filters
+// them causal then anticausal from exact seeds (algorithm 4's sums over the taps), and stores
+// them: the frame is read and written once (a thread per line reads it twice, and algorithm 4
+// adds a transpose). Each line is cut into blocks of kBlock samples, a thread to a block (and every
+// kLineThreads-th block after it): the block's zero-entry window F(0, B_m(x)) of eq. (15); the
+// windows completed across the blocks by one thread per line, P_m(y) = P_m(ybar) + T P_{m-1}(y)
+// (eq. 24); each block filtered again from its complete window; then the same right to left on y
+// (eq. 34 with U: the blocks' y is complete, so M is not needed).
+//
+// A CTA's shape: L lines. 32 (a warp takes one block of each, 16 threads a line) where the pass
+// has lines enough to fill the device; 8 (a warp takes four blocks of each of 8 lines, 32 threads
+// a line) where it has few, as a single frame of at most 1024 lines does: its 32-line CTAs would
+// leave most SMs idle (docs/bench/README.md, "Tiles of 8 lines").
+template <int L>
+struct Tile {
+  static_assert(L == 32 || L == 8, "tiles of 32 or 8 lines");
+  static constexpr int kThreads = L == 32 ? 512 : 32 * L;
+  static constexpr int kLineThreads = kThreads / L;
+  static constexpr int kWarps = kThreads / 32;
+};
 
 // Where sample `pos` of the CTA's line `l` lives in the tile. Down columns the tile is kept as the
-// frame holds it (kTileLines adjacent samples a row); along rows each line is a row of an odd
-// stride, so that a warp's 32 lines at one position fall in 32 banks.
+// frame holds it (L adjacent samples a row); along rows each line is a row of `stride`
+// (tile_stride). With 32 lines a warp's lanes are 32 lines at one position: an odd stride puts
+// them in 32 banks. With 8, a warp also spans four blocks of each line: a word of skew after every
+// block, and a stride of 4 modulo 32, put those in distinct banks too.
+template <int L>
 struct TileLayout {
   bool rows;
   int stride;
   __device__ int operator()(int l, int pos) const {
-    return rows ? l * stride + pos : pos * kTileLines + l;
+    const int p = L < 32 ? pos + pos / kBlock : pos;
+    return rows ? l * stride + p : p * L + l;
   }
 };
 
-// Rows of R x kTileLines doubles of a CTA's windows: one a block, and at least two a warp, where
-// the warps first leave their parts of the seeds.
+template <int L>
+__host__ __device__ inline int tile_stride(int n) {
+  if (L == 32) return n | 1;
+  const int skewed = n + (n - 1) / kBlock + 1, c = 32 / L;
+  return skewed + ((c - skewed) % 32 + 32) % 32;
+}
+
+// Rows of R x L doubles of a CTA's windows: one a block, and at least two for each thread along a
+// line, where those first leave their parts of the seeds.
+template <int L>
 __host__ __device__ inline int shared_lines_windows(int n) {
   const int nb = (n + kBlock - 1) / kBlock;
-  return nb > 2 * kLineThreads ? nb : 2 * kLineThreads;
+  return nb > 2 * Tile<L>::kLineThreads ? nb : 2 * Tile<L>::kLineThreads;
 }
 
-// The bytes of shared memory of a CTA: the tile, then the windows [shared_lines_windows][R]
-// [kTileLines] and the line's two seeds [2][R][kTileLines] in double.
+// The bytes of shared memory of a CTA: the tile, then the windows [shared_lines_windows][R][L] and
+// the line's two seeds [2][R][L] in double.
+template <int L>
 __host__ __device__ inline std::size_t shared_lines_bytes(int n, int order) {
-  return std::size_t(kTileLines) * (n | 1) * sizeof(float) +
-         std::size_t(shared_lines_windows(n) + 2) * order * kTileLines * sizeof(double);
+  return std::size_t(L) * tile_stride<L>(n) * sizeof(float) +
+         std::size_t(shared_lines_windows<L>(n) + 2) * order * L * sizeof(double);
 }
 
-template <int R, class S>
-__global__ void __launch_bounds__(kTileLines* kLineThreads)
+template <int R, class S, int L>
+__global__ void __launch_bounds__(Tile<L>::kThreads)
     shared_lines_kernel(const PassArgs a, bool rows) {
+  constexpr int kTileLines = L, kLineThreads = Tile<L>::kLineThreads, kWarps = Tile<L>::kWarps;
   extern __shared__ double shared_lines_smem[];
   const int n = a.shape.n, nb = a.shape.nb;
-  const int lane = threadIdx.x % 32, g = threadIdx.x / 32;
+  // This thread's line of the tile and its first block along it; its warp, and its lane there.
+  const int lane = threadIdx.x % L, g = threadIdx.x / L;
+  const int warp = threadIdx.x / 32, warp_lane = threadIdx.x % 32;
   const int line0 = blockIdx.x * kTileLines, here = min(kTileLines, a.shape.lines - line0);
   const int row0 = blockIdx.y * n;  // down columns: the first row of the batch's frame
-  const TileLayout at{rows, n | 1};
+  const TileLayout<L> at{rows, tile_stride<L>(n)};
   double* win = shared_lines_smem;  // [nb][R][kTileLines]
-  double* seed = win + std::size_t(shared_lines_windows(n)) * R * kTileLines;  // [2][R][lines]
+  double* seed = win + std::size_t(shared_lines_windows<L>(n)) * R * kTileLines;  // [2][R][lines]
   float* tile = reinterpret_cast<float*>(seed + 2 * R * kTileLines);
   const auto window = [&](double* base, int s, int k) -> double& {
     return base[(s * R + k) * kTileLines + lane];
   };
 
-  // Along rows a warp loads one line, its lanes along it; down columns a warp loads the rows of
-  // the tile, 32 lines side by side. Down the columns of float buffers a thread moves four
-  // adjacent lines at a time (16 bytes), a warp four rows of the tile: with four times the bytes
-  // in flight the pass through a 512^3 volume's pages took 0.77-0.89 of the time at orders 1 and
-  // 3, 0.94-0.96 at order 5 (docs/bench/README.md, "Lines in shared memory").
+  // Along rows a warp loads one line, its lanes along it; down columns a warp loads rows of the
+  // tile, its L lines side by side. Down the columns of float buffers a thread moves four
+  // adjacent lines at a time (16 bytes): with four times the bytes in flight the pass through a
+  // 512^3 volume's pages took 0.77-0.89 of the time at orders 1 and 3, 0.94-0.96 at order 5
+  // (docs/bench/README.md, "Lines in shared memory"). The loads are unrolled 8 and 16 deep, for
+  // yet more in flight: 0.95-0.98 of the time at 512^2 and 1024^2 and on a 512^3 volume's x,y pass
+  // at order 3, though 1.05-1.07 at 256^2 (docs/bench/README.md, "Tiles of 8 lines").
   // The buffers' addresses and pitches or-ed together: a multiple of 16 when all are.
   const std::uintptr_t spans = reinterpret_cast<std::uintptr_t>(a.src.ptr) | a.src.pitch |
                                reinterpret_cast<std::uintptr_t>(a.dst.ptr) | a.dst.pitch;
   const bool wide = !rows && here == kTileLines && a.src.kind == IoKind::F32 &&
                     a.dst.kind == IoKind::F32 && spans % 16 == 0;
   const int quad = threadIdx.x % (kTileLines / 4), quad_row = threadIdx.x / (kTileLines / 4);
-  constexpr int kQuadRows = kTileLines * kLineThreads / (kTileLines / 4);
+  constexpr int kQuadRows = Tile<L>::kThreads / (kTileLines / 4);
   if (wide) {
-    const char* src = a.src.ptr + std::size_t(line0 + 4 * quad) * sizeof(float);
-#pragma unroll 4
-    for (int p = quad_row; p < n; p += kQuadRows)
-      *reinterpret_cast<float4*>(&tile[p * kTileLines + 4 * quad]) =
-          *reinterpret_cast<const float4*>(src + std::size_t(row0 + p) * a.src.pitch);
+    // Four adjacent lines read as the channels of one pixel.
+    const Reader<4, IoKind::F32x4> rd{a.src.ptr, a.src.pitch};
+#pragma unroll 8
+    for (int p = quad_row; p < n; p += kQuadRows) {
+      const Vec<4> v = rd(line0 / 4 + quad, row0 + p);
+      *reinterpret_cast<float4*>(&tile[at(4 * quad, p)]) =
+          make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
+    }
   } else {
     with_reader<1, Kinds::No16>(a.src, [&](auto rd) {
       if (rows) {
-        for (int l = g; l < here; l += kLineThreads)
-#pragma unroll 4
-          for (int p = lane; p < n; p += 32) tile[at(l, p)] = rd(p, line0 + l).v[0];
+        for (int l = warp; l < here; l += kWarps)
+#pragma unroll 16
+          for (int p = warp_lane; p < n; p += 32) tile[at(l, p)] = rd(p, line0 + l).v[0];
       } else if (lane < here) {
-#pragma unroll 4
+#pragma unroll 8
         for (int p = g; p < n; p += kLineThreads)
           tile[at(lane, p)] = rd(line0 + lane, row0 + p).v[0];
       }
@@ -861,16 +893,35 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
     __syncthreads();
   }
 
+  // Block s's recursion over its samples from the window ws, left to right or right to left, with
+  // y written over x or only the window kept.
+  const auto filter_block = [&](int s, Vec<1, S>(&ws)[R], auto backward, auto write) {
+    const int first = s * kBlock, len = block_len(s);
+    for (int j = 0; j < len; ++j) {
+      const int i = first + (decltype(backward)::value ? len - 1 - j : j);
+      const auto y = recursion_step(fs, sample(i), ws);
+      if constexpr (decltype(write)::value) tile[at(lane, i)] = y.v[0];
+    }
+  };
+  const auto window_of = [&](int s, Vec<1, S>(&ws)[R], auto zero) {
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+      ws[k] = decltype(zero)::value ? zero_vec<1, S>() : filled<1>(S(window(win, s, k)));
+  };
+  const auto keep_window = [&](int s, const Vec<1, S>(&ws)[R]) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) window(win, s, k) = double(ws[k].v[0]);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+
   // Each block's zero-entry causal window.
   if (live) {
     for (int s = g; s < nb; s += kLineThreads) {
       Vec<1, S> ws[R];
-#pragma unroll
-      for (int k = 0; k < R; ++k) ws[k] = zero_vec<1, S>();
-      const int first = s * kBlock, len = block_len(s);
-      for (int i = 0; i < len; ++i) recursion_step(fs, sample(first + i), ws);
-#pragma unroll
-      for (int k = 0; k < R; ++k) window(win, s, k) = double(ws[k].v[0]);
+      window_of(s, ws, Yes{});
+      filter_block(s, ws, No{}, No{});
+      keep_window(s, ws);
     }
   }
   __syncthreads();
@@ -907,21 +958,16 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
   if (live) {
     for (int s = g; s < nb; s += kLineThreads) {
       Vec<1, S> ws[R];
-#pragma unroll
-      for (int k = 0; k < R; ++k) ws[k] = filled<1>(S(window(win, s, k)));
-      const int first = s * kBlock, len = block_len(s);
-      for (int i = 0; i < len; ++i)
-        tile[at(lane, first + i)] = recursion_step(fs, sample(first + i), ws).v[0];
+      window_of(s, ws, No{});
+      filter_block(s, ws, No{}, Yes{});
       if (!anticausal) continue;
       if (s == nb - 1) {
 #pragma unroll
         for (int k = 0; k < R; ++k) window(seed, 0, k) = double(ws[k].v[0]);
       }
-#pragma unroll
-      for (int k = 0; k < R; ++k) ws[k] = zero_vec<1, S>();
-      for (int i = len - 1; i >= 0; --i) recursion_step(fs, sample(first + i), ws);
-#pragma unroll
-      for (int k = 0; k < R; ++k) window(win, s, k) = double(ws[k].v[0]);
+      window_of(s, ws, Yes{});
+      filter_block(s, ws, Yes{}, No{});
+      keep_window(s, ws);
     }
   }
   __syncthreads();
@@ -951,29 +997,28 @@ __global__ void __launch_bounds__(kTileLines* kLineThreads)
     if (live) {
       for (int s = g; s < nb; s += kLineThreads) {
         Vec<1, S> ws[R];
-#pragma unroll
-        for (int k = 0; k < R; ++k) ws[k] = filled<1>(S(window(win, s, k)));
-        const int first = s * kBlock;
-        for (int i = block_len(s) - 1; i >= 0; --i)
-          tile[at(lane, first + i)] = recursion_step(fs, sample(first + i), ws).v[0];
+        window_of(s, ws, No{});
+        filter_block(s, ws, Yes{}, Yes{});
       }
     }
     __syncthreads();
   }
 
   if (wide) {
-    char* dst = a.dst.ptr + std::size_t(line0 + 4 * quad) * sizeof(float);
+    const PitchedWriter<float4, EncodeF32x4> wr{a.dst.ptr, a.dst.pitch};
 #pragma unroll 4
-    for (int p = quad_row; p < n; p += kQuadRows)
-      *reinterpret_cast<float4*>(dst + std::size_t(row0 + p) * a.dst.pitch) =
-          *reinterpret_cast<const float4*>(&tile[p * kTileLines + 4 * quad]);
+    for (int p = quad_row; p < n; p += kQuadRows) {
+      const float4 t = *reinterpret_cast<const float4*>(&tile[at(4 * quad, p)]);
+      wr.column(line0 / 4 + quad, row0 + p, 0).put(Vec<4>{t.x, t.y, t.z, t.w});
+    }
     return;
   }
   with_writer<1, Kinds::No16>(a.dst, [&](auto wr) {
     if (rows) {
-      for (int l = g; l < here; l += kLineThreads)
+      for (int l = warp; l < here; l += kWarps)
 #pragma unroll 4
-        for (int p = lane; p < n; p += 32) wr.column(p, line0 + l, 0).put(Vec<1>{tile[at(l, p)]});
+        for (int p = warp_lane; p < n; p += 32)
+          wr.column(p, line0 + l, 0).put(Vec<1>{tile[at(l, p)]});
     } else if (lane < here) {
 #pragma unroll 4
       for (int p = g; p < n; p += kLineThreads)
@@ -1058,12 +1103,12 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
-template <int R, class S>
+template <int R, class S, int L>
 void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
-  const std::size_t bytes = shared_lines_bytes(a.shape.n, R);
+  const std::size_t bytes = shared_lines_bytes<L>(a.shape.n, R);
   const auto launch = [&](const PassArgs& b, int grid_frames) {
-    const dim3 grid((b.shape.lines + kTileLines - 1) / kTileLines, grid_frames);
-    shared_lines_kernel<R, S><<<grid, kTileLines * kLineThreads, bytes, stream>>>(b, rows);
+    const dim3 grid((b.shape.lines + L - 1) / L, grid_frames);
+    shared_lines_kernel<R, S, L><<<grid, Tile<L>::kThreads, bytes, stream>>>(b, rows);
     CUDA_CHECK_LAUNCH();
   };
   PassArgs b = a;
@@ -1079,11 +1124,27 @@ void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t st
   }
 }
 
+// Tiles of 8 lines where tiles of 32 would make fewer CTAs than the device has SMs.
+template <int R, class S>
+void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // Along rows the frames' lines are one grid's; down columns each frame has its row of the grid.
+  const long long tiles_of_32 =
+      rows ? (1LL * a.shape.lines * frames + 31) / 32 : (a.shape.lines + 31LL) / 32 * frames;
+  if (tiles_of_32 < sms) return shared_lines_pass<R, S, 8>(a, rows, frames, stream);
+  shared_lines_pass<R, S, 32>(a, rows, frames, stream);
+}
+
 template <int R, class S>
 void allow_shared_lines() {
-  CUDA_CHECK(cudaFuncSetAttribute(shared_lines_kernel<R, S>,
+  CUDA_CHECK(cudaFuncSetAttribute(shared_lines_kernel<R, S, 32>,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  int(shared_lines_bytes(kSharedLineMax, R))));
+                                  int(shared_lines_bytes<32>(kSharedLineMax, R))));
+  CUDA_CHECK(cudaFuncSetAttribute(shared_lines_kernel<R, S, 8>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(shared_lines_bytes<8>(kSharedLineMax, R))));
 }
 
 using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
