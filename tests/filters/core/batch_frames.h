@@ -2,8 +2,9 @@
 // every frame of the batch comes out as it does alone, bit for bit (the block algorithms run a
 // batch in the same kernels, each frame at its own offset, and the others frame by frame; a batch
 // of many frames may split its scans into fewer runs than one frame does, fully_overlapped.h
-// scan_runs, and round differently, but not at these sizes), the frames do not leak into each
-// other, and a view of another batch size is refused.
+// scan_runs, or take lines in shared memory in tiles of 32 lines where one frame takes tiles of 8,
+// and round differently, but not at these sizes), the frames do not leak into each other, and a
+// view of another batch size is refused.
 #pragma once
 
 #include <doctest/doctest.h>

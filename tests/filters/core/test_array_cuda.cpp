@@ -181,8 +181,8 @@ TEST_CASE("cuda: one axis of a wide order-4/5 Gaussian, rt in the modal form, ex
 // whose lines hold at most kSharedLineMax samples: along x and along y, every order, extension
 // and sigma up to the cap (past the direct form's limit for lines of their length auto runs RT),
 // lines of one sample, of one block, of a partial last block and of the most samples it takes,
-// beside RT and alg4 on the same lines, a batch of frames down the columns, and both axes of a
-// batch of small frames, against the double reference.
+// beside RT and alg4 on the same lines, a batch of frames down the columns, and both axes of
+// batches of small frames in CTAs of 8 lines and of 32, against the double reference.
 TEST_CASE("cuda: lines in shared memory, one axis or both, every order and extension, exact") {
   RF_REQUIRE_CUDA();
   const auto gpu = rf::make_cuda_engine();
@@ -267,40 +267,43 @@ TEST_CASE("cuda: lines in shared memory, one axis or both, every order and exten
 
   // Both axes of a batch of 64 small frames (a volume's pages) at orders 3 to 5: auto runs a
   // launch per axis (its stages "columns" and "rows", not algorithm 5's), each frame against the
-  // 2-D double reference.
-  const int bw = 19, bh = 13, batch = 64;
+  // 2-D double reference. Those frames make CTAs of 8 lines, as a single frame does; 256 frames of
+  // 37 x 29 make enough lines for CTAs of 32 (on a device of fewer than 232 SMs), with a partial
+  // tile at the end of each frame's columns.
   gpu->set_timing(true);
-  for (int order = 3; order <= 5; ++order)
-    for (double sigma : {2.0, 12.0})
-      for (rf::Extension ext : rf::kAllExtensions) {
-        rf::FilterSpec spec;
-        spec.order = order;
-        spec.sigma = sigma;
-        spec.ext = ext;
-        spec.cval = 0.4;
-        rf::Image all = rf::test::random_image(bw, bh * batch, 1, 300 + order, 0.05f, 1.0f);
-        std::vector<double> want;
-        for (int k = 0; k < batch; ++k) {
-          rf::Image frame(bw, bh, 1);
-          std::copy_n(all.pixels.begin() + std::size_t(k) * bw * bh, std::size_t(bw) * bh,
-                      frame.pixels.begin());
-          const std::vector<double> part =
-              rf::ref::filter_image_padded(rf::design_axes(spec), ext, frame, spec.cval);
-          want.insert(want.end(), part.begin(), part.end());
+  for (auto [bw, bh, batch] : {std::tuple{19, 13, 64}, {37, 29, 256}})
+    for (int order = 3; order <= 5; ++order)
+      for (double sigma : {2.0, 12.0})
+        for (rf::Extension ext : rf::kAllExtensions) {
+          rf::FilterSpec spec;
+          spec.order = order;
+          spec.sigma = sigma;
+          spec.ext = ext;
+          spec.cval = 0.4;
+          rf::Image all = rf::test::random_image(bw, bh * batch, 1, 300 + order, 0.05f, 1.0f);
+          std::vector<double> want;
+          for (int k = 0; k < batch; ++k) {
+            rf::Image frame(bw, bh, 1);
+            std::copy_n(all.pixels.begin() + std::size_t(k) * bw * bh, std::size_t(bw) * bh,
+                        frame.pixels.begin());
+            const std::vector<double> part =
+                rf::ref::filter_image_padded(rf::design_axes(spec), ext, frame, spec.cval);
+            want.insert(want.end(), part.begin(), part.end());
+          }
+          rf::FrameView v = all.view();
+          v.height = bh;
+          v.frames = batch;
+          gpu->plan_batch(spec, bw, bh, batch, rf::PixelFormat::R32F);
+          const rf::Image in = all;
+          gpu->run(v, v);
+          std::vector<std::string> stages;
+          for (const rf::StageTime& t : gpu->timings()) stages.push_back(t.stage);
+          CAPTURE(rf::describe(spec));
+          CAPTURE(batch);
+          CHECK(std::find(stages.begin(), stages.end(), "rows") != stages.end());
+          CHECK(std::find(stages.begin(), stages.end(), "perimeters") == stages.end());
+          CHECK(relative_error(all, want, in) < (order <= 3 ? 1e-5 : 1e-4));
         }
-        rf::FrameView v = all.view();
-        v.height = bh;
-        v.frames = batch;
-        gpu->plan_batch(spec, bw, bh, batch, rf::PixelFormat::R32F);
-        const rf::Image in = all;
-        gpu->run(v, v);
-        std::vector<std::string> stages;
-        for (const rf::StageTime& t : gpu->timings()) stages.push_back(t.stage);
-        CAPTURE(rf::describe(spec));
-        CHECK(std::find(stages.begin(), stages.end(), "rows") != stages.end());
-        CHECK(std::find(stages.begin(), stages.end(), "perimeters") == stages.end());
-        CHECK(relative_error(all, want, in) < (order <= 3 ? 1e-5 : 1e-4));
-      }
   gpu->set_timing(false);
 }
 
