@@ -16,6 +16,11 @@ namespace rf::cuda {
 
 enum class IoKind : int { F32, F32x4, U8x4, SurfF32, SurfF32x4, SurfU8x4, U16, F16 };
 
+// The kinds of 16 bits a sample, which some kernels leave to the engine's conversions (Kinds).
+__host__ __device__ inline bool is_16bit(IoKind k) {
+  return k == IoKind::U16 || k == IoKind::F16;
+}
+
 // One frame as the kernels see it; (x, y) are image coordinates.
 struct Io {
   IoKind kind = IoKind::F32;

@@ -139,8 +139,8 @@ constexpr int kMaxGridFrames = 65535;
 // Columns from which auto filters the columns alone of a frame with RT (a thread per column).
 constexpr std::size_t kRtColumns = 65536;
 // Batches of at least this many frames, of lines of at most this many samples, take both axes
-// through lines in shared memory at order 3 and above (smoothing_route), as float frames alone or
-// fewer at a time do whose lines all fit (kSharedLineMax).
+// through lines in shared memory at order 3 and above (smoothing_route), as frames alone or fewer
+// at a time do whose lines all fit (kSharedLineMax).
 constexpr int kSharedLinesBatch = 64;
 constexpr int kSharedLinesBatchLine = 512;
 
@@ -333,7 +333,7 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
 // fastest of the block algorithms and as fast at large sigma as at small (docs/bench/README.md),
 // for every filter whose modes it carries (every design we ship); one-channel lines short enough
 // to hold whole in shared memory, along one axis, or along both at order 3 and above in a batch
-// of small frames or a single float frame; along one axis otherwise algorithm 4, or RT down the
+// of small frames or a single frame; along one axis otherwise algorithm 4, or RT down the
 // columns of a wide frame and wherever the direct form's windows cannot hold the filter (RT then
 // runs the modal form).
 struct SmoothingRoute {
@@ -365,18 +365,16 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
                            (!f.filters(Axis::Y) || height <= kSharedLineMax);
   // Both axes so, a launch each, where the filter costs algorithm 5 more than its bytes (order 3
   // and above): in a batch of many small frames (a volume's pages: the x,y pass of 128^3 to 512^3
-  // volumes took 0.55-1.05 of algorithm 5's time at orders 3 and 5, a median 0.79), and in float
-  // frames alone or a few at a time, in tiles of 8 lines (single 256^2 to 1024^2 frames: 0.51-0.89;
-  // docs/bench/README.md, "Lines in shared memory" and "Tiles of 8 lines"). A few frames take the
-  // route one frame takes, so that each comes out of the batch as it does alone. Order 1 and 2,
-  // many frames of lines of 1024, 16-bit frames (which lines in shared memory read only once
-  // converted to float) and a partial derivative (whose difference algorithm 5's output stage
-  // takes) stay with algorithm 5: two launches measured slower or mixed there, or were not
-  // measured.
+  // volumes took 0.55-1.05 of algorithm 5's time at orders 3 and 5, a median 0.79), and in frames
+  // alone or a few at a time, in tiles of 8 lines (single 256^2 to 1024^2 float frames:
+  // 0.55-0.86; docs/bench/README.md, "Lines in shared memory" and "Tiles of 8 lines"). A few
+  // frames take the route one frame takes, so that each comes out of the batch as it does alone.
+  // Order 1 and 2, many frames of lines of 1024 and a partial derivative (whose difference
+  // algorithm 5's output stage takes) stay with algorithm 5: two launches measured slower or
+  // mixed there, or were not measured.
   const bool both_in_lines = f.x.order() >= 3 && !spec.derivative.any() &&
-                             (frames >= kSharedLinesBatch ? width <= kSharedLinesBatchLine &&
-                                                                height <= kSharedLinesBatchLine
-                                                          : format == PixelFormat::R32F);
+                             (frames < kSharedLinesBatch ||
+                              (width <= kSharedLinesBatchLine && height <= kSharedLinesBatchLine));
   if (spec.algo == Algorithm::Auto && short_lines && (f.axes != Axes::Both || both_in_lines))
     return {Kind::DirectForm, f, DirectAlgorithm::SharedLines};
   if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6 ||

@@ -775,7 +775,10 @@ __host__ __device__ inline std::size_t shared_lines_bytes(int n, int order) {
          std::size_t(shared_lines_windows<L>(n) + 2) * order * L * sizeof(double);
 }
 
-template <int R, class S, int L>
+// K: the kinds of frames read and written. The 16-bit paths are compiled into an instantiation of
+// their own, so that float frames keep a kernel without them (docs/bench/README.md, "Tiles of 8
+// lines": with them compiled in, float frames lost 1-4% at order 5).
+template <int R, class S, int L, Kinds K>
 __global__ void __launch_bounds__(Tile<L>::kThreads)
     shared_lines_kernel(const PassArgs a, bool rows) {
   constexpr int kTileLines = L, kLineThreads = Tile<L>::kLineThreads, kWarps = Tile<L>::kWarps;
@@ -818,7 +821,7 @@ __global__ void __launch_bounds__(Tile<L>::kThreads)
           make_float4(v.v[0], v.v[1], v.v[2], v.v[3]);
     }
   } else {
-    with_reader<1, Kinds::No16>(a.src, [&](auto rd) {
+    with_reader<1, K>(a.src, [&](auto rd) {
       if (rows) {
         for (int l = warp; l < here; l += kWarps)
 #pragma unroll 16
@@ -1013,7 +1016,7 @@ __global__ void __launch_bounds__(Tile<L>::kThreads)
     }
     return;
   }
-  with_writer<1, Kinds::No16>(a.dst, [&](auto wr) {
+  with_writer<1, K>(a.dst, [&](auto wr) {
     if (rows) {
       for (int l = warp; l < here; l += kWarps)
 #pragma unroll 4
@@ -1106,9 +1109,12 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
 template <int R, class S, int L>
 void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
   const std::size_t bytes = shared_lines_bytes<L>(a.shape.n, R);
+  const bool bits16 = is_16bit(a.src.kind) || is_16bit(a.dst.kind);
   const auto launch = [&](const PassArgs& b, int grid_frames) {
     const dim3 grid((b.shape.lines + L - 1) / L, grid_frames);
-    shared_lines_kernel<R, S, L><<<grid, Tile<L>::kThreads, bytes, stream>>>(b, rows);
+    const auto kernel = bits16 ? shared_lines_kernel<R, S, L, Kinds::All>
+                               : shared_lines_kernel<R, S, L, Kinds::No16>;
+    kernel<<<grid, Tile<L>::kThreads, bytes, stream>>>(b, rows);
     CUDA_CHECK_LAUNCH();
   };
   PassArgs b = a;
@@ -1139,12 +1145,14 @@ void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t st
 
 template <int R, class S>
 void allow_shared_lines() {
-  CUDA_CHECK(cudaFuncSetAttribute(shared_lines_kernel<R, S, 32>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  int(shared_lines_bytes<32>(kSharedLineMax, R))));
-  CUDA_CHECK(cudaFuncSetAttribute(shared_lines_kernel<R, S, 8>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  int(shared_lines_bytes<8>(kSharedLineMax, R))));
+  const auto allow = [](auto kernel, std::size_t bytes) {
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  };
+  allow(shared_lines_kernel<R, S, 32, Kinds::No16>, shared_lines_bytes<32>(kSharedLineMax, R));
+  allow(shared_lines_kernel<R, S, 32, Kinds::All>, shared_lines_bytes<32>(kSharedLineMax, R));
+  allow(shared_lines_kernel<R, S, 8, Kinds::No16>, shared_lines_bytes<8>(kSharedLineMax, R));
+  allow(shared_lines_kernel<R, S, 8, Kinds::All>, shared_lines_bytes<8>(kSharedLineMax, R));
 }
 
 using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
@@ -1292,9 +1300,19 @@ class DirectFormFilter final : public FrameFilter {
   // Lines in shared memory take the batch whole: its rows are more rows, its columns a grid's y.
   bool batches() const override { return shared_lines_; }
 
-  // Every kind through io.cuh but the 16-bit ones, which the engine converts (Kinds::No16).
-  bool reads(IoKind k) const override { return k != IoKind::U16 && k != IoKind::F16; }
+  // Every kind through io.cuh. Algorithm 4 and RT leave the 16-bit ones to the engine, which
+  // converts them (Kinds::No16); lines in shared memory take them, each sample read and written
+  // once.
+  bool reads(IoKind k) const override { return shared_lines_ || !is_16bit(k); }
   bool writes(IoKind k) const override { return reads(k); }
+
+  // Both axes of lines in shared memory into a 16-bit frame: the columns' result waits in float
+  // for the rows, not rounded to 16 bits in the frame.
+  void prepare(IoKind /*src*/, IoKind dst) override {
+    if (shared_lines_ && filters_columns_ && filters_rows_ && is_16bit(dst) && !scratch_.ptr)
+      scratch_.allocate_pitched(std::size_t(width_) * sizeof(float),
+                                std::size_t(height_) * frames_);
+  }
   std::vector<std::string> stage_names() const override {
     if (!filters_rows_) return {"columns"};
     if (!filters_columns_) return {"rows"};
@@ -1313,12 +1331,14 @@ class DirectFormFilter final : public FrameFilter {
       return;
     }
     if (shared_lines_) {
-      // Columns (src -> dst), then rows in place: each CTA holds its lines whole.
+      // Columns (src -> dst), then rows in place: each CTA holds its lines whole. A 16-bit dst
+      // takes the columns' result through the float scratch (prepare).
+      const Io between = is_16bit(dst.kind) ? float_io(scratch_) : dst;
       cols.src = src;
-      cols.dst = dst;
+      cols.dst = between;
       launch_shared_lines_pass(order_, cols, false, frames_, stream);
       if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
-      rows.src = dst;
+      rows.src = between;
       rows.dst = dst;
       launch_shared_lines_pass(order_, rows, true, frames_, stream);
     } else if (rt_) {
