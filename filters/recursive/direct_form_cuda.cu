@@ -777,7 +777,7 @@ __host__ __device__ inline std::size_t shared_lines_bytes(int n, int order) {
 
 // K: the kinds of frames read and written. The 16-bit paths are compiled into an instantiation of
 // their own, so that float frames keep a kernel without them (docs/bench/README.md, "Tiles of 8
-// lines": with them compiled in, float frames lost 1-4% at order 5).
+// lines": with them compiled in, float frames lost 2-4% at order 5).
 template <int R, class S, int L, Kinds K>
 __global__ void __launch_bounds__(Tile<L>::kThreads)
     shared_lines_kernel(const PassArgs a, bool rows) {
@@ -1333,6 +1333,8 @@ class DirectFormFilter final : public FrameFilter {
     if (shared_lines_) {
       // Columns (src -> dst), then rows in place: each CTA holds its lines whole. A 16-bit dst
       // takes the columns' result through the float scratch (prepare).
+      if (is_16bit(dst.kind) && !scratch_.ptr)
+        throw std::logic_error("lines in shared memory: a 16-bit frame before prepare()");
       const Io between = is_16bit(dst.kind) ? float_io(scratch_) : dst;
       cols.src = src;
       cols.dst = between;
