@@ -484,6 +484,12 @@ Plan parse(const Args& a) {
     throw UsageError("--volume: the volume cases are timed on the CUDA backend (--backend cuda)");
   o.case_ms = a.case_ms;
   o.cuda_clock = a.clock == "held" ? bench::Clock::CudaHeld : bench::Clock::CudaEvents;
+  if (a.clock == "held" && p.backend == Backend::Cpu)
+    throw UsageError(
+        "--clock held: a CUDA clock (--backend cuda or auto); the CPU bench times with a steady "
+        "clock");
+  if (a.clock == "held" && p.edge)
+    throw UsageError("--clock held: the edge-aware cases are timed from the call (--clock call)");
   check_cases(o, p.backend);
   return p;
 }

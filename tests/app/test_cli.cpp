@@ -668,6 +668,10 @@ TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to t
                 "unknown format 'f64' (f32, f32x4, rgba8, u16, f16)");
   check_refused(dir, "bench --formats u16 --backend cpu", "--channels");
   check_refused(dir, "bench --volume 8 --backend cpu", "--volume");
+  check_refused(dir, "bench --clock held --backend cpu", "--clock held: a CUDA clock");
+  check_refused(dir, "bench --clock held --backend cuda --filters edge-aware",
+                "--clock held: the edge-aware cases");
+  check_refused(dir, "bench --clock wall --backend cuda", "--clock");
 }
 
 TEST_CASE("rfcli bench: a name or case rfcli filter refuses is refused with its message") {
