@@ -14,6 +14,7 @@
 #include "filters/core/filter_table.h"
 #include "filters/recursive/reference.h"
 #include "tests/filters/core/arrays.h"
+#include "tests/filters/core/batch_frames.h"
 #include "tests/filters/core/cuda_test.h"
 #include "tests/random_data.h"
 
@@ -120,6 +121,22 @@ std::vector<double> one_axis_reference(const rf::Recursive& f, rf::Extension ext
       const std::vector<double> y = rf::ref::filter_line_padded(f, ext, x, cval);
       for (int i = 0; i < n; ++i) out[at(i)] = y[std::size_t(i)];
     }
+  return out;
+}
+
+// The double reference of each of the `frames` one-channel frames of w x h that `all` holds one
+// after another, reference(frame) each, one after another.
+template <class Reference>
+std::vector<double> per_frame_reference(const rf::Image& all, int w, int h, int frames,
+                                        Reference reference) {
+  std::vector<double> out;
+  for (int k = 0; k < frames; ++k) {
+    rf::Image frame(w, h, 1);
+    std::copy_n(all.pixels.begin() + std::size_t(k) * w * h, std::size_t(w) * h,
+                frame.pixels.begin());
+    const std::vector<double> part = reference(frame);
+    out.insert(out.end(), part.begin(), part.end());
+  }
   return out;
 }
 
@@ -245,18 +262,11 @@ TEST_CASE("cuda: lines in shared memory, one axis or both, every order and exten
     spec.ext = ext;
     spec.cval = 0.7;
     rf::Image all = rf::test::random_image(w, h * frames, 1, 77, 0.05f, 1.0f);
-    std::vector<double> want;
-    for (int k = 0; k < frames; ++k) {
-      rf::Image frame(w, h, 1);
-      std::copy_n(all.pixels.begin() + std::size_t(k) * w * h, std::size_t(w) * h,
-                  frame.pixels.begin());
-      const std::vector<double> part =
-          one_axis_reference(rf::design(spec), ext, frame, spec.cval, false);
-      want.insert(want.end(), part.begin(), part.end());
-    }
-    rf::FrameView v = all.view();
-    v.height = h;
-    v.frames = frames;
+    const std::vector<double> want =
+        per_frame_reference(all, w, h, frames, [&](const rf::Image& frame) {
+          return one_axis_reference(rf::design(spec), ext, frame, spec.cval, false);
+        });
+    const rf::FrameView v = rf::test::batch_view(all, frames);
     gpu->plan_batch(spec, w, h, frames, rf::PixelFormat::R32F);
     CHECK(gpu->batches_whole());
     const rf::Image in = all;
@@ -281,18 +291,11 @@ TEST_CASE("cuda: lines in shared memory, one axis or both, every order and exten
           spec.ext = ext;
           spec.cval = 0.4;
           rf::Image all = rf::test::random_image(bw, bh * batch, 1, 300 + order, 0.05f, 1.0f);
-          std::vector<double> want;
-          for (int k = 0; k < batch; ++k) {
-            rf::Image frame(bw, bh, 1);
-            std::copy_n(all.pixels.begin() + std::size_t(k) * bw * bh, std::size_t(bw) * bh,
-                        frame.pixels.begin());
-            const std::vector<double> part =
-                rf::ref::filter_image_padded(rf::design_axes(spec), ext, frame, spec.cval);
-            want.insert(want.end(), part.begin(), part.end());
-          }
-          rf::FrameView v = all.view();
-          v.height = bh;
-          v.frames = batch;
+          const std::vector<double> want =
+              per_frame_reference(all, bw, bh, batch, [&](const rf::Image& frame) {
+                return rf::ref::filter_image_padded(rf::design_axes(spec), ext, frame, spec.cval);
+              });
+          const rf::FrameView v = rf::test::batch_view(all, batch);
           gpu->plan_batch(spec, bw, bh, batch, rf::PixelFormat::R32F);
           const rf::Image in = all;
           gpu->run(v, v);
