@@ -234,6 +234,7 @@ void bench_cpu_frame(Engine& engine, const BenchOptions& o, const Shape& shape, 
       BenchResult r = case_row(spec, shape.width, shape.height, channels, cpu_format(channels));
       r.impl = "cpu";
       r.method = engine.method();
+      r.ran = engine.algorithm();
       rows.add(r, time_cpu_case(engine, in, out, o.warmup, o.iterations));
     }
 }

@@ -40,6 +40,9 @@ struct BenchResult {
   // The engine's rows of the Gaussian: the method asked ("recursive", "fir", "auto") and what
   // the plan ran (Engine::method(): "recursive order 3", "FIR radius 9"); "" elsewhere.
   std::string gaussian_method, method;
+  // The engine's rows: the algorithm the plan ran, auto resolved (Engine::algorithm(): "alg5",
+  // "lines", "rt"; a volume's steps joined by '+': "lines+rt"); "" elsewhere.
+  std::string ran;
   int depth = 0;     // a volume's pages (width x height x depth); 0: a frame
   std::string axes;  // a volume's axes filtered ("x,y,z", "x,y", "z"); "" for a frame
   // Baselines checked against the double FIR with the same taps and extension (one channel):

@@ -229,6 +229,7 @@ void CudaBench::engine_cases(Frame& f) {
         continue;
       }
       r.method = engine->method();
+      r.ran = engine->algorithm();
       rows_.add(r, measure([&] { engine->run(f.src, f.dst, stream_.stream); }));
     }
 }
@@ -400,6 +401,7 @@ void CudaBench::volume_cases() {
         r.axes = axes;
         try {
           ArrayFilter filter(spec, {n, n, n}, Backend::Cuda, MemorySpace::Device);
+          r.ran = filter.algorithms();
           const auto* src = static_cast<const float*>(in.ptr);
           auto* dst = static_cast<float*>(out.ptr);
           rows_.add(r, measure([&] { filter.run(src, dst, stream_.stream); }));

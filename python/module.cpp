@@ -160,6 +160,10 @@ class PyEngine {
     std::lock_guard<std::mutex> lock(mutex_);
     return engine_->method();
   }
+  std::string algorithm() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return engine_->algorithm();
+  }
   const std::string& note() const { return note_; }
   std::string spec() const { return rf::describe(spec_); }
 
@@ -433,6 +437,10 @@ void bind_engine(py::module_& m) {
                                    "What the last frame was filtered with: 'recursive order 3', "
                                    "'FIR radius 9' (gaussian_method='auto' resolved); '' before "
                                    "the first frame.")
+            .def_property_readonly("algorithm", &PyEngine::algorithm,
+                                   "What the last frame's method ran as, algo='auto' resolved: "
+                                   "'alg5', 'rt', 'lines' (CUDA: lines held whole in shared "
+                                   "memory), 'fir'; '' before the first frame.")
             .def_property_readonly("note", &PyEngine::note,
                                    "Why backend='auto' runs on the CPU, or ''.")
             .def_property_readonly("spec", &PyEngine::spec, "The filter in one line.")

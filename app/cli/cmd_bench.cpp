@@ -80,6 +80,8 @@ void print_row(const BenchResult& r) {
   if (!r.axes.empty()) std::printf("  along %s", r.axes.c_str());
   if (!r.gaussian_method.empty() && r.gaussian_method != to_string(GaussianMethod::Recursive))
     std::printf("  method %s: %s", r.gaussian_method.c_str(), r.method.c_str());
+  if (r.algo == to_string(Algorithm::Auto) && !r.ran.empty() && r.ran != "fir")
+    std::printf("  ran %s", r.ran.c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -111,6 +113,7 @@ nlohmann::json row_json(const BenchResult& r) {
   if (!r.axes.empty()) row["axes"] = r.axes;
   if (!r.gaussian_method.empty()) row["gaussian_method"] = r.gaussian_method;
   if (!r.method.empty()) row["method"] = r.method;
+  if (!r.ran.empty()) row["ran"] = r.ran;
   if (!r.clock.empty()) row["clock"] = r.clock;
   return row;
 }

@@ -77,10 +77,11 @@ std::string filter_file(Engine& engine, const FilterSpec& spec, const std::strin
   // In place: the peak memory is the float image once, plus the output file's encoding.
   img = run_engine(engine, spec, std::move(img), &ms);
   io::write_image(out, img, out_bits);
-  // What --gaussian-method fir or auto ran, auto resolved: "..., method auto: FIR radius 4".
-  const std::string what =
-      describe(spec) +
-      (spec.gaussian_method != GaussianMethod::Recursive ? ": " + engine.method() : std::string());
+  // What auto (--algo or --gaussian-method) ran, resolved: "..., method auto: FIR radius 4",
+  // "gaussian order 3 sigma 4, mirror: recursive order 3 by lines".
+  const bool resolved =
+      spec.algo == Algorithm::Auto || spec.gaussian_method != GaussianMethod::Recursive;
+  const std::string what = describe(spec) + (resolved ? ": " + method_line(engine) : std::string());
   return summary(in, std::to_string(width) + "x" + std::to_string(height), channels, what,
                  engine.description(), ms, out, out_bits);
 }

@@ -101,10 +101,11 @@ class Processor {
   // "CUDA-GL interop, pipelined" or "copy path (glTexSubImage2D)" and, on a fallback, why.
   const std::string& path_line() const { return engines_.path_line(); }
   Backend running_backend() const { return engines_.running_backend(); }
-  // What the engine's last plan computes the filter with: "recursive order 3", "FIR radius 9"
-  // (the Gaussian's method, auto resolved); empty before the first plan.
+  // What the engine's last plan computes the filter with, and by which algorithm, auto resolved:
+  // "recursive order 3 by lines", "recursive order 1 by alg5", "FIR radius 9"; empty before the
+  // first plan.
   std::string method_line() const {
-    return engines_.engine() ? engines_.engine()->method() : std::string();
+    return engines_.engine() ? rf::method_line(*engines_.engine()) : std::string();
   }
   // Empty while healthy; otherwise what went wrong with the last attempt.
   const std::string& error() const { return error_; }

@@ -360,6 +360,13 @@ std::string ArrayFilter::description() const {
   return impl_->description;
 }
 
+std::string ArrayFilter::algorithms() const {
+  std::string out;
+  for (const Step& s : impl_->terms.front())
+    out += (out.empty() ? "" : "+") + s.engine->algorithm();
+  return out;
+}
+
 void ArrayFilter::run(const double* in, double* out) {
   Impl& m = *impl_;
   if (!m.in_double) throw std::logic_error("ArrayFilter: run(double) of a float32 plan");

@@ -72,6 +72,9 @@ class ArrayFilter {
 
   const std::vector<std::int64_t>& shape() const;
   std::string description() const;  // the engines', e.g. "CPU, OpenMP 2 threads"
+  // What each step of the first partial runs, auto resolved (Engine::algorithm), joined by '+':
+  // "lines+rt" for a volume's x,y plan and its pass through the pages.
+  std::string algorithms() const;
 
  private:
   struct Impl;

@@ -8,6 +8,12 @@
 
 namespace rf {
 
+std::string method_line(const Engine& engine) {
+  const std::string method = engine.method(), algorithm = engine.algorithm();
+  if (method.empty() || algorithm.empty() || algorithm == "fir") return method;
+  return method + " by " + algorithm;
+}
+
 std::unique_ptr<Engine> make_engine(Backend requested, std::string* note) {
   if (note) note->clear();
   if (requested == Backend::Cpu) return make_cpu_engine();

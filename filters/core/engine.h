@@ -25,6 +25,11 @@ class Engine {
   // What the last plan computes the filter with, for people: "recursive order 3", "FIR radius 9"
   // (the Gaussian's --gaussian-method, auto resolved), "edge-aware filter".
   virtual std::string method() const = 0;
+  // What the last plan runs it with, auto resolved, for the timing panel, rfcli's summary line
+  // and benchmark rows: an algorithm as --algo names it ("alg5", "rt", "exact"), "lines" (CUDA:
+  // lines held whole in shared memory, a launch per axis, which only auto takes) or "fir" (the
+  // Gaussian's truncated kernel).
+  virtual std::string algorithm() const = 0;
 
   // Designs the filter, precomputes boundary matrices and allocates scratch for frames of this
   // size and format. Throws InvalidParameter for a bad spec. Planning an unchanged spec, size and
@@ -55,6 +60,11 @@ class Engine {
   virtual void set_timing(bool enabled) = 0;
   virtual std::vector<StageTime> timings() const = 0;
 };
+
+// What the engine's last plan computes the filter with and by which algorithm, auto resolved,
+// for people: "recursive order 3 by lines", "recursive order 1 by alg5", "FIR radius 9"; empty
+// before the first plan.
+std::string method_line(const Engine& engine);
 
 // True when a CUDA device can be used; otherwise `why` says why not ("no CUDA device found",
 // "built without CUDA").

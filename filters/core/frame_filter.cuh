@@ -29,6 +29,9 @@ class FrameFilter {
   // (src and dst then hold them one after another, `height` rows each); otherwise the engine
   // enqueues it once per frame.
   virtual bool batches() const { return false; }
+  // What runs, auto resolved: an algorithm as --algo names it ("alg5", "rt", "exact"), "lines"
+  // (lines held whole in shared memory, which only auto takes) or "fir".
+  virtual std::string algorithm() const = 0;
   // The stages enqueue() runs, in order, for timing tables.
   virtual std::vector<std::string> stage_names() const = 0;
   // Enqueues the filter on `stream` (src == dst allowed); when `marks` is given, marks[i] is

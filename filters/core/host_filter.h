@@ -17,6 +17,8 @@ class HostFilter {
 
   // Whether run() may be given one buffer as both input and output.
   virtual bool in_place() const = 0;
+  // What runs, auto resolved: an algorithm as --algo names it ("rt", "alg5", "exact") or "fir".
+  virtual std::string algorithm() const = 0;
   // The stages run() goes through, in order, for timing tables.
   virtual std::vector<std::string> stage_names() const = 0;
   // Filters a packed float frame of the planned size (channels interleaved) from `in` into

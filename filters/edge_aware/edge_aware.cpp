@@ -1002,6 +1002,10 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
 }
 
 EdgeAwarePlan::~EdgeAwarePlan() = default;
+
+Algorithm EdgeAwarePlan::algorithm() const {
+  return impl_->algo;
+}
 EdgeAwarePlan::EdgeAwarePlan(EdgeAwarePlan&&) noexcept = default;
 EdgeAwarePlan& EdgeAwarePlan::operator=(EdgeAwarePlan&&) noexcept = default;
 

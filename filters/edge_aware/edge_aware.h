@@ -29,6 +29,7 @@ class EdgeAwarePlan {
   EdgeAwarePlan(EdgeAwarePlan&&) noexcept;
   EdgeAwarePlan& operator=(EdgeAwarePlan&&) noexcept;
   void run(const float* in, float* out) const;
+  Algorithm algorithm() const;  // spec.algo, auto resolved
 
  private:
   struct Impl;

@@ -1200,6 +1200,10 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
 
 EdgeAwarePlan::~EdgeAwarePlan() = default;
 
+Algorithm EdgeAwarePlan::algorithm() const {
+  return impl_->algo;
+}
+
 int EdgeAwarePlan::channels() const {
   return impl_->channels;
 }
@@ -1272,8 +1276,7 @@ struct Staged {
     if (format == EdgeFormat::Rgba8) {
       std::vector<unsigned char> host(pixels * 4, 0);
       for (std::size_t i = 0; i < pixels; ++i)
-        for (int c = 0; c < channels; ++c)
-          host[i * 4 + c] = to_unorm8(in.pixels[i * channels + c]);
+        for (int c = 0; c < channels; ++c) host[i * 4 + c] = to_unorm8(in.pixels[i * channels + c]);
       CUDA_CHECK(cudaMemcpy(src.ptr, host.data(), host.size(), cudaMemcpyHostToDevice));
       return;
     }

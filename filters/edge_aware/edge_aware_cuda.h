@@ -57,6 +57,7 @@ class EdgeAwarePlan {
                void* stream = nullptr);
 
   int channels() const;
+  Algorithm algorithm() const;  // spec.algo, auto resolved
 
  private:
   struct Impl;

@@ -38,6 +38,7 @@ class LineFilter final : public HostFilter {
       : plan_(f, ext, width, height, channels, cval),
         floats_(std::size_t(width) * height * channels) {}
   bool in_place() const override { return true; }
+  std::string algorithm() const override { return to_string(Algorithm::RT); }
   std::vector<std::string> stage_names() const override {
     std::vector<std::string> names;
     if (plan_.filters_columns()) names.push_back("columns");
@@ -79,6 +80,7 @@ class FullyOverlappedFilter final : public HostFilter {
       : filter_(f, ext, width, height, channels, place, cval),
         name_(place == fully_overlapped::FixPlace::RowScan ? "alg5" : "alg6") {}
   bool in_place() const override { return true; }
+  std::string algorithm() const override { return name_; }
   std::vector<std::string> stage_names() const override { return {name_}; }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     filter_.run(in, out);
@@ -95,6 +97,7 @@ class EdgeAwareFilter final : public HostFilter {
   EdgeAwareFilter(const FilterSpec& spec, int width, int height, int channels)
       : plan_(spec, width, height, channels) {}
   bool in_place() const override { return false; }
+  std::string algorithm() const override { return to_string(plan_.algorithm()); }
   std::vector<std::string> stage_names() const override { return {"edge-aware"}; }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     plan_.run(in, out);
@@ -112,6 +115,10 @@ class LeeFilter final : public HostFilter {
                                              : lee2014::Partition::TwoWay,
               spec.sigma, width, height, channels) {}
   bool in_place() const override { return true; }
+  std::string algorithm() const override {
+    return to_string(plan_.partition() == lee2014::Partition::OneWay ? Algorithm::OneWay
+                                                                     : Algorithm::TwoWay);
+  }
   std::vector<std::string> stage_names() const override {
     return {lee2014::to_string(plan_.partition())};
   }
@@ -169,6 +176,8 @@ class DerivativeFilter final : public HostFilter {
     sums_.resize(std::size_t(omp_get_max_threads()) * width * channels);
   }
   bool in_place() const override { return false; }
+  // Every term's smoothing takes one route (make_smoothing_filter).
+  std::string algorithm() const override { return terms_.front()->algorithm(); }
   std::vector<std::string> stage_names() const override { return derivative_stages(plan_.args); }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     // Padded, the image is padded once, into the last term's buffer: the others smooth it from
@@ -302,6 +311,7 @@ class CpuEngine final : public Engine {
   Backend backend() const override { return Backend::Cpu; }
 
   std::string method() const override { return method_; }
+  std::string algorithm() const override { return filter_ ? filter_->algorithm() : std::string(); }
 
   std::string description() const override {
     const int n = omp_get_max_threads();

@@ -89,6 +89,7 @@ class EdgeAwareFilter final : public FrameFilter {
   }
   bool writes(IoKind k) const override { return reads(k); }
   void prepare(IoKind src, IoKind dst) override { plan_.prepare(format(src), format(dst)); }
+  std::string algorithm() const override { return to_string(plan_.algorithm()); }
   std::vector<std::string> stage_names() const override { return {"filter"}; }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     plan_.enqueue(EdgeImage{src.ptr, src.pitch, format(src.kind)},
@@ -111,9 +112,11 @@ class LeeFilter final : public FrameFilter {
   LeeFilter(const FilterSpec& spec, int width, int height, int channels)
       : plan_(spec.algo == Algorithm::OneWay ? lee2014::Partition::OneWay
                                              : lee2014::Partition::TwoWay,
-              spec.sigma, width, height, channels) {}
+              spec.sigma, width, height, channels),
+        algo_(spec.algo) {}
   bool reads(IoKind k) const override { return k == IoKind::F32 || k == IoKind::F32x4; }
   bool writes(IoKind k) const override { return reads(k); }
+  std::string algorithm() const override { return to_string(algo_); }
   std::vector<std::string> stage_names() const override { return {"rows", "columns"}; }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     plan_.run_rows(reinterpret_cast<const float*>(src.ptr), src.pitch,
@@ -125,6 +128,7 @@ class LeeFilter final : public FrameFilter {
 
  private:
   lee2014::cuda::DevicePlan plan_;
+  Algorithm algo_;  // one-way or two-way
 };
 
 std::unique_ptr<FrameFilter> make_smoothing_filter(const FilterSpec& spec, int width, int height,
@@ -254,6 +258,8 @@ class DerivativeFilter final : public FrameFilter {
       terms_[t]->prepare(direct ? src : buffer_kind(),
                          combined_ && t + 1 == terms_.size() ? dst : buffer_kind());
   }
+  // Every term's smoothing takes one route (make_smoothing_filter).
+  std::string algorithm() const override { return terms_.front()->algorithm(); }
   std::vector<std::string> stage_names() const override { return derivative_stages(plan_.args); }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     const DerivativeArgs& a = plan_.args;
@@ -464,6 +470,7 @@ class CudaEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return description_; }
   std::string method() const override { return method_; }
+  std::string algorithm() const override { return filter_ ? filter_->algorithm() : std::string(); }
 
   void plan_batch(const FilterSpec& spec, int width, int height, int frames,
                   PixelFormat format) override {

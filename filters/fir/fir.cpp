@@ -143,6 +143,7 @@ class FirHostFilter final : public HostFilter {
         single_(spec, width, height, channels) {}
   // Rows are written as they are made, from the rows around them: the engine hands a copy.
   bool in_place() const override { return false; }
+  std::string algorithm() const override { return "fir"; }
   std::vector<std::string> stage_names() const override { return {"fir"}; }
   void run(const float* in, float* out, const std::function<void(std::size_t)>& mark) override {
     single_.run(in, out);

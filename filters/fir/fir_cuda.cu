@@ -24,6 +24,7 @@ class TunedFirFilter final : public FrameFilter {
     return channels_ == 1 ? k == IoKind::F32 : k == IoKind::F32x4 || k == IoKind::U8x4;
   }
   bool writes(IoKind k) const override { return reads(k); }
+  std::string algorithm() const override { return "fir"; }
   std::vector<std::string> stage_names() const override { return {"fir"}; }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     fir_.run(src.ptr, src.pitch, samples(src.kind), dst.ptr, dst.pitch, samples(dst.kind), stream);
@@ -53,6 +54,7 @@ class DirectFirFilter final : public FrameFilter {
   }
   bool reads(IoKind) const override { return true; }
   bool writes(IoKind) const override { return true; }
+  std::string algorithm() const override { return "fir"; }
   std::vector<std::string> stage_names() const override { return {"fir"}; }
   void enqueue(const Io& src, const Io& dst, cudaStream_t stream, cudaEvent_t* marks) override {
     fir_.enqueue(src, dst, stream);

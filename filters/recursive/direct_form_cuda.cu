@@ -1130,12 +1130,9 @@ void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t st
   }
 }
 
-// Tiles of 8 lines where tiles of 32 would make fewer CTAs than the device has SMs.
+// Tiles of 8 lines where tiles of 32 would make fewer CTAs than the device has `sms` SMs.
 template <int R, class S>
-void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+void shared_lines_pass(const PassArgs& a, bool rows, int frames, int sms, cudaStream_t stream) {
   // Along rows the frames' lines are one grid's; down columns each frame has its row of the grid.
   const long long tiles_of_32 =
       rows ? (1LL * a.shape.lines * frames + 31) / 32 : (a.shape.lines + 31LL) / 32 * frames;
@@ -1162,7 +1159,7 @@ template <int C, class P, class S = double>
 constexpr OverlappedFn kOverlapped[kMaxOrder] = {
     overlapped_pass<1, C, P, S>, overlapped_pass<2, C, P, S>, overlapped_pass<3, C, P, S>,
     overlapped_pass<4, C, P, S>, overlapped_pass<5, C, P, S>};
-using SharedLinesFn = void (*)(const PassArgs&, bool, int, cudaStream_t);
+using SharedLinesFn = void (*)(const PassArgs&, bool, int, int, cudaStream_t);
 template <class S>
 constexpr SharedLinesFn kSharedLines[kMaxOrder] = {shared_lines_pass<1, S>, shared_lines_pass<2, S>,
                                                    shared_lines_pass<3, S>, shared_lines_pass<4, S>,
@@ -1195,10 +1192,10 @@ void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp
 }
 
 namespace {
-void launch_shared_lines_pass(int order, const PassArgs& args, bool rows, int frames,
+void launch_shared_lines_pass(int order, const PassArgs& args, bool rows, int frames, int sms,
                               cudaStream_t stream) {
-  (args.rec.float_blocks ? kSharedLines<float> : kSharedLines<double>)[order - 1](args, rows,
-                                                                                  frames, stream);
+  (args.rec.float_blocks ? kSharedLines<float> : kSharedLines<double>)[order - 1](
+      args, rows, frames, sms, stream);
 }
 }  // namespace
 
@@ -1246,8 +1243,7 @@ class DirectFormFilter final : public FrameFilter {
     if (order_ < 1 || order_ > kMaxOrder)
       throw InvalidParameter("order must be 1.." + std::to_string(kMaxOrder));
     if (filters.y.order() != order_ || filters.y.causal_only != filters.x.causal_only)
-      throw InvalidParameter(std::string(name()) +
-                             ": the filters along x and y must have one order");
+      throw InvalidParameter(this->algorithm() + ": the filters along x and y must have one order");
     const std::size_t sample = sizeof(float) * std::size_t(channels_);
     if (shared_lines_ && (channels_ != 1 || (filters.filters(Axis::X) && width > kSharedLineMax) ||
                           (filters.filters(Axis::Y) && height > kSharedLineMax)))
@@ -1292,9 +1288,13 @@ class DirectFormFilter final : public FrameFilter {
     }
     columns_.rec.next_b0 = row_args_.rec.b0;
     for (int k = 0; k < kMaxOrder; ++k) columns_.rec.next_a[k] = row_args_.rec.a[k];
-    if (shared_lines_)
+    if (shared_lines_) {
       (columns_.rec.float_blocks ? kAllowSharedLines<float>
                                  : kAllowSharedLines<double>)[order_ - 1]();
+      int device = 0;
+      CUDA_CHECK(cudaGetDevice(&device));
+      CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+    }
   }
 
   // Lines in shared memory take the batch whole: its rows are more rows, its columns a grid's y.
@@ -1312,6 +1312,9 @@ class DirectFormFilter final : public FrameFilter {
     if (shared_lines_ && filters_columns_ && filters_rows_ && is_16bit(dst) && !scratch_.ptr)
       scratch_.allocate_pitched(std::size_t(width_) * sizeof(float),
                                 std::size_t(height_) * frames_);
+  }
+  std::string algorithm() const override {
+    return shared_lines_ ? "lines" : to_string(rt_ ? Algorithm::RT : Algorithm::Alg4);
   }
   std::vector<std::string> stage_names() const override {
     if (!filters_rows_) return {"columns"};
@@ -1338,11 +1341,11 @@ class DirectFormFilter final : public FrameFilter {
       const Io between = is_16bit(dst.kind) ? float_io(scratch_) : dst;
       cols.src = src;
       cols.dst = between;
-      launch_shared_lines_pass(order_, cols, false, frames_, stream);
+      launch_shared_lines_pass(order_, cols, false, frames_, sms_, stream);
       if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
       rows.src = between;
       rows.dst = dst;
-      launch_shared_lines_pass(order_, rows, true, frames_, stream);
+      launch_shared_lines_pass(order_, rows, true, frames_, sms_, stream);
     } else if (rt_) {
       const Io c = float_io(rt_columns_), t = float_io(rt_rows_);
       rt_columns(cols, src, c, c, stream);
@@ -1368,7 +1371,7 @@ class DirectFormFilter final : public FrameFilter {
     pass.src = src;
     pass.dst = dst;
     if (shared_lines_) {
-      launch_shared_lines_pass(order_, pass, !filters_columns_, frames_, stream);
+      launch_shared_lines_pass(order_, pass, !filters_columns_, frames_, sms_, stream);
       return;
     }
     if (rt_) {
@@ -1421,8 +1424,6 @@ class DirectFormFilter final : public FrameFilter {
     return Io{channels_ == 1 ? IoKind::F32 : IoKind::F32x4, static_cast<char*>(b.ptr), b.pitch, 0};
   }
 
-  const char* name() const { return shared_lines_ ? "shared lines" : rt_ ? "rt" : "alg4"; }
-
   // The modal form of `f` on lines of n samples. Beyond the direct form's limit for lines of this
   // length (direct_form::window_limit) algorithm 4 and lines in shared memory refuse it; RT runs
   // it in mode states (*in_modes).
@@ -1431,7 +1432,7 @@ class DirectFormFilter final : public FrameFilter {
     try {
       form = modal::modal_form(f);
     } catch (const std::domain_error& e) {
-      throw InvalidParameter(std::string(name()) + ": " + e.what());
+      throw InvalidParameter(algorithm() + ": " + e.what());
     }
     const double condition = direct_form::window_condition(form);
     const double limit = direct_form::window_limit(n, !rt_ && !shared_lines_);
@@ -1442,7 +1443,7 @@ class DirectFormFilter final : public FrameFilter {
                     "%s: the direct form cannot hold this filter exactly on lines of %d samples "
                     "(its window condition %.3g exceeds %.3g): rt holds it, alg5 and alg6 too on "
                     "both axes",
-                    name(), n, condition, limit);
+                    algorithm().c_str(), n, condition, limit);
       throw InvalidParameter(buf);
     }
     return form;
@@ -1560,7 +1561,8 @@ class DirectFormFilter final : public FrameFilter {
   bool rt_, shared_lines_;
   bool filters_columns_ = true, filters_rows_ = true;  // the axes filtered (AxisDesigns::axes)
   int order_, channels_, width_, height_;
-  int frames_;  // of the batch, taken whole by lines in shared memory
+  int frames_;   // of the batch, taken whole by lines in shared memory
+  int sms_ = 0;  // the device's SMs, which choose the tiles of lines in shared memory
   PassArgs columns_, row_args_;
   PassBuffers cols_, rows_;
   DeviceBuffer scratch_, rt_columns_, rt_rows_;

@@ -712,6 +712,10 @@ bool CudaFilter::batches() const {
   return impl_->args.batch.frames > 1;
 }
 
+std::string CudaFilter::algorithm() const {
+  return to_string(impl_->args.fix_in_rows ? Algorithm::Alg5 : Algorithm::Alg6);
+}
+
 std::vector<std::string> CudaFilter::stage_names() const {
   return {"perimeters", "column carries", "row carries", "output"};
 }

@@ -48,6 +48,7 @@ class CudaFilter final : public cuda::FrameFilter {
   void enqueue(const cuda::Io& src, const cuda::Io& dst, cudaStream_t stream,
                cudaEvent_t* marks = nullptr) override;
 
+  std::string algorithm() const override;  // "alg5" or "alg6"
   // perimeters, column carries, row carries, output.
   std::vector<std::string> stage_names() const override;
 

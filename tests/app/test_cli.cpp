@@ -210,6 +210,10 @@ TEST_CASE("rfcli filter: --gaussian-method, and what auto ran in the summary lin
             "filter " + input + "'" + (dir / "rec.pfm") + "' --sigma 9 --gaussian-method best");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("method auto: recursive order 3") != std::string::npos);
+  // --algo auto resolved: the CPU's line filter.
+  r = rfcli(dir, "filter " + input + "'" + (dir / "rt.pfm") + "' --sigma 4 --backend cpu");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("mirror: recursive order 3 by rt") != std::string::npos);
   check_refused(dir, "filter " + input + "'" + (dir / "bad.pfm") + "' --gaussian-method spline",
                 "--gaussian-method: unknown method 'spline' (recursive, fir, auto)");
   check_refused(dir,

@@ -43,6 +43,7 @@ class SimulatedFaultEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return "simulated CUDA device"; }
   std::string method() const override { return inner_->method(); }
+  std::string algorithm() const override { return inner_->algorithm(); }
   void plan_batch(const FilterSpec& spec, int w, int h, int frames, PixelFormat f) override {
     inner_->plan_batch(spec, w, h, frames, f);
   }
@@ -121,6 +122,7 @@ class FaultingEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return inner_->description() + " (faulting)"; }
   std::string method() const override { return inner_->method(); }
+  std::string algorithm() const override { return inner_->algorithm(); }
   void plan_batch(const FilterSpec& spec, int w, int h, int frames, PixelFormat f) override {
     inner_->plan_batch(spec, w, h, frames, f);
   }

@@ -47,6 +47,7 @@ class PretendCudaEngine final : public Engine {
   Backend backend() const override { return Backend::Cuda; }
   std::string description() const override { return "pretend CUDA"; }
   std::string method() const override { return inner_->method(); }
+  std::string algorithm() const override { return inner_->algorithm(); }
   void plan_batch(const FilterSpec& s, int w, int h, int n, PixelFormat f) override {
     inner_->plan_batch(s, w, h, n, f);
   }

@@ -371,9 +371,13 @@ class AgainstDoubleReferences(unittest.TestCase):
                 expected = gaussian_fir_reference(image, 1.5, ext, radius=6)
                 self.assertLess(np.abs(got - expected).max(), 1e-6)
         engine = rfstudio.Engine(sigma=0.3, gaussian_method="auto", backend="cpu")
-        self.assertEqual(engine.method, "")
+        self.assertEqual((engine.method, engine.algorithm), ("", ""))
         engine.run(image)
         self.assertEqual(engine.method, "FIR radius 1")  # below the order-3 design's least sigma
+        self.assertEqual(engine.algorithm, "fir")
+        engine = rfstudio.Engine(sigma=4.0, backend="cpu")  # the CPU's auto: the line filter
+        engine.run(image)
+        self.assertEqual((engine.method, engine.algorithm), ("recursive order 3", "rt"))
         with self.assertRaisesRegex(ValueError, "derivatives take the recursive filter"):
             rfstudio.filter(image, derivative="1,0", gaussian_method="fir")
         self.assertEqual(rfstudio.gaussian_methods, ("recursive", "fir", "auto"))

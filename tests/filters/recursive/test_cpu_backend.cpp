@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "filters/core/design.h"
@@ -408,6 +409,49 @@ TEST_CASE("cpu engine: edge-aware specs go to cpu::EdgeAwarePlan") {
   FrameView v = img.view();
   engine->run(v, v);
   CHECK(img.pixels == want.pixels);
+}
+
+// What the CPU engine runs (Engine::algorithm), as the timing panel, rfcli's summary line and the
+// bench rows show it.
+TEST_CASE("cpu engine: the algorithm auto runs, named") {
+  auto engine = make_cpu_engine();
+  CHECK(engine->algorithm().empty());
+  CHECK(method_line(*engine).empty());
+  FilterSpec spec;
+  spec.sigma = 4.0;
+  for (auto [algo, ran] : {std::pair{Algorithm::Auto, "rt"},
+                           {Algorithm::RT, "rt"},
+                           {Algorithm::Alg5, "alg5"},
+                           {Algorithm::Alg6, "alg6"}}) {
+    spec.algo = algo;
+    engine->plan(spec, 37, 29, PixelFormat::R32F);
+    CHECK(engine->algorithm() == ran);
+    CHECK(method_line(*engine) == std::string("recursive order 3 by ") + ran);
+  }
+  spec.algo = Algorithm::Auto;
+  spec.derivative = *parse_derivative("gradient");
+  engine->plan(spec, 37, 29, PixelFormat::R32F);
+  CHECK(engine->algorithm() == "rt");
+  spec.derivative = Derivative{};
+  spec.sigma = 0.3;  // below the order-3 design's least sigma
+  spec.gaussian_method = GaussianMethod::Auto;
+  engine->plan(spec, 37, 29, PixelFormat::R32F);
+  CHECK(engine->algorithm() == "fir");
+  CHECK(method_line(*engine) == "FIR radius 1");
+  FilterSpec edge;
+  edge.kind = FilterKind::EdgeAware;
+  edge.sigma = 5.0;
+  edge.sigma_r = 0.3;
+  engine->plan(edge, 37, 29, PixelFormat::RGBA32F);
+  CHECK(engine->algorithm() == "exact");
+  edge.algo = Algorithm::EdgeC;
+  engine->plan(edge, 37, 29, PixelFormat::RGBA32F);
+  CHECK(engine->algorithm() == "c");
+  FilterSpec lee;
+  lee.kind = FilterKind::Yvrg;
+  lee.algo = Algorithm::TwoWay;
+  engine->plan(lee, 37, 29, PixelFormat::R32F);
+  CHECK(engine->algorithm() == "two-way");
 }
 
 TEST_CASE("engine selection: auto falls back to the CPU and says why") {

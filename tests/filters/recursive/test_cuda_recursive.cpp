@@ -424,3 +424,62 @@ TEST_CASE("cuda fully overlapped: the summed-area table takes only the zero exte
   spec.algo = rf::Algorithm::Alg6;
   CHECK_THROWS_AS(engine->plan(spec, 64, 64, PixelFormat::R32F), rf::InvalidParameter);
 }
+
+// What auto runs (Engine::algorithm), as the timing panel, rfcli's summary line and the bench rows
+// show it: smoothing_route's choices, one case each.
+TEST_CASE("cuda engine: the algorithm auto runs, named") {
+  RF_REQUIRE_CUDA();
+  auto engine = rf::make_cuda_engine();
+  struct Case {
+    int order, width, height, frames;
+    PixelFormat format;
+    rf::Algorithm algo;
+    rf::Axes axes;
+    const char* derivative;
+    const char* ran;
+  };
+  using rf::Algorithm;
+  using rf::Axes;
+  const PixelFormat f32 = PixelFormat::R32F, rgba = PixelFormat::RGBA32F;
+  for (const Case& c : {
+           Case{3, 256, 256, 1, f32, Algorithm::Auto, Axes::Both, "", "lines"},
+           Case{5, 1024, 1024, 1, f32, Algorithm::Auto, Axes::Both, "", "lines"},
+           Case{3, 256, 256, 100, f32, Algorithm::Auto, Axes::Both, "", "lines"},
+           Case{1, 256, 256, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
+           Case{3, 256, 256, 1, rgba, Algorithm::Auto, Axes::Both, "", "alg5"},
+           Case{3, 2048, 64, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
+           Case{3, 600, 600, 100, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
+           Case{3, 256, 256, 1, f32, Algorithm::Auto, Axes::Both, "1,0", "alg5"},
+           Case{1, 256, 256, 1, f32, Algorithm::Auto, Axes::Y, "", "lines"},
+           Case{1, 256, 256, 1, rgba, Algorithm::Auto, Axes::Y, "", "alg4"},
+           Case{3, 256, 256, 1, f32, Algorithm::Alg4, Axes::Both, "", "alg4"},
+           Case{3, 256, 256, 1, f32, Algorithm::RT, Axes::Both, "", "rt"},
+           Case{3, 256, 256, 1, f32, Algorithm::Alg6, Axes::Both, "", "alg6"},
+       }) {
+    FilterSpec spec;
+    spec.order = c.order;
+    spec.sigma = 4.0;
+    spec.algo = c.algo;
+    spec.axes = c.axes;
+    if (*c.derivative) spec.derivative = *rf::parse_derivative(c.derivative);
+    CAPTURE(rf::describe(spec));
+    CAPTURE(c.width);
+    CAPTURE(c.frames);
+    engine->plan_batch(spec, c.width, c.height, c.frames, c.format);
+    CHECK(engine->algorithm() == c.ran);
+    CHECK(rf::method_line(*engine) ==
+          "recursive order " + std::to_string(c.order) + " by " + c.ran);
+  }
+  FilterSpec fir;
+  fir.sigma = 2.0;
+  fir.gaussian_method = rf::GaussianMethod::Fir;
+  engine->plan(fir, 64, 64, PixelFormat::R32F);
+  CHECK(engine->algorithm() == "fir");
+  CHECK(rf::method_line(*engine) == engine->method());
+  FilterSpec edge;
+  edge.kind = rf::FilterKind::EdgeAware;
+  edge.sigma = 5.0;
+  edge.sigma_r = 0.3;
+  engine->plan(edge, 64, 64, PixelFormat::RGBA32F);
+  CHECK(engine->algorithm() == "exact");
+}
