@@ -78,7 +78,7 @@ std::string filter_file(Engine& engine, const FilterSpec& spec, const std::strin
   img = run_engine(engine, spec, std::move(img), &ms);
   io::write_image(out, img, out_bits);
   // What auto (--algo or --gaussian-method) ran, resolved: "..., method auto: FIR radius 4",
-  // "gaussian order 3 sigma 4, mirror: recursive order 3 by lines".
+  // "gaussian order 3 sigma 4, mirror: recursive order 3 by lines in shared memory".
   const bool resolved =
       spec.algo == Algorithm::Auto || spec.gaussian_method != GaussianMethod::Recursive;
   const std::string what = describe(spec) + (resolved ? ": " + method_line(engine) : std::string());

@@ -102,8 +102,8 @@ class Processor {
   const std::string& path_line() const { return engines_.path_line(); }
   Backend running_backend() const { return engines_.running_backend(); }
   // What the engine's last plan computes the filter with, and by which algorithm, auto resolved:
-  // "recursive order 3 by lines", "recursive order 1 by alg5", "FIR radius 9"; empty before the
-  // first plan.
+  // "recursive order 3 by lines in shared memory", "recursive order 1 by alg5", "FIR radius 9";
+  // empty before the first plan.
   std::string method_line() const {
     return engines_.engine() ? rf::method_line(*engines_.engine()) : std::string();
   }

@@ -11,7 +11,7 @@ namespace rf {
 std::string method_line(const Engine& engine) {
   const std::string method = engine.method(), algorithm = engine.algorithm();
   if (method.empty() || algorithm.empty() || algorithm == "fir") return method;
-  return method + " by " + algorithm;
+  return method + " by " + (algorithm == "lines" ? "lines in shared memory" : algorithm);
 }
 
 std::unique_ptr<Engine> make_engine(Backend requested, std::string* note) {

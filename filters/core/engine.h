@@ -62,8 +62,8 @@ class Engine {
 };
 
 // What the engine's last plan computes the filter with and by which algorithm, auto resolved,
-// for people: "recursive order 3 by lines", "recursive order 1 by alg5", "FIR radius 9"; empty
-// before the first plan.
+// for people: "recursive order 3 by lines in shared memory", "recursive order 1 by alg5", "FIR
+// radius 9"; empty before the first plan.
 std::string method_line(const Engine& engine);
 
 // True when a CUDA device can be used; otherwise `why` says why not ("no CUDA device found",

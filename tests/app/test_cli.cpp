@@ -629,6 +629,7 @@ TEST_CASE("rfcli bench: a small CPU run writes the JSON of the protocol") {
       ++cpu_rows;
       CHECK(row["width"].get<int>() == 67);
       CHECK(row["gips"].get<double>() > 0.0);
+      CHECK(row["ran"] == "rt");  // the CPU's line filter, what auto runs
     }
   }
   CHECK(cpu_rows == 2 * 2 * 2);

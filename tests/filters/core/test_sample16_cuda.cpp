@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "filters/core/device_frame.h"
@@ -35,13 +37,17 @@ TEST_CASE("cuda: 16-bit device frames come out as the host converts the float re
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) packed[std::size_t(y) * w + x] = in.at(x, y);
     // Auto: lines in shared memory at this order and size, the columns' result in float between
-    // the two passes.
-    for (rf::Algorithm algo :
-         {rf::Algorithm::Alg5, rf::Algorithm::Alg6, rf::Algorithm::RT, rf::Algorithm::Auto}) {
+    // the two passes; down the columns alone, 16-bit samples in and out, four lines a thread.
+    for (auto [algo, axes] : {std::pair{rf::Algorithm::Alg5, rf::Axes::Both},
+                              {rf::Algorithm::Alg6, rf::Axes::Both},
+                              {rf::Algorithm::RT, rf::Axes::Both},
+                              {rf::Algorithm::Auto, rf::Axes::Both},
+                              {rf::Algorithm::Auto, rf::Axes::Y}}) {
       rf::FilterSpec spec;
       spec.sigma = 4.0;
       spec.order = 3;
       spec.algo = algo;
+      spec.axes = axes;
       // The float result of the same plan, converted on the host.
       rf::Image want = floats;
       engine->plan(spec, w, h, rf::PixelFormat::R32F);
@@ -64,8 +70,8 @@ TEST_CASE("cuda: 16-bit device frames come out as the host converts the float re
         off += got[i] != expect;
         far += got[i] + 1 < expect || got[i] > expect + 1;
       }
-      INFO(std::string(rf::to_string(f)) << ", algo " << std::string(rf::to_string(algo)) << ": "
-                                         << off << " of " << got.size() << " a step off");
+      INFO(std::string(rf::to_string(f))
+           << ", " << rf::describe(spec) << ": " << off << " of " << got.size() << " a step off");
       CHECK(far == 0);
       CHECK(off * 1000 <= int(got.size()));
     }
