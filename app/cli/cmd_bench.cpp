@@ -509,9 +509,11 @@ struct Record {
     if (device.find(name) == std::string::npos)
       device = device.empty() ? name : device + "; " + name;
   }
+  // The copy floor is the frames' (the largest frame copied); a volume's copy (--volume), a
+  // smaller buffer that partly stays in L2, is a row of its own.
   void add(const std::vector<BenchResult>& more) {
     for (const BenchResult& r : more)
-      if (r.impl == "copy" && r.gbps > 0.0) copy_gbps = r.gbps;
+      if (r.impl == "copy" && r.gbps > 0.0 && r.depth == 0) copy_gbps = r.gbps;
     rows.insert(rows.end(), more.begin(), more.end());
   }
 };
