@@ -2,9 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "app/gui/panels/filter_choices.h"
 #include "app/gui/presets.h"
@@ -24,15 +27,17 @@ struct GivenText {
   std::optional<double> cval;
   std::optional<std::string> derivative;
   bool normalized = false;
-  std::string view, truth;
+  std::string view, truth, truth_ext;
   std::string image, folder, video, camera, pattern, pattern_size, pattern_format;
   std::string record_codec, pace;
 };
 
-std::map<std::string, Extension> truth_extensions() {
-  std::map<std::string, Extension> m;
-  for (Extension e : truth_extension_choices()) m.emplace(to_string(e), e);
-  return m;
+// The extensions the truth can be computed with, as --truth-ext lists them.
+std::string truth_extension_names() {
+  std::string names;
+  for (Extension e : truth_extension_choices())
+    names += std::string(names.empty() ? "" : "|") + to_string(e);
+  return names;
 }
 
 int fail(const std::string& what) {
@@ -118,9 +123,10 @@ void add_view_options(CLI::App& app, GivenText& t, StudioOptions* o) {
   app.add_option("--view", t.view,
                  "original|result|diff|split|side|tiles|profile|impulse|response|race");
   app.add_option("--truth", t.truth, "ground truth of the diff view: fir|padded|extension");
-  app.add_option("--truth-ext", o->diff.truth_ext,
-                 "extension of the truth when the result ignores boundaries, or to compare with")
-      ->transform(CLI::CheckedTransformer(truth_extensions()));
+  app.add_option("--truth-ext", t.truth_ext,
+                 truth_extension_names() +
+                     ": extension of the truth when the result ignores boundaries, or to compare "
+                     "with (--ext's aliases too)");
   app.add_option("--amplify", o->view.amplification, "diff amplification")
       ->check(CLI::PositiveNumber);
   app.add_option("--split", o->view.split, "split-wipe position 0..1")->check(CLI::Range(0.0, 1.0));
@@ -208,6 +214,14 @@ std::string apply_view(const GivenText& t, StudioOptions* o) {
     if (!m) return "unknown --truth '" + t.truth + "'";
     o->diff.truth = *m;
   }
+  if (!t.truth_ext.empty()) {
+    const std::optional<Extension> e = parse_extension(t.truth_ext);
+    const std::vector<Extension> choices = truth_extension_choices();
+    if (!e || std::find(choices.begin(), choices.end(), *e) == choices.end())
+      return "--truth-ext: '" + t.truth_ext + "' is not an extension of the truth (" +
+             truth_extension_names() + ")";
+    o->diff.truth_ext = *e;
+  }
   return {};
 }
 
@@ -285,8 +299,11 @@ std::optional<int> parse_options(int argc, char** argv, StudioOptions* o) {
   add_stream_options(app, given, o);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+  } catch (const CLI::Success& e) {  // --help: the help, exit 0
+    app.exit(e);
+    return 0;
+  } catch (const CLI::ParseError& e) {  // one line, as rfcli says it
+    return fail(e.what());
   } catch (const InvalidParameter& e) {  // an option's own check (--sigma SX,SY)
     return fail(e.what());
   }

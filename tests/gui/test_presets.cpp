@@ -286,6 +286,15 @@ TEST_CASE("options: the filter options of rfcli, sources and views") {
   CHECK(constant.spec.ext == Extension::Constant);
   CHECK(constant.spec.cval == 0.25);
   CHECK(parse({"--cval", "0.25"}, &bad) == 2);
+
+  // The truth's extension by --ext's names and aliases; ignore is no extension of a truth.
+  StudioOptions truth;
+  REQUIRE_FALSE(parse({"--truth", "extension", "--truth-ext", "nearest"}, &truth).has_value());
+  CHECK(truth.diff.truth_ext == Extension::Clamp);
+  REQUIRE_FALSE(parse({"--truth-ext", "reflect101"}, &truth).has_value());
+  CHECK(truth.diff.truth_ext == Extension::Reflect101);
+  CHECK(parse({"--truth-ext", "ignore"}, &bad) == 2);
+  CHECK(parse({"--truth-ext", "spiral"}, &bad) == 2);
 }
 
 TEST_CASE("presets: the constant extension's value, and another extension dropping it") {
