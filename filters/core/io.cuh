@@ -142,25 +142,38 @@ struct Reader<4, IoKind::SurfU8x4> {
 };
 
 // The kinds a kernel is compiled to read and write. Each kind is a path through every loop that
-// reads or writes, and the kernel's registers and branches are those of all its paths: kernels
-// that never see 16-bit frames (the direct-form filters, which the engine hands them converted,
-// and float scratch buffers) leave those two paths out and compile as before them.
-enum class Kinds { All, No16 };
+// reads or writes, and the kernel's registers, branches and code are those of all its paths:
+// kernels that never see 16-bit frames (the direct-form filters, which the engine hands them
+// converted, and float scratch buffers) leave those two paths out and compile as before them
+// (No16). A kernel that moves one 16-bit kind to or from float buffers can be compiled for that
+// kind and pitched float alone (U16, F16): 16-bit frames live in buffers, never on surfaces.
+enum class Kinds { All, No16, U16, F16 };
+
+template <Kinds K>
+constexpr bool takes_surfaces = K == Kinds::All || K == Kinds::No16;
+template <Kinds K>
+constexpr bool takes_u16 = K == Kinds::All || K == Kinds::U16;
+template <Kinds K>
+constexpr bool takes_f16 = K == Kinds::All || K == Kinds::F16;
 
 // Calls f(reader) with the reader of io's kind, so loops over a block are specialised once
 // instead of branching on every sample.
 template <int C, Kinds K = Kinds::All, class F>
 __device__ __forceinline__ void with_reader(const Io& io, F&& f) {
   if constexpr (C == 1) {
-    if (io.kind == IoKind::SurfF32) {
-      f(Reader<1, IoKind::SurfF32>{io.surf});
-      return;
+    if constexpr (takes_surfaces<K>) {
+      if (io.kind == IoKind::SurfF32) {
+        f(Reader<1, IoKind::SurfF32>{io.surf});
+        return;
+      }
     }
-    if constexpr (K == Kinds::All) {
+    if constexpr (takes_u16<K>) {
       if (io.kind == IoKind::U16) {
         f(Reader<1, IoKind::U16>{io.ptr, io.pitch});
         return;
       }
+    }
+    if constexpr (takes_f16<K>) {
       if (io.kind == IoKind::F16) {
         f(Reader<1, IoKind::F16>{io.ptr, io.pitch});
         return;
@@ -253,15 +266,19 @@ struct EncodeU8x4 {
 template <int C, Kinds K = Kinds::All, class F>
 __device__ __forceinline__ void with_writer(const Io& io, F&& f) {
   if constexpr (C == 1) {
-    if (io.kind == IoKind::SurfF32) {
-      f(SurfaceWriter<float, EncodeF32>{io.surf});
-      return;
+    if constexpr (takes_surfaces<K>) {
+      if (io.kind == IoKind::SurfF32) {
+        f(SurfaceWriter<float, EncodeF32>{io.surf});
+        return;
+      }
     }
-    if constexpr (K == Kinds::All) {
+    if constexpr (takes_u16<K>) {
       if (io.kind == IoKind::U16) {
         f(PitchedWriter<std::uint16_t, EncodeU16>{io.ptr, io.pitch});
         return;
       }
+    }
+    if constexpr (takes_f16<K>) {
       if (io.kind == IoKind::F16) {
         f(PitchedWriter<std::uint16_t, EncodeF16>{io.ptr, io.pitch});
         return;

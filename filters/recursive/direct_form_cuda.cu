@@ -775,9 +775,10 @@ __host__ __device__ inline std::size_t shared_lines_bytes(int n, int order) {
          std::size_t(shared_lines_windows<L>(n) + 2) * order * L * sizeof(double);
 }
 
-// K: the kinds of frames read and written. The 16-bit paths are compiled into an instantiation of
+// K: the kinds of frames read and written. The 16-bit paths are compiled into instantiations of
 // their own, so that float frames keep a kernel without them (docs/bench/README.md, "Tiles of 8
-// lines": with them compiled in, float frames lost 2-4% at order 5).
+// lines": with them compiled in, float frames lost 2-4% at order 5): at order 5 one for each 16-bit
+// kind with pitched float alone, below that one with every kind (kSplit16).
 template <int R, class S, int L, Kinds K>
 __global__ void __launch_bounds__(Tile<L>::kThreads)
     shared_lines_kernel(const PassArgs a, bool rows) {
@@ -807,7 +808,9 @@ __global__ void __launch_bounds__(Tile<L>::kThreads)
   // The buffers' addresses and pitches or-ed together: a multiple of 16 when all are.
   const std::uintptr_t spans = reinterpret_cast<std::uintptr_t>(a.src.ptr) | a.src.pitch |
                                reinterpret_cast<std::uintptr_t>(a.dst.ptr) | a.dst.pitch;
-  const bool wide = !rows && here == kTileLines && a.src.kind == IoKind::F32 &&
+  // A 16-bit kind's own instantiation never has float frames on both sides.
+  constexpr bool kFloatBoth = K != Kinds::U16 && K != Kinds::F16;
+  const bool wide = kFloatBoth && !rows && here == kTileLines && a.src.kind == IoKind::F32 &&
                     a.dst.kind == IoKind::F32 && spans % 16 == 0;
   const int quad = threadIdx.x % (kTileLines / 4), quad_row = threadIdx.x / (kTileLines / 4);
   constexpr int kQuadRows = Tile<L>::kThreads / (kTileLines / 4);
@@ -1106,14 +1109,30 @@ void rt_pass(const PassArgs& a, const Io& tmp, bool rows, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
+// Whether a 16-bit pass of order R runs its kind's own instantiation of shared_lines_kernel
+// (Kinds::U16, F16) rather than the one with every kind (Kinds::All). At order 5 it took 0.90-0.96
+// of the time at 256^2 to 1024^2, uint16 and float16, mirror and zero; at order 4 0.99-1.01; at
+// order 3 1.03-1.09 under mirror, though its kernels alone ran faster under Nsight Compute
+// (docs/bench/README.md, "A 16-bit kind's own lines kernel").
+template <int R>
+constexpr bool kSplit16 = R >= 5;
+
 template <int R, class S, int L>
 void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
   const std::size_t bytes = shared_lines_bytes<L>(a.shape.n, R);
-  const bool bits16 = is_16bit(a.src.kind) || is_16bit(a.dst.kind);
+  // The pass's 16-bit kind, if it has one: its other side is a float buffer or the same kind.
+  const IoKind k16 = is_16bit(a.src.kind) ? a.src.kind : a.dst.kind;
+  if (is_16bit(a.dst.kind) && a.dst.kind != k16)
+    throw InvalidParameter("lines in shared memory: a pass reads and writes one 16-bit kind");
   const auto launch = [&](const PassArgs& b, int grid_frames) {
     const dim3 grid((b.shape.lines + L - 1) / L, grid_frames);
-    const auto kernel = bits16 ? shared_lines_kernel<R, S, L, Kinds::All>
-                               : shared_lines_kernel<R, S, L, Kinds::No16>;
+    auto kernel = shared_lines_kernel<R, S, L, Kinds::No16>;
+    if constexpr (kSplit16<R>) {
+      if (k16 == IoKind::U16) kernel = shared_lines_kernel<R, S, L, Kinds::U16>;
+      if (k16 == IoKind::F16) kernel = shared_lines_kernel<R, S, L, Kinds::F16>;
+    } else if (is_16bit(k16)) {
+      kernel = shared_lines_kernel<R, S, L, Kinds::All>;
+    }
     kernel<<<grid, Tile<L>::kThreads, bytes, stream>>>(b, rows);
     CUDA_CHECK_LAUNCH();
   };
@@ -1146,10 +1165,19 @@ void allow_shared_lines() {
     CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   };
-  allow(shared_lines_kernel<R, S, 32, Kinds::No16>, shared_lines_bytes<32>(kSharedLineMax, R));
-  allow(shared_lines_kernel<R, S, 32, Kinds::All>, shared_lines_bytes<32>(kSharedLineMax, R));
-  allow(shared_lines_kernel<R, S, 8, Kinds::No16>, shared_lines_bytes<8>(kSharedLineMax, R));
-  allow(shared_lines_kernel<R, S, 8, Kinds::All>, shared_lines_bytes<8>(kSharedLineMax, R));
+  const std::size_t bytes32 = shared_lines_bytes<32>(kSharedLineMax, R),
+                    bytes8 = shared_lines_bytes<8>(kSharedLineMax, R);
+  allow(shared_lines_kernel<R, S, 32, Kinds::No16>, bytes32);
+  allow(shared_lines_kernel<R, S, 8, Kinds::No16>, bytes8);
+  if constexpr (kSplit16<R>) {
+    allow(shared_lines_kernel<R, S, 32, Kinds::U16>, bytes32);
+    allow(shared_lines_kernel<R, S, 32, Kinds::F16>, bytes32);
+    allow(shared_lines_kernel<R, S, 8, Kinds::U16>, bytes8);
+    allow(shared_lines_kernel<R, S, 8, Kinds::F16>, bytes8);
+  } else {
+    allow(shared_lines_kernel<R, S, 32, Kinds::All>, bytes32);
+    allow(shared_lines_kernel<R, S, 8, Kinds::All>, bytes8);
+  }
 }
 
 using OverlappedFn = void (*)(const PassArgs&, bool, cudaStream_t);
