@@ -36,8 +36,10 @@ constexpr int kRowTileCols = 512;
 // Column pass: 32 columns x 256 rows per CTA; a lane per column, each warp 32 rows (4 windows).
 constexpr int kColTileCols = 32;
 constexpr int kColTileRows = 256;
-// Fused: 64 x 64 outputs per CTA.
-constexpr int kFusedTile = 64;
+// Fused: 64 x 64 outputs per CTA of 256 threads, or 32 x 32 per CTA of 128 where 64 x 64 tiles
+// would leave SMs idle (fused_tile): a 256^2 frame is 16 tiles of 64 for the device's 132 SMs.
+template <int T>
+constexpr int kFusedThreads = T == 64 ? 256 : 128;
 // Rows of four channels: 2 rows x 256 pixels per CTA, a warp per 64 pixels of a row.
 constexpr int kRow4Rows = 2;
 constexpr int kRow4Cols = 256;
@@ -304,11 +306,13 @@ __global__ void __launch_bounds__(kThreads)
     if (x + i < a.w) orow[4 * (x + i) + ch] = acc[i];
 }
 
-// Fused: the input tile (64 + halo_rows) x (64 + 2 ra) in shared memory, filtered along rows
-// into a (64 + halo_rows) x 64 middle tile, then along columns into the 64 x 64 outputs.
-__global__ void __launch_bounds__(kThreads)
+// Fused: the input tile (T + halo_rows) x (T + 2 ra) in shared memory, filtered along rows
+// into a (T + halo_rows) x T middle tile, then along columns into the T x T outputs.
+template <int T>
+__global__ void __launch_bounds__(kFusedThreads<T>)
     fir_fused_kernel(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
                      FirArgs a, bool in_aligned) {
+  constexpr int kFusedTile = T, kCtaThreads = kFusedThreads<T>;
   extern __shared__ float4 smem4[];
   float* u_row = reinterpret_cast<float*>(smem4);
   float* u_col = u_row + a.u_row_len;
@@ -321,7 +325,7 @@ __global__ void __launch_bounds__(kThreads)
   copy_taps(u_row, a.u_row, a.u_row_len);
   copy_taps(u_col, a.u_col, a.u_col_len);
   const int per_row = cols / 4;
-  for (int c = threadIdx.x; c < rows * per_row; c += kThreads) {
+  for (int c = threadIdx.x; c < rows * per_row; c += kCtaThreads) {
     const int r = c / per_row, q = 4 * (c - r * per_row);
     const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
     const float4 v = y >= 0 ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext,
@@ -331,7 +335,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   // Rows: a quarter warp takes the eight windows of one row.
-  for (int unit = threadIdx.x; unit < rows * (kFusedTile / kOut); unit += kThreads) {
+  for (int unit = threadIdx.x; unit < rows * (kFusedTile / kOut); unit += kCtaThreads) {
     const int r = unit / (kFusedTile / kOut), q0 = (unit % (kFusedTile / kOut)) * kOut;
     const float* trow = tile + r * ls;
     float acc[kOut] = {};
@@ -342,10 +346,10 @@ __global__ void __launch_bounds__(kThreads)
     dst[1] = make_float4(acc[4], acc[5], acc[6], acc[7]);
   }
   __syncthreads();
-  // Columns: a thread per column and 16 rows (two windows).
+  // Columns: a thread per column and 16 rows (two windows) of a 64 x 64 tile, 8 (one) of 32 x 32.
   const int c = threadIdx.x % kFusedTile;
   const int band = threadIdx.x / kFusedTile;
-  constexpr int kBandRows = kFusedTile / (kThreads / kFusedTile);
+  constexpr int kBandRows = kFusedTile / (kCtaThreads / kFusedTile);
   const int x = x0 + c;
 #pragma unroll 1
   for (int g = 0; g < kBandRows / kOut; ++g) {
@@ -482,6 +486,15 @@ void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int 
     CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
 
+// The one-channel fused kernel's tile side for a width x height frame: 32 where tiles of 64 would
+// be fewer than the device's SMs.
+int fused_tile(int width, int height) {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return 1LL * ceil_div(width, 64) * ceil_div(height, 64) < sms ? 32 : 64;
+}
+
 }  // namespace
 
 struct FirTuned::Impl {
@@ -490,8 +503,9 @@ struct FirTuned::Impl {
   int radius_x = 0;
   int channels = 1;
   FirTunedKernel kernel = FirTunedKernel::Auto;
-  DeviceBuffer taps;  // u_row then u_col
-  DeviceBuffer tmp;   // the row pass's result (TwoPass), the fused output in place (Fused)
+  int fused_tile = 64;  // one channel: the fused kernel's tile side
+  DeviceBuffer taps;    // u_row then u_col
+  DeviceBuffer tmp;     // the row pass's result (TwoPass), the fused output in place (Fused)
   std::size_t rows_smem = 0, columns_smem = 0, fused_smem = 0;
   bool planned = false;
 
@@ -547,12 +561,13 @@ struct FirTuned::Impl {
       return;
     }
     if (kernel == FirTunedKernel::Fused) {
-      const int rows = kFusedTile + a.halo_rows;
-      fused_smem = sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
-                                    std::size_t(rows) * skewed_length(kFusedTile + 2 * a.ra) +
-                                    std::size_t(rows) * kFusedTile);
-      fit_shared_memory(reinterpret_cast<const void*>(fir_fused_kernel), fused_smem, "fused tile",
-                        radius);
+      const int t = fused_tile, rows = t + a.halo_rows;
+      fused_smem =
+          sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
+                           std::size_t(rows) * skewed_length(t + 2 * a.ra) + std::size_t(rows) * t);
+      fit_shared_memory(t == 64 ? reinterpret_cast<const void*>(fir_fused_kernel<64>)
+                                : reinterpret_cast<const void*>(fir_fused_kernel<32>),
+                        fused_smem, "fused tile", radius);
       return;
     }
     if (channels == 1) {
@@ -609,6 +624,7 @@ void FirTuned::plan(double sigma_x, int radius_x, double sigma_y, int radius_y, 
              : radius <= fused_up_to        ? FirTunedKernel::Fused
                                             : FirTunedKernel::TwoPass;
   d.set_geometry(width, height, radius_x, radius_y, ext, outside);
+  d.fused_tile = fused_tile(width, height);
   d.upload_taps(gaussian_taps(sigma_x, radius_x), gaussian_taps(sigma_y, radius_y));
   d.reserve_memory();
   d.planned = true;
@@ -645,9 +661,14 @@ void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, voi
     const std::size_t dst_pitch = in_place ? d.tmp.pitch : out_pitch;
     if (one) {
       const float* src = static_cast<const float*>(in);
-      const dim3 grid(ceil_div(a.w, kFusedTile), ceil_div(a.h, kFusedTile));
-      fir_fused_kernel<<<grid, kThreads, d.fused_smem, stream>>>(
-          src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
+      const int t = d.fused_tile;
+      const dim3 grid(ceil_div(a.w, t), ceil_div(a.h, t));
+      if (t == 64)
+        fir_fused_kernel<64><<<grid, kFusedThreads<64>, d.fused_smem, stream>>>(
+            src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
+      else
+        fir_fused_kernel<32><<<grid, kFusedThreads<32>, d.fused_smem, stream>>>(
+            src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
     } else {
       const dim3 grid(ceil_div(a.w, kFused4Tile), ceil_div(a.h, kFused4Tile));
       const bool in_u8 = in_kind == FirSamples::U8x4, out_u8 = out_kind == FirSamples::U8x4;

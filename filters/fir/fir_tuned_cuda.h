@@ -3,7 +3,8 @@
 // direct convolution gets. Each thread computes eight outputs from a window of shared memory read
 // four samples at a time (a sliding window of taps in registers), tiles are loaded with 16-byte
 // global loads and their halo through the boundary extension. Two kernels:
-//   Fused    one launch: an output tile (64 x 64 pixels, 32 x 32 for four channels), its input
+//   Fused    one launch: an output tile (64 x 64 pixels; 32 x 32 for four channels, and for one
+//            where 64 x 64 tiles would be fewer than the device's SMs), its input
 //            with a halo of the radius on every side filtered along rows into shared memory and
 //            then along columns (reads the image once from DRAM, its halo again from L2, and
 //            writes it once); radii up to kFirFusedMaxRadius.
