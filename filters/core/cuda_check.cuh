@@ -44,3 +44,15 @@ static inline const char* tree_path(const char* file) {
 
 // After every kernel launch: launch-configuration errors surface here, not at the next sync.
 #define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+
+namespace rf::cuda {
+
+// An attribute of the current device: device_attribute(cudaDevAttrMultiProcessorCount).
+inline int device_attribute(cudaDeviceAttr attr) {
+  int device = 0, value = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+
+}  // namespace rf::cuda

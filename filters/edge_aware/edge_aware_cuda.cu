@@ -893,10 +893,7 @@ struct EdgeAwarePlan::Impl {
 
   // The longest line exact_rows_kernel takes on this device: clusters need sm_90.
   static int row_max_line() {
-    int device = 0, clusters = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
-    return clusters ? kRowClusterMaxLine : kRowMaxLine;
+    return device_attribute(cudaDevAttrClusterLaunch) ? kRowClusterMaxLine : kRowMaxLine;
   }
 
   // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.

@@ -473,9 +473,7 @@ std::vector<float> gaussian_taps(double sigma, int radius) {
 // device has less. The kernel's limit is raised, never lowered: another plan may launch it with
 // more.
 void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int radius) {
-  int device = 0, optin = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int optin = cuda::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (bytes > std::size_t(optin))
     throw InvalidParameter(std::string("FIR radius ") + std::to_string(radius) + ": the " + what +
                            " needs " + std::to_string(bytes / 1024) +
@@ -489,9 +487,7 @@ void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int 
 // The one-channel fused kernel's tile side for a width x height frame: 32 where tiles of 64 would
 // be fewer than the device's SMs.
 int fused_tile(int width, int height) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = cuda::device_attribute(cudaDevAttrMultiProcessorCount);
   return 1LL * ceil_div(width, 64) * ceil_div(height, 64) < sms ? 32 : 64;
 }
 

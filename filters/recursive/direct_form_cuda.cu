@@ -1319,9 +1319,7 @@ class DirectFormFilter final : public FrameFilter {
     if (shared_lines_) {
       (columns_.rec.float_blocks ? kAllowSharedLines<float>
                                  : kAllowSharedLines<double>)[order_ - 1]();
-      int device = 0;
-      CUDA_CHECK(cudaGetDevice(&device));
-      CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+      sms_ = device_attribute(cudaDevAttrMultiProcessorCount);
     }
   }
 

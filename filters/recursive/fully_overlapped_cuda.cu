@@ -543,30 +543,22 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w, 
 }  // namespace
 
 bool overlapping_launches() {
-  int device = 0, major = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major >= 9;
+  return cuda::device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;
 }
 
 ScanSlots scan_slots() {
-  int device = 0, sms = 0, regs_per_sm = 0, threads_per_sm = 0, l2 = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CUDA_CHECK(
-      cudaDeviceGetAttribute(&regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor, device));
-  CUDA_CHECK(
-      cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  using cuda::device_attribute;
+  const int regs_per_sm = device_attribute(cudaDevAttrMaxRegistersPerMultiprocessor);
+  const int threads_per_sm = device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
   // The instantiations take their launch bound's 128 registers (order 1's whole runs 97-108);
   // they are given out to a warp in steps of 256.
   cudaFuncAttributes f{};
   CUDA_CHECK(cudaFuncGetAttributes(&f, scan_kernel<1, 1, false, false>));
   const int per_warp = (std::max(f.numRegs, 1) * 32 + 255) / 256 * 256;
   ScanSlots s;
-  s.sms = sms;
+  s.sms = device_attribute(cudaDevAttrMultiProcessorCount);
   s.warps_per_sm = std::max(1, std::min(regs_per_sm / per_warp, threads_per_sm / 32));
-  s.l2_bytes = l2;
+  s.l2_bytes = device_attribute(cudaDevAttrL2CacheSize);
   return s;
 }
 
