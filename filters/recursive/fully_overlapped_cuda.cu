@@ -542,10 +542,6 @@ void launch_scan(const Args& a, bool rows, const LineConstants& lc, int rows_w, 
 
 }  // namespace
 
-bool overlapping_launches() {
-  return cuda::device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9;
-}
-
 ScanSlots scan_slots() {
   using cuda::device_attribute;
   const int regs_per_sm = device_attribute(cudaDevAttrMaxRegistersPerMultiprocessor);

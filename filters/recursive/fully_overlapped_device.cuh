@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/cuda_launch.cuh"
 #include "filters/core/io.cuh"
 #include "filters/recursive/fully_overlapped.h"
 #include "filters/recursive/fully_overlapped_math.h"
@@ -301,50 +302,18 @@ struct TilePos {
 
 // ---------------------------------------------------------------------------------------------
 // Stages that overlap: a frame's scans and its output stage are programmatic dependent launches
-// (compute capability 9.0 and up; overlapping_launches), so that each is launched before the
-// previous stage has ended, and waits for that stage's results, complete and visible, only where
-// it reads them (wait_for_previous_stage): after its own prologue, the scans' constants and the
-// output's image block. The column scan lets the row scan start at once (let_next_stage_start);
-// the perimeters and the row scan let the next stage start only as they end: early there too,
-// 1024^2 one-channel frames took up to 16% longer and order 5 up to 4% (docs/bench/README.md,
-// "Stages that overlap"). The frame's first stage waits for everything before it, as any launch.
-
-__device__ __forceinline__ void let_next_stage_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
-
-// A no-op in a kernel not launched as a dependent.
-__device__ __forceinline__ void wait_for_previous_stage() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// Whether the current device takes programmatic dependent launches.
-bool overlapping_launches();
+// (filters/core/cuda_launch.cuh), each waiting for the previous stage's results only where it
+// reads them: after its own prologue, the scans' constants and the output's image block. The
+// column scan lets the row scan start at once; the perimeters and the row scan let the next stage
+// start only as they end: early there too, 1024^2 one-channel frames took up to 16% longer and
+// order 5 up to 4% (docs/bench/README.md, "Stages that overlap").
+using cuda::launch;
+using cuda::let_next_stage_start;
+using cuda::overlapping_launches;
+using cuda::wait_for_previous_stage;
 
 // The current device's SMs, the scan kernel's warps each holds, its L2 cache (make_plan's runs).
 ScanSlots scan_slots();
-
-// kernel<<<grid, block, shared, stream>>>(args...), with `overlap` a programmatic dependent
-// launch on the stream's previous kernel.
-template <class... Params, class... Ts>
-void launch(bool overlap, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared,
-            cudaStream_t stream, const Ts&... args) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared;
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = overlap ? 1 : 0;
-  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
-}
 
 // A stage's launches of one frame, or of a batch, for its arguments.
 using StageLaunch = std::function<void(const Args&, cudaStream_t)>;
