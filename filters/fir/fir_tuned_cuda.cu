@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/cuda_launch.cuh"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 #include "filters/core/image.h"
@@ -30,12 +32,20 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kOut = 8;  // outputs per thread and window
-// Row pass: 4 rows x 512 columns per CTA; each warp computes 256 outputs of one row.
-constexpr int kRowTileRows = 4;
-constexpr int kRowTileCols = 512;
-// Column pass: 32 columns x 256 rows per CTA; a lane per column, each warp 32 rows (4 windows).
+// Row pass: a warp computes 256 outputs of one row; a CTA of Threads takes Cols columns (512 or
+// 256) of as many rows as its warps make: 4 x 512 with 256 threads, 8 x 256, or 4 x 256 with 128
+// threads on frames whose tiles of 512 would leave warps or SMs idle (RowTile).
+template <int Cols, int Threads>
+struct RowTile {
+  static constexpr int kCols = Cols, kThreads = Threads;
+  static constexpr int kWarpsPerRow = Cols / 256;
+  static constexpr int kRows = Threads / 32 / kWarpsPerRow;
+};
+// Column pass: 32 columns x Rows rows per CTA (256, 64 or 32), a lane per column, each warp
+// Rows / warps rows: 4 windows of 8 with 256 rows, one with 64 (256 threads) and 32 (128).
 constexpr int kColTileCols = 32;
-constexpr int kColTileRows = 256;
+template <int Rows>
+constexpr int kColThreads = Rows == 32 ? 128 : 256;
 // Fused: 64 x 64 outputs per CTA of 256 threads, or 32 x 32 per CTA of 128 where 64 x 64 tiles
 // would leave SMs idle (fused_tile): a 256^2 frame is 16 tiles of 64 for the device's 132 SMs.
 template <int T>
@@ -179,20 +189,21 @@ __device__ __forceinline__ void fir8(const Load4& load4, int chunks, const float
   }
 }
 
-// Rows: a tile of kRowTileRows x (kRowTileCols + 2 ra) samples in shared memory, starting at
+// Rows: a tile of Tile::kRows x (Tile::kCols + 2 ra) samples in shared memory, starting at
 // column x0 - ra (16-byte aligned), filtered into out.
-__global__ void __launch_bounds__(kThreads)
+template <class Tile>
+__global__ void __launch_bounds__(Tile::kThreads)
     fir_rows_kernel(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
                     FirArgs a, bool in_aligned, bool out_aligned) {
   extern __shared__ float4 smem4[];
   float* u = reinterpret_cast<float*>(smem4);
   float* tile = u + a.u_row_len;
-  const int length = kRowTileCols + 2 * a.ra;
+  const int length = Tile::kCols + 2 * a.ra;
   const int ls = skewed_length(length);
-  const int x0 = blockIdx.x * kRowTileCols, y0 = blockIdx.y * kRowTileRows;
+  const int x0 = blockIdx.x * Tile::kCols, y0 = blockIdx.y * Tile::kRows;
   copy_taps(u, a.u_row, a.u_row_len);
   const int per_row = length / 4;
-  for (int c = threadIdx.x; c < kRowTileRows * per_row; c += kThreads) {
+  for (int c = threadIdx.x; c < Tile::kRows * per_row; c += Tile::kThreads) {
     const int r = c / per_row, q = 4 * (c - r * per_row);
     const int y = y0 + r;
     const float4 v = y < a.h ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext,
@@ -202,8 +213,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const int r = warp >> 1;
-  const int q0 = (warp & 1) * (kRowTileCols / 2) + lane * kOut;
+  const int r = warp / Tile::kWarpsPerRow;
+  const int q0 = (warp % Tile::kWarpsPerRow) * 256 + lane * kOut;
   const int y = y0 + r, x = x0 + q0;
   if (y >= a.h || x >= a.w) return;
   const float* trow = tile + r * ls;
@@ -213,20 +224,23 @@ __global__ void __launch_bounds__(kThreads)
   store8(row_of(out, out_pitch, y), x, a.w, acc, out_aligned);
 }
 
-// Columns: a tile of (kColTileRows + halo_rows) x kColTileCols samples starting at row y0 -
-// radius_y, each lane filtering one column through four windows of eight outputs.
+// Columns: a tile of (Rows + halo_rows) x kColTileCols samples starting at row y0 - radius_y,
+// each lane filtering one column through windows of eight outputs. Launched as the row pass's
+// dependent: its taps are loaded before it waits for the rows.
 // Out: float, or std::uint8_t for an RGBA8 frame seen as a row of 4 w bytes (to_unorm8).
-template <class Out>
-__global__ void __launch_bounds__(kThreads)
+template <class Out, int Rows>
+__global__ void __launch_bounds__(kColThreads<Rows>)
     fir_columns_kernel(const float* in, std::size_t in_pitch, Out* out, std::size_t out_pitch,
                        FirArgs a, bool in_aligned) {
+  constexpr int kCtaThreads = kColThreads<Rows>;
   extern __shared__ float4 smem4[];
   float* u = reinterpret_cast<float*>(smem4);
   float* tile = u + a.u_col_len;
-  const int rows = kColTileRows + a.halo_rows;
-  const int x0 = blockIdx.x * kColTileCols, y0 = blockIdx.y * kColTileRows;
+  const int rows = Rows + a.halo_rows;
+  const int x0 = blockIdx.x * kColTileCols, y0 = blockIdx.y * Rows;
   copy_taps(u, a.u_col, a.u_col_len);
-  for (int c = threadIdx.x; c < rows * (kColTileCols / 4); c += kThreads) {
+  cuda::wait_for_previous_stage();
+  for (int c = threadIdx.x; c < rows * (kColTileCols / 4); c += kCtaThreads) {
     const int r = c / (kColTileCols / 4), q = 4 * (c % (kColTileCols / 4));
     const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
     const float4 v = y >= 0 ? load4_bounded(row_of(in, in_pitch, y), x0 + q, a.w, in_aligned)
@@ -236,7 +250,7 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int x = x0 + lane;
-  constexpr int kWindowsPerWarp = kColTileRows / (kThreads / 32) / kOut;
+  constexpr int kWindowsPerWarp = Rows / (kCtaThreads / 32) / kOut;
 #pragma unroll 1
   for (int g = 0; g < kWindowsPerWarp; ++g) {
     const int q0 = (warp * kWindowsPerWarp + g) * kOut;
@@ -486,9 +500,57 @@ void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int 
 
 // The one-channel fused kernel's tile side for a width x height frame: 32 where tiles of 64 would
 // be fewer than the device's SMs.
-int fused_tile(int width, int height) {
-  const int sms = cuda::device_attribute(cudaDevAttrMultiProcessorCount);
+int fused_tile(int width, int height, int sms) {
   return 1LL * ceil_div(width, 64) * ceil_div(height, 64) < sms ? 32 : 64;
+}
+
+// The largest radius auto runs fused on a one-channel frame: kFirFusedAutoRadius where the frame
+// makes at least two tiles of 64 per SM (1920x1080 and up). Below that two passes (their column
+// pass overlapping the row pass, in tiles that fill the SMs) are faster: at every radius on a
+// 1024^2 frame (1.9 tiles of 64 per SM), from radius 5 on frames that take tiles of 32 (256^2,
+// 512^2; H200, docs/bench/fir-two-pass-h200.json).
+int fused_auto_radius(int width, int height, int sms) {
+  const long long tiles = 1LL * ceil_div(width, 64) * ceil_div(height, 64);
+  if (tiles < sms) return 4;
+  if (tiles < 2LL * sms) return 0;
+  return kFirFusedAutoRadius;
+}
+
+// The row pass's tiles (RowTile): 0 for 4 x 512 (256 threads), 1 for 8 x 256, 2 for 4 x 256
+// (128 threads), the first that makes at least as many CTAs as the device has SMs.
+using RowTile512 = RowTile<512, 256>;
+using RowTile256 = RowTile<256, 256>;
+using RowTileSmall = RowTile<256, 128>;
+int row_tile(int width, int height, int sms) {
+  if (width > 256 && 1LL * ceil_div(width, 512) * ceil_div(height, 4) >= sms) return 0;
+  if (1LL * ceil_div(width, 256) * ceil_div(height, 8) >= sms) return 1;
+  return 2;
+}
+template <class F>
+void with_row_tile(int tile, F&& f) {
+  if (tile == 0)
+    f(RowTile512{});
+  else if (tile == 1)
+    f(RowTile256{});
+  else
+    f(RowTileSmall{});
+}
+
+// The column pass's rows per CTA for columns of `width` samples: 256, or 64 or 32 where tiles of
+// 256 rows would be fewer than the device's SMs.
+int column_rows(int width, int height, int sms) {
+  for (int rows : {256, 64})
+    if (1LL * ceil_div(width, kColTileCols) * ceil_div(height, rows) >= sms) return rows;
+  return 32;
+}
+template <class F>
+void with_column_rows(int rows, F&& f) {
+  if (rows == 256)
+    f(std::integral_constant<int, 256>{});
+  else if (rows == 64)
+    f(std::integral_constant<int, 64>{});
+  else
+    f(std::integral_constant<int, 32>{});
 }
 
 }  // namespace
@@ -500,8 +562,11 @@ struct FirTuned::Impl {
   int channels = 1;
   FirTunedKernel kernel = FirTunedKernel::Auto;
   int fused_tile = 64;  // one channel: the fused kernel's tile side
-  DeviceBuffer taps;    // u_row then u_col
-  DeviceBuffer tmp;     // the row pass's result (TwoPass), the fused output in place (Fused)
+  int row_tile = 0;     // one channel, two passes: row_tile()
+  int column_rows = 256;
+  bool overlap = false;  // the column pass a programmatic dependent launch
+  DeviceBuffer taps;     // u_row then u_col
+  DeviceBuffer tmp;      // the row pass's result (TwoPass), the fused output in place (Fused)
   std::size_t rows_smem = 0, columns_smem = 0, fused_smem = 0;
   bool planned = false;
 
@@ -567,11 +632,14 @@ struct FirTuned::Impl {
       return;
     }
     if (channels == 1) {
-      rows_smem =
-          sizeof(float) * (std::size_t(a.u_row_len) +
-                           std::size_t(kRowTileRows) * skewed_length(kRowTileCols + 2 * a.ra));
-      fit_shared_memory(reinterpret_cast<const void*>(fir_rows_kernel), rows_smem, "row tile",
-                        radius_x);
+      with_row_tile(row_tile, [&](auto tile) {
+        using Tile = decltype(tile);
+        rows_smem =
+            sizeof(float) * (std::size_t(a.u_row_len) +
+                             std::size_t(Tile::kRows) * skewed_length(Tile::kCols + 2 * a.ra));
+        fit_shared_memory(reinterpret_cast<const void*>(fir_rows_kernel<Tile>), rows_smem,
+                          "row tile", radius_x);
+      });
     } else {
       const int length = kRow4Cols + 2 * a.ra;
       rows_smem = sizeof(float) * std::size_t(a.u_row_len) +
@@ -581,12 +649,15 @@ struct FirTuned::Impl {
       fit_shared_memory(reinterpret_cast<const void*>(fir_rows4_kernel<uchar4>), rows_smem,
                         "row tile", radius_x);
     }
-    columns_smem = sizeof(float) * (std::size_t(a.u_col_len) +
-                                    std::size_t(kColTileRows + a.halo_rows) * kColTileCols);
-    fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel<float>), columns_smem,
-                      "column tile", a.radius_y);
-    fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel<std::uint8_t>), columns_smem,
-                      "column tile", a.radius_y);
+    with_column_rows(column_rows, [&](auto rows) {
+      constexpr int R = decltype(rows)::value;
+      columns_smem =
+          sizeof(float) * (std::size_t(a.u_col_len) + std::size_t(R + a.halo_rows) * kColTileCols);
+      fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel<float, R>), columns_smem,
+                        "column tile", a.radius_y);
+      fit_shared_memory(reinterpret_cast<const void*>(fir_columns_kernel<std::uint8_t, R>),
+                        columns_smem, "column tile", a.radius_y);
+    });
   }
 };
 
@@ -615,12 +686,17 @@ void FirTuned::plan(double sigma_x, int radius_x, double sigma_y, int radius_y, 
   Impl& d = *impl_;
   d.planned = false;
   d.channels = channels;
-  const int fused_up_to = channels == 1 ? kFirFusedAutoRadius : kFirFused4AutoRadius;
+  const int sms = cuda::device_attribute(cudaDevAttrMultiProcessorCount);
+  d.fused_tile = fused_tile(width, height, sms);
+  const int fused_up_to =
+      channels == 1 ? fused_auto_radius(width, height, sms) : kFirFused4AutoRadius;
   d.kernel = kernel != FirTunedKernel::Auto ? kernel
              : radius <= fused_up_to        ? FirTunedKernel::Fused
                                             : FirTunedKernel::TwoPass;
   d.set_geometry(width, height, radius_x, radius_y, ext, outside);
-  d.fused_tile = fused_tile(width, height);
+  d.row_tile = row_tile(width, height, sms);
+  d.column_rows = column_rows(width * channels, height, sms);
+  d.overlap = cuda::overlapping_launches();
   d.upload_taps(gaussian_taps(sigma_x, radius_x), gaussian_taps(sigma_y, radius_y));
   d.reserve_memory();
   d.planned = true;
@@ -690,9 +766,12 @@ void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, voi
   }
   if (one) {
     const float* src = static_cast<const float*>(in);
-    const dim3 rows_grid(ceil_div(a.w, kRowTileCols), ceil_div(a.h, kRowTileRows));
-    fir_rows_kernel<<<rows_grid, kThreads, d.rows_smem, stream>>>(
-        src, in_pitch, d.tmp.f(), d.tmp.pitch, a, aligned16(src, in_pitch), true);
+    with_row_tile(d.row_tile, [&](auto tile) {
+      using Tile = decltype(tile);
+      const dim3 rows_grid(ceil_div(a.w, Tile::kCols), ceil_div(a.h, Tile::kRows));
+      fir_rows_kernel<Tile><<<rows_grid, Tile::kThreads, d.rows_smem, stream>>>(
+          src, in_pitch, d.tmp.f(), d.tmp.pitch, a, aligned16(src, in_pitch), true);
+    });
   } else {
     const dim3 rows_grid(ceil_div(a.w, kRow4Cols), ceil_div(a.h, kRow4Rows));
     if (in_kind == FirSamples::U8x4)
@@ -704,14 +783,18 @@ void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, voi
   }
   CUDA_CHECK_LAUNCH();
   const FirArgs& c = d.columns;
-  const dim3 columns_grid(ceil_div(c.w, kColTileCols), ceil_div(c.h, kColTileRows));
-  if (out_kind == FirSamples::U8x4)
-    fir_columns_kernel<<<columns_grid, kThreads, d.columns_smem, stream>>>(
-        d.tmp.f(), d.tmp.pitch, static_cast<std::uint8_t*>(out), out_pitch, c, true);
-  else
-    fir_columns_kernel<<<columns_grid, kThreads, d.columns_smem, stream>>>(
-        d.tmp.f(), d.tmp.pitch, static_cast<float*>(out), out_pitch, c, true);
-  CUDA_CHECK_LAUNCH();
+  with_column_rows(d.column_rows, [&](auto rows) {
+    constexpr int R = decltype(rows)::value;
+    const dim3 grid(ceil_div(c.w, kColTileCols), ceil_div(c.h, R));
+    const float* tmp = d.tmp.f();
+    if (out_kind == FirSamples::U8x4)
+      cuda::launch(d.overlap, fir_columns_kernel<std::uint8_t, R>, grid, kColThreads<R>,
+                   d.columns_smem, stream, tmp, d.tmp.pitch, static_cast<std::uint8_t*>(out),
+                   out_pitch, c, true);
+    else
+      cuda::launch(d.overlap, fir_columns_kernel<float, R>, grid, kColThreads<R>, d.columns_smem,
+                   stream, tmp, d.tmp.pitch, static_cast<float*>(out), out_pitch, c, true);
+  });
 }
 
 Image fir_tuned(const Image& in, double sigma, int radius, Extension ext, FirTunedKernel kernel) {

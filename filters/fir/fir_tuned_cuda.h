@@ -8,10 +8,14 @@
 //            with a halo of the radius on every side filtered along rows into shared memory and
 //            then along columns (reads the image once from DRAM, its halo again from L2, and
 //            writes it once); radii up to kFirFusedMaxRadius.
-//   TwoPass  rows into a float scratch, then columns: any radius the shared memory holds. Four
-//            channels: a thread filters one channel of eight pixels along the rows; the columns
-//            of the scratch are those of a float image 4 w wide. 8-bit pixels are read and written
-//            by the two passes themselves (values v / 255, rounded back to nearest).
+//   TwoPass  rows into a float scratch, then columns: any radius the shared memory holds. The
+//            column pass is a programmatic dependent launch (compute capability 9.0 and up): it
+//            loads its taps while the rows end. Both take smaller tiles where their usual ones
+//            would leave SMs idle (rows of 256 instead of 512, 64 or 32 rows of columns instead of
+//            256). Four channels: a thread filters one channel of eight pixels along the rows;
+//            the columns of the scratch are those of a float image 4 w wide. 8-bit pixels are
+//            read and written by the two passes themselves (values v / 255, rounded back to
+//            nearest).
 // Plain C++ (no CUDA types); without CUDA every call throws BackendUnavailable.
 #pragma once
 
@@ -34,9 +38,10 @@ inline const char* to_string(FirTunedKernel k) {
 }
 
 inline constexpr int kFirFusedMaxRadius = 24;
-// Auto takes the fused kernel up to this radius: beyond it two passes are faster (H200, 4096^2:
-// fused 0.123 ms and two-pass 0.131 at radius 12, two-pass 0.145 at radius 20 where fused at 16
-// took 0.150; docs/bench/fir-crossover-h200.json).
+// Auto takes the fused kernel up to this radius on large frames: beyond it two passes are faster
+// (H200, 4096^2: fused 0.123 ms and two-pass 0.131 at radius 12, two-pass 0.145 at radius 20
+// where fused at 16 took 0.150; docs/bench/fir-crossover-h200.json). Smaller frames take two
+// passes from smaller radii (fir_tuned_cuda.cu, fused_auto_radius).
 inline constexpr int kFirFusedAutoRadius = 12;
 // The same for four channels, whose 32 x 32 tiles of float4 fill the shared memory sooner (H200,
 // 4096^2 RGBA32F: fused 0.32 ms and two-pass 0.41 at radius 3, fused 0.45 and two-pass 0.43 at

@@ -97,10 +97,13 @@ TEST_CASE("cuda FIR reference of the benchmark: any radius, every extension") {
 
 TEST_CASE("cuda tuned FIR matches the double FIR at every sigma of the list") {
   RF_REQUIRE_CUDA();
-  // Widths that are multiples of 4 take the 16-byte path, the others the scalar one. The fused
-  // kernel takes tiles of 32 where tiles of 64 would be fewer than the SMs, as on all but the last
-  // (221 tiles of 64).
-  const int sizes[][2] = {{1, 1}, {2, 3}, {31, 33}, {64, 67}, {257, 131}, {520, 9}, {1031, 777}};
+  // Widths that are multiples of 4 take the 16-byte path, the others the scalar one. The kernels
+  // take smaller tiles where their usual ones would be fewer than the SMs; with 132 SMs (H100,
+  // H200): the fused kernel tiles of 32 on all but 1031x777; the row pass tiles of
+  // 4 x 256 up to 520x9, 8 x 256 on 200x1100, 4 x 512 on the last two; the column pass 32 rows
+  // up to 200x1100, 64 on 600x600, 256 on 1031x777.
+  const int sizes[][2] = {{1, 1},   {2, 3},      {31, 33},   {64, 67},   {257, 131},
+                          {520, 9}, {200, 1100}, {600, 600}, {1031, 777}};
   unsigned seed = 100;
   for (const auto& size : sizes) {
     const rf::Image in = random_image(size[0], size[1], 1, ++seed);
