@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "filters/core/cuda_check.cuh"
+#include "filters/core/cuda_launch.cuh"
 #include "filters/core/device_buffer.cuh"
 #include "filters/core/errors.h"
 #include "filters/recursive/direct_form.h"
@@ -783,6 +784,8 @@ template <int R, class S, int L, Kinds K>
 __global__ void __launch_bounds__(Tile<L>::kThreads)
     shared_lines_kernel(const PassArgs a, bool rows) {
   constexpr int kTileLines = L, kLineThreads = Tile<L>::kLineThreads, kWarps = Tile<L>::kWarps;
+  // Launched as a dependent (a frame's row pass), nothing of the frame is read before this.
+  cuda::wait_for_previous_stage();
   extern __shared__ double shared_lines_smem[];
   const int n = a.shape.n, nb = a.shape.nb;
   // This thread's line of the tile and its first block along it; its warp, and its lane there.
@@ -1118,7 +1121,8 @@ template <int R>
 constexpr bool kSplit16 = R >= 5;
 
 template <int R, class S, int L>
-void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t stream) {
+void shared_lines_pass(const PassArgs& a, bool rows, int frames, bool overlap,
+                       cudaStream_t stream) {
   const std::size_t bytes = shared_lines_bytes<L>(a.shape.n, R);
   // The pass's 16-bit kind, if it has one: its other side is a float buffer or the same kind.
   const IoKind k16 = is_16bit(a.src.kind) ? a.src.kind : a.dst.kind;
@@ -1133,8 +1137,7 @@ void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t st
     } else if (is_16bit(k16)) {
       kernel = shared_lines_kernel<R, S, L, Kinds::All>;
     }
-    kernel<<<grid, Tile<L>::kThreads, bytes, stream>>>(b, rows);
-    CUDA_CHECK_LAUNCH();
+    cuda::launch(overlap, kernel, grid, dim3(Tile<L>::kThreads), bytes, stream, b, rows);
   };
   PassArgs b = a;
   if (rows) {  // the frames' rows, one after another, are lines of one frame
@@ -1149,14 +1152,17 @@ void shared_lines_pass(const PassArgs& a, bool rows, int frames, cudaStream_t st
   }
 }
 
-// Tiles of 8 lines where tiles of 32 would make fewer CTAs than the device has `sms` SMs.
+// Tiles of 8 lines where tiles of 32 would make fewer CTAs than the device has `sms` SMs. With
+// `overlap`, a programmatic dependent launch on the stream's previous kernel (a frame's row pass
+// on its column pass).
 template <int R, class S>
-void shared_lines_pass(const PassArgs& a, bool rows, int frames, int sms, cudaStream_t stream) {
+void shared_lines_pass(const PassArgs& a, bool rows, int frames, int sms, bool overlap,
+                       cudaStream_t stream) {
   // Along rows the frames' lines are one grid's; down columns each frame has its row of the grid.
   const long long tiles_of_32 =
       rows ? (1LL * a.shape.lines * frames + 31) / 32 : (a.shape.lines + 31LL) / 32 * frames;
-  if (tiles_of_32 < sms) return shared_lines_pass<R, S, 8>(a, rows, frames, stream);
-  shared_lines_pass<R, S, 32>(a, rows, frames, stream);
+  if (tiles_of_32 < sms) return shared_lines_pass<R, S, 8>(a, rows, frames, overlap, stream);
+  shared_lines_pass<R, S, 32>(a, rows, frames, overlap, stream);
 }
 
 template <int R, class S>
@@ -1187,7 +1193,7 @@ template <int C, class P, class S = double>
 constexpr OverlappedFn kOverlapped[kMaxOrder] = {
     overlapped_pass<1, C, P, S>, overlapped_pass<2, C, P, S>, overlapped_pass<3, C, P, S>,
     overlapped_pass<4, C, P, S>, overlapped_pass<5, C, P, S>};
-using SharedLinesFn = void (*)(const PassArgs&, bool, int, int, cudaStream_t);
+using SharedLinesFn = void (*)(const PassArgs&, bool, int, int, bool, cudaStream_t);
 template <class S>
 constexpr SharedLinesFn kSharedLines[kMaxOrder] = {shared_lines_pass<1, S>, shared_lines_pass<2, S>,
                                                    shared_lines_pass<3, S>, shared_lines_pass<4, S>,
@@ -1221,9 +1227,9 @@ void launch_rt_pass(int order, int channels, const PassArgs& args, const Io& tmp
 
 namespace {
 void launch_shared_lines_pass(int order, const PassArgs& args, bool rows, int frames, int sms,
-                              cudaStream_t stream) {
+                              bool overlap, cudaStream_t stream) {
   (args.rec.float_blocks ? kSharedLines<float> : kSharedLines<double>)[order - 1](
-      args, rows, frames, sms, stream);
+      args, rows, frames, sms, overlap, stream);
 }
 }  // namespace
 
@@ -1320,6 +1326,7 @@ class DirectFormFilter final : public FrameFilter {
       (columns_.rec.float_blocks ? kAllowSharedLines<float>
                                  : kAllowSharedLines<double>)[order_ - 1]();
       sms_ = device_attribute(cudaDevAttrMultiProcessorCount);
+      overlap_ = cuda::overlapping_launches();
     }
   }
 
@@ -1367,11 +1374,11 @@ class DirectFormFilter final : public FrameFilter {
       const Io between = is_16bit(dst.kind) ? float_io(scratch_) : dst;
       cols.src = src;
       cols.dst = between;
-      launch_shared_lines_pass(order_, cols, false, frames_, sms_, stream);
+      launch_shared_lines_pass(order_, cols, false, frames_, sms_, false, stream);
       if (marks) CUDA_CHECK(cudaEventRecord(marks[0], stream));
       rows.src = between;
       rows.dst = dst;
-      launch_shared_lines_pass(order_, rows, true, frames_, sms_, stream);
+      launch_shared_lines_pass(order_, rows, true, frames_, sms_, overlap_, stream);
     } else if (rt_) {
       const Io c = float_io(rt_columns_), t = float_io(rt_rows_);
       rt_columns(cols, src, c, c, stream);
@@ -1397,7 +1404,7 @@ class DirectFormFilter final : public FrameFilter {
     pass.src = src;
     pass.dst = dst;
     if (shared_lines_) {
-      launch_shared_lines_pass(order_, pass, !filters_columns_, frames_, sms_, stream);
+      launch_shared_lines_pass(order_, pass, !filters_columns_, frames_, sms_, false, stream);
       return;
     }
     if (rt_) {
@@ -1587,8 +1594,9 @@ class DirectFormFilter final : public FrameFilter {
   bool rt_, shared_lines_;
   bool filters_columns_ = true, filters_rows_ = true;  // the axes filtered (AxisDesigns::axes)
   int order_, channels_, width_, height_;
-  int frames_;   // of the batch, taken whole by lines in shared memory
-  int sms_ = 0;  // the device's SMs, which choose the tiles of lines in shared memory
+  int frames_;            // of the batch, taken whole by lines in shared memory
+  int sms_ = 0;           // the device's SMs, which choose the tiles of lines in shared memory
+  bool overlap_ = false;  // the row pass a programmatic dependent launch on the column pass
   PassArgs columns_, row_args_;
   PassBuffers cols_, rows_;
   DeviceBuffer scratch_, rt_columns_, rt_rows_;
