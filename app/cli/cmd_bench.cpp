@@ -178,7 +178,7 @@ struct Args {
   bool no_hd = false;
   std::vector<int> orders{1, 2, 3, 4, 5};
   std::vector<std::string> exts = default_extensions();
-  std::vector<int> channels{1, 4};
+  std::vector<int> channels;         // --channels; none given: 1 and 4
   std::vector<std::string> formats;  // --formats (CUDA), in place of --channels
   std::vector<std::string> filters{FilterArgs().filter};
   std::vector<std::string> algos;
@@ -212,10 +212,10 @@ void add_case_options(CLI::App& cmd, Args& a) {
   cmd.add_flag("--no-hd", a.no_hd, "skip 1920x1080 and 3840x2160");
   cmd.add_option("--orders", a.orders, "orders")->delimiter(',')->capture_default_str();
   cmd.add_option("--ext", a.exts, "extensions")->delimiter(',')->capture_default_str();
-  cmd.add_option("--channels", a.channels, "1 and/or 4")->delimiter(',')->capture_default_str();
+  cmd.add_option("--channels", a.channels, "1 and/or 4")->delimiter(',')->default_str("[1,4]");
   cmd.add_option("--formats", a.formats,
-                 "CUDA frame formats in place of --channels: f32, f32x4, rgba8, u16 (uint16 on "
-                 "[0, 1]), f16 (float16)")
+                 "CUDA frame formats in place of --channels (given with it, each of its "
+                 "channel counts): f32, f32x4, rgba8, u16 (uint16 on [0, 1]), f16 (float16)")
       ->delimiter(',');
   cmd.add_option("--filters", a.filters, option_help().filter)
       ->delimiter(',')
@@ -436,7 +436,7 @@ Plan parse(const Args& a) {
   o.sizes = positive_list(a.sizes, "--sizes", 1, 32768);
   o.include_hd = !a.no_hd;
   o.orders = positive_list(a.orders, "--orders", int(orders.lo), int(orders.hi));
-  o.channels = a.channels;
+  o.channels = a.channels.empty() ? std::vector<int>{1, 4} : a.channels;
   for (int c : o.channels)
     if (c != 1 && c != 4) throw UsageError("--channels: " + std::to_string(c) + " is not 1 or 4");
   o.exts = parse_extensions(a.exts);
@@ -483,6 +483,15 @@ Plan parse(const Args& a) {
     throw UsageError(
         "--formats: the CUDA backend's frames (--backend cuda); the CPU bench takes "
         "--channels");
+  // Both given: each format's channels among --channels (f32 is one float, f32x4 four).
+  if (!a.channels.empty())
+    for (std::size_t i = 0; i < o.formats.size(); ++i) {
+      const int c = channel_count(o.formats[i]);
+      if (std::find(a.channels.begin(), a.channels.end(), c) == a.channels.end())
+        throw UsageError("--formats " + a.formats[i] + ": " + std::to_string(c) +
+                         (c == 1 ? " channel" : " channels") +
+                         ", not one of --channels (f32x4 is four floats, rgba8 four bytes)");
+    }
   if (o.volume > 0 && p.backend == Backend::Cpu)
     throw UsageError("--volume: the volume cases are timed on the CUDA backend (--backend cuda)");
   o.case_ms = a.case_ms;

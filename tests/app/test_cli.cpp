@@ -672,6 +672,8 @@ TEST_CASE("rfcli bench: every case at each sigma of --sigmas, --append adds to t
   check_refused(dir, "bench --formats f64 --backend cuda",
                 "unknown format 'f64' (f32, f32x4, rgba8, u16, f16)");
   check_refused(dir, "bench --formats u16 --backend cpu", "--channels");
+  check_refused(dir, "bench --formats f32 --channels 4 --backend cuda",
+                "--formats f32: 1 channel, not one of --channels");
   check_refused(dir, "bench --volume 8 --backend cpu", "--volume");
   check_refused(dir, "bench --clock held --backend cpu", "--clock held: a CUDA clock");
   check_refused(dir, "bench --clock held --backend cuda --filters edge-aware",
