@@ -34,22 +34,25 @@ constexpr int kThreads = 256;
 constexpr int kOut = 8;  // outputs per thread and window
 // Row pass: a warp computes 256 outputs of one row; a CTA of Threads takes Cols columns (512 or
 // 256) of as many rows as its warps make: 4 x 512 with 256 threads, 8 x 256, or 4 x 256 with 128
-// threads on frames whose tiles of 512 would leave warps or SMs idle (RowTile).
-template <int Cols, int Threads>
+// threads on frames whose tiles of 512 would leave warps or SMs idle; a thread stages Batch of
+// the tile's 16-byte loads at a time (4 on frames of at least 12 tiles of 4 x 512 per SM:
+// row_tile).
+template <int Cols, int Threads, int Batch>
 struct RowTile {
-  static constexpr int kCols = Cols, kThreads = Threads;
+  static constexpr int kCols = Cols, kThreads = Threads, kBatch = Batch;
   static constexpr int kWarpsPerRow = Cols / 256;
   static constexpr int kRows = Threads / 32 / kWarpsPerRow;
 };
 // Column pass: 32 columns x Rows rows per CTA (256, 64 or 32), a lane per column, each warp
-// Rows / warps rows: 4 windows of 8 with 256 rows, one with 64 (256 threads) and 32 (128).
+// Rows / warps rows: 4 windows of 8 with 256 rows, one with 64 (256 threads) and 32 (128); a
+// thread stages four of the tile's loads at a time.
 constexpr int kColTileCols = 32;
+constexpr int kColBatch = 4;
 template <int Rows>
 constexpr int kColThreads = Rows == 32 ? 128 : 256;
-// Fused: 64 x 64 outputs per CTA of 256 threads, or 32 x 32 per CTA of 128 where 64 x 64 tiles
-// would leave SMs idle (fused_tile): a 256^2 frame is 16 tiles of 64 for the device's 132 SMs.
-template <int T>
-constexpr int kFusedThreads = T == 64 ? 256 : 128;
+// Fused: 64 x 64 or, where 64 x 64 tiles would leave SMs idle, 32 x 32 outputs per CTA of
+// kThreads (fused_tile): a 256^2 frame is 16 tiles of 64 for the device's 132 SMs. A 32 x 32
+// tile's rows take one round of its threads up to radius 16, its columns 128 of them.
 // Rows of four channels: 2 rows x 256 pixels per CTA, a warp per 64 pixels of a row.
 constexpr int kRow4Rows = 2;
 constexpr int kRow4Cols = 256;
@@ -165,6 +168,22 @@ __device__ __forceinline__ void copy_taps(float* dst, const float* src, int len)
     reinterpret_cast<float4*>(dst)[i] = __ldg(reinterpret_cast<const float4*>(src) + i);
 }
 
+// Items 0 .. n - 1 of a tile staged by the CTA's Threads threads, Batch items a thread at a time:
+// every load of a batch is issued before its first store, so a thread waits for one memory
+// latency per batch, not per item.
+template <int Threads, int Batch, class Load, class Store>
+__device__ __forceinline__ void stage(int n, const Load& load, const Store& store) {
+  for (int c0 = threadIdx.x; c0 < n; c0 += Batch * Threads) {
+    float4 v[Batch];
+#pragma unroll
+    for (int k = 0; k < Batch; ++k)
+      if (c0 + k * Threads < n) v[k] = load(c0 + k * Threads);
+#pragma unroll
+    for (int k = 0; k < Batch; ++k)
+      if (c0 + k * Threads < n) store(c0 + k * Threads, v[k]);
+  }
+}
+
 // Eight outputs from `chunks` steps of four window samples (load4(m): samples 4m .. 4m + 3);
 // u: the shifted taps in shared memory (see the file comment).
 template <class Load4>
@@ -203,14 +222,19 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const int x0 = blockIdx.x * Tile::kCols, y0 = blockIdx.y * Tile::kRows;
   copy_taps(u, a.u_row, a.u_row_len);
   const int per_row = length / 4;
-  for (int c = threadIdx.x; c < Tile::kRows * per_row; c += Tile::kThreads) {
-    const int r = c / per_row, q = 4 * (c - r * per_row);
-    const int y = y0 + r;
-    const float4 v = y < a.h ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext,
-                                              a.outside, in_aligned)
-                             : make_float4(0.f, 0.f, 0.f, 0.f);
-    *reinterpret_cast<float4*>(tile + r * ls + skew(q)) = v;
-  }
+  stage<Tile::kThreads, Tile::kBatch>(
+      Tile::kRows * per_row,
+      [&](int c) {
+        const int r = c / per_row, q = 4 * (c - r * per_row);
+        const int y = y0 + r;
+        return y < a.h ? load4_extended(row_of(in, in_pitch, y), x0 - a.ra + q, a.w, a.ext,
+                                        a.outside, in_aligned)
+                       : make_float4(0.f, 0.f, 0.f, 0.f);
+      },
+      [&](int c, float4 v) {
+        const int r = c / per_row, q = 4 * (c - r * per_row);
+        *reinterpret_cast<float4*>(tile + r * ls + skew(q)) = v;
+      });
   __syncthreads();
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int r = warp / Tile::kWarpsPerRow;
@@ -240,13 +264,15 @@ __global__ void __launch_bounds__(kColThreads<Rows>)
   const int x0 = blockIdx.x * kColTileCols, y0 = blockIdx.y * Rows;
   copy_taps(u, a.u_col, a.u_col_len);
   cuda::wait_for_previous_stage();
-  for (int c = threadIdx.x; c < rows * (kColTileCols / 4); c += kCtaThreads) {
-    const int r = c / (kColTileCols / 4), q = 4 * (c % (kColTileCols / 4));
-    const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
-    const float4 v = y >= 0 ? load4_bounded(row_of(in, in_pitch, y), x0 + q, a.w, in_aligned)
-                            : make_float4(a.outside, a.outside, a.outside, a.outside);
-    *reinterpret_cast<float4*>(tile + r * kColTileCols + q) = v;
-  }
+  stage<kCtaThreads, kColBatch>(
+      rows * (kColTileCols / 4),
+      [&](int c) {
+        const int r = c / (kColTileCols / 4), q = 4 * (c % (kColTileCols / 4));
+        const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
+        return y >= 0 ? load4_bounded(row_of(in, in_pitch, y), x0 + q, a.w, in_aligned)
+                      : make_float4(a.outside, a.outside, a.outside, a.outside);
+      },
+      [&](int c, float4 v) { reinterpret_cast<float4*>(tile)[c] = v; });
   __syncthreads();
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int x = x0 + lane;
@@ -323,10 +349,10 @@ __global__ void __launch_bounds__(kThreads)
 // Fused: the input tile (T + halo_rows) x (T + 2 ra) in shared memory, filtered along rows
 // into a (T + halo_rows) x T middle tile, then along columns into the T x T outputs.
 template <int T>
-__global__ void __launch_bounds__(kFusedThreads<T>)
+__global__ void __launch_bounds__(kThreads)
     fir_fused_kernel(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
                      FirArgs a, bool in_aligned) {
-  constexpr int kFusedTile = T, kCtaThreads = kFusedThreads<T>;
+  constexpr int kFusedTile = T, kCtaThreads = kThreads;
   extern __shared__ float4 smem4[];
   float* u_row = reinterpret_cast<float*>(smem4);
   float* u_col = u_row + a.u_row_len;
@@ -360,10 +386,14 @@ __global__ void __launch_bounds__(kFusedThreads<T>)
     dst[1] = make_float4(acc[4], acc[5], acc[6], acc[7]);
   }
   __syncthreads();
-  // Columns: a thread per column and 16 rows (two windows) of a 64 x 64 tile, 8 (one) of 32 x 32.
+  // Columns: a thread per column and 16 rows (two windows) of a 64 x 64 tile, 8 (one window, on
+  // 128 of the threads) of 32 x 32.
   const int c = threadIdx.x % kFusedTile;
   const int band = threadIdx.x / kFusedTile;
-  constexpr int kBandRows = kFusedTile / (kCtaThreads / kFusedTile);
+  constexpr int kBands = std::min(kCtaThreads / kFusedTile, kFusedTile / kOut);
+  constexpr int kBandRows = kFusedTile / kBands;
+  if constexpr (kBands < kCtaThreads / kFusedTile)
+    if (band >= kBands) return;
   const int x = x0 + c;
 #pragma unroll 1
   for (int g = 0; g < kBandRows / kOut; ++g) {
@@ -506,23 +536,30 @@ int fused_tile(int width, int height, int sms) {
 
 // The largest radius auto runs fused on a one-channel frame: kFirFusedAutoRadius where the frame
 // makes at least two tiles of 64 per SM (1920x1080 and up). Below that two passes (their column
-// pass overlapping the row pass, in tiles that fill the SMs) are faster: at every radius on a
-// 1024^2 frame (1.9 tiles of 64 per SM), from radius 5 on frames that take tiles of 32 (256^2,
-// 512^2; H200, docs/bench/fir-two-pass-h200.json).
+// pass overlapping the row pass, in tiles that fill the SMs) are faster at every radius on a
+// 1024^2 frame (1.9 tiles of 64 per SM). Frames that take tiles of 32 run fused up to radius 16
+// where they make at most one tile of 32 per SM (256^2), 12 beyond (512^2; H200,
+// docs/bench/fir-two-pass-h200.json and fir-tiles-batches-h200.json).
 int fused_auto_radius(int width, int height, int sms) {
   const long long tiles = 1LL * ceil_div(width, 64) * ceil_div(height, 64);
-  if (tiles < sms) return 4;
+  if (tiles < sms) return 1LL * ceil_div(width, 32) * ceil_div(height, 32) <= sms ? 16 : 12;
   if (tiles < 2LL * sms) return 0;
   return kFirFusedAutoRadius;
 }
 
 // The row pass's tiles (RowTile): 0 for 4 x 512 (256 threads), 1 for 8 x 256, 2 for 4 x 256
-// (128 threads), the first that makes at least as many CTAs as the device has SMs.
-using RowTile512 = RowTile<512, 256>;
-using RowTile256 = RowTile<256, 256>;
-using RowTileSmall = RowTile<256, 128>;
+// (128 threads), the first that makes at least as many CTAs as the device has SMs; 3 for 4 x 512
+// with batched loads where they make at least 12 CTAs per SM. The batches took 2-6% off the row
+// pass from 2048^2 on and cost up to 4% at 1024^2 and 1920x1080 (H200,
+// docs/bench/fir-tiles-batches-h200.json).
+using RowTile512 = RowTile<512, 256, 1>;
+using RowTile256 = RowTile<256, 256, 1>;
+using RowTileSmall = RowTile<256, 128, 1>;
+using RowTile512Batched = RowTile<512, 256, 4>;
 int row_tile(int width, int height, int sms) {
-  if (width > 256 && 1LL * ceil_div(width, 512) * ceil_div(height, 4) >= sms) return 0;
+  const long long tiles512 = 1LL * ceil_div(width, 512) * ceil_div(height, 4);
+  if (width > 256 && tiles512 >= 12LL * sms) return 3;
+  if (width > 256 && tiles512 >= sms) return 0;
   if (1LL * ceil_div(width, 256) * ceil_div(height, 8) >= sms) return 1;
   return 2;
 }
@@ -532,8 +569,10 @@ void with_row_tile(int tile, F&& f) {
     f(RowTile512{});
   else if (tile == 1)
     f(RowTile256{});
-  else
+  else if (tile == 2)
     f(RowTileSmall{});
+  else
+    f(RowTile512Batched{});
 }
 
 // The column pass's rows per CTA for columns of `width` samples: 256, or 64 or 32 where tiles of
@@ -736,10 +775,10 @@ void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, voi
       const int t = d.fused_tile;
       const dim3 grid(ceil_div(a.w, t), ceil_div(a.h, t));
       if (t == 64)
-        fir_fused_kernel<64><<<grid, kFusedThreads<64>, d.fused_smem, stream>>>(
+        fir_fused_kernel<64><<<grid, kThreads, d.fused_smem, stream>>>(
             src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
       else
-        fir_fused_kernel<32><<<grid, kFusedThreads<32>, d.fused_smem, stream>>>(
+        fir_fused_kernel<32><<<grid, kThreads, d.fused_smem, stream>>>(
             src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
     } else {
       const dim3 grid(ceil_div(a.w, kFused4Tile), ceil_div(a.h, kFused4Tile));

@@ -2,7 +2,8 @@
 // channel and of four (RGBA32F, RGBA8), and the bench's "fir-tuned" baseline, made as fast as a
 // direct convolution gets. Each thread computes eight outputs from a window of shared memory read
 // four samples at a time (a sliding window of taps in registers), tiles are loaded with 16-byte
-// global loads and their halo through the boundary extension. Two kernels:
+// global loads (four at a time a thread in the two passes) and their halo through the boundary
+// extension. Two kernels:
 //   Fused    one launch: an output tile (64 x 64 pixels; 32 x 32 for four channels, and for one
 //            where 64 x 64 tiles would be fewer than the device's SMs), its input
 //            with a halo of the radius on every side filtered along rows into shared memory and
