@@ -41,8 +41,9 @@ inline const char* to_string(FirTunedKernel k) {
 inline constexpr int kFirFusedMaxRadius = 24;
 // Auto takes the fused kernel up to this radius on large frames: beyond it two passes are faster
 // (H200, 4096^2: fused 0.123 ms and two-pass 0.131 at radius 12, two-pass 0.145 at radius 20
-// where fused at 16 took 0.150; docs/bench/fir-crossover-h200.json). Smaller frames take two
-// passes from smaller radii (fir_tuned_cuda.cu, fused_auto_radius).
+// where fused at 16 took 0.150; docs/bench/fir-crossover-h200.json). Smaller frames have radii of
+// their own (fir_tuned_cuda.cu, fused_auto_radius): two passes at every radius on 1024^2, the
+// fused kernel up to radius 16 on 256^2 and 12 on 512^2.
 inline constexpr int kFirFusedAutoRadius = 12;
 // The same for four channels, whose 32 x 32 tiles of float4 fill the shared memory sooner (H200,
 // 4096^2 RGBA32F: fused 0.32 ms and two-pass 0.41 at radius 3, fused 0.45 and two-pass 0.43 at
