@@ -549,8 +549,8 @@ int fused_auto_radius(int width, int height, int sms) {
 
 // The row pass's tiles (RowTile): 0 for 4 x 512 (256 threads), 1 for 8 x 256, 2 for 4 x 256
 // (128 threads), the first that makes at least as many CTAs as the device has SMs; 3 for 4 x 512
-// with batched loads where they make at least 12 CTAs per SM. The batches took 2-6% off the row
-// pass from 2048^2 on and cost up to 4% at 1024^2 and 1920x1080 (H200,
+// with batched loads where they make at least 12 CTAs per SM. The batches took 1-4% off the two
+// passes from 2048^2 on and cost them up to 5% at 1024^2 and 1920x1080 (H200,
 // docs/bench/fir-tiles-batches-h200.json).
 using RowTile512 = RowTile<512, 256, 1>;
 using RowTile256 = RowTile<256, 256, 1>;
