@@ -50,9 +50,10 @@ constexpr int kColTileCols = 32;
 constexpr int kColBatch = 4;
 template <int Rows>
 constexpr int kColThreads = Rows == 32 ? 128 : 256;
-// Fused: 64 x 64 or, where 64 x 64 tiles would leave SMs idle, 32 x 32 outputs per CTA of
-// kThreads (fused_tile): a 256^2 frame is 16 tiles of 64 for the device's 132 SMs. A 32 x 32
-// tile's rows take one round of its threads up to radius 16, its columns 128 of them.
+// Fused: 64 x 64 or, where 64 x 64 tiles would leave SMs idle, 32 x 16 or 32 x 32 outputs per
+// CTA of kThreads (fused_shape): a 256^2 frame is 16 tiles of 64 for the device's 132 SMs, 128 of
+// 32 x 16. A 32 x 16 tile's rows take one round of its threads at every radius the kernel takes,
+// its columns 64 of them.
 // Rows of four channels: 2 rows x 256 pixels per CTA, a warp per 64 pixels of a row.
 constexpr int kRow4Rows = 2;
 constexpr int kRow4Cols = 256;
@@ -346,22 +347,22 @@ __global__ void __launch_bounds__(kThreads)
     if (x + i < a.w) orow[4 * (x + i) + ch] = acc[i];
 }
 
-// Fused: the input tile (T + halo_rows) x (T + 2 ra) in shared memory, filtered along rows
-// into a (T + halo_rows) x T middle tile, then along columns into the T x T outputs.
-template <int T>
+// Fused: the input tile (TY + halo_rows) x (TX + 2 ra) in shared memory, filtered along rows
+// into a (TY + halo_rows) x TX middle tile, then along columns into the TY x TX outputs.
+template <int TX, int TY>
 __global__ void __launch_bounds__(kThreads)
     fir_fused_kernel(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch,
                      FirArgs a, bool in_aligned) {
-  constexpr int kFusedTile = T, kCtaThreads = kThreads;
+  constexpr int kCtaThreads = kThreads;
   extern __shared__ float4 smem4[];
   float* u_row = reinterpret_cast<float*>(smem4);
   float* u_col = u_row + a.u_row_len;
-  const int rows = kFusedTile + a.halo_rows;
-  const int cols = kFusedTile + 2 * a.ra;
+  const int rows = TY + a.halo_rows;
+  const int cols = TX + 2 * a.ra;
   const int ls = skewed_length(cols);
   float* tile = u_col + a.u_col_len;
   float* middle = tile + rows * ls;
-  const int x0 = blockIdx.x * kFusedTile, y0 = blockIdx.y * kFusedTile;
+  const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
   copy_taps(u_row, a.u_row, a.u_row_len);
   copy_taps(u_col, a.u_col, a.u_col_len);
   const int per_row = cols / 4;
@@ -375,36 +376,36 @@ __global__ void __launch_bounds__(kThreads)
   }
   __syncthreads();
   // Rows: a quarter warp takes the eight windows of one row.
-  for (int unit = threadIdx.x; unit < rows * (kFusedTile / kOut); unit += kCtaThreads) {
-    const int r = unit / (kFusedTile / kOut), q0 = (unit % (kFusedTile / kOut)) * kOut;
+  for (int unit = threadIdx.x; unit < rows * (TX / kOut); unit += kCtaThreads) {
+    const int r = unit / (TX / kOut), q0 = (unit % (TX / kOut)) * kOut;
     const float* trow = tile + r * ls;
     float acc[kOut] = {};
     fir8([&](int m) { return *reinterpret_cast<const float4*>(trow + skew(q0 + 4 * m)); },
          a.chunks_row, u_row, acc);
-    float4* dst = reinterpret_cast<float4*>(middle + r * kFusedTile + q0);
+    float4* dst = reinterpret_cast<float4*>(middle + r * TX + q0);
     dst[0] = make_float4(acc[0], acc[1], acc[2], acc[3]);
     dst[1] = make_float4(acc[4], acc[5], acc[6], acc[7]);
   }
   __syncthreads();
   // Columns: a thread per column and 16 rows (two windows) of a 64 x 64 tile, 8 (one window, on
-  // 128 of the threads) of 32 x 32.
-  const int c = threadIdx.x % kFusedTile;
-  const int band = threadIdx.x / kFusedTile;
-  constexpr int kBands = std::min(kCtaThreads / kFusedTile, kFusedTile / kOut);
-  constexpr int kBandRows = kFusedTile / kBands;
-  if constexpr (kBands < kCtaThreads / kFusedTile)
+  // 64 of the threads) of 32 x 16.
+  const int c = threadIdx.x % TX;
+  const int band = threadIdx.x / TX;
+  constexpr int kBands = std::min(kCtaThreads / TX, TY / kOut);
+  constexpr int kBandRows = TY / kBands;
+  if constexpr (kBands < kCtaThreads / TX)
     if (band >= kBands) return;
   const int x = x0 + c;
 #pragma unroll 1
   for (int g = 0; g < kBandRows / kOut; ++g) {
     const int q0 = band * kBandRows + g * kOut;
     if (y0 + q0 >= a.h) break;
-    const float* col = middle + q0 * kFusedTile + c;
+    const float* col = middle + q0 * TX + c;
     float acc[kOut] = {};
     fir8(
         [&](int m) {
-          const float* p = col + 4 * m * kFusedTile;
-          return make_float4(p[0], p[kFusedTile], p[2 * kFusedTile], p[3 * kFusedTile]);
+          const float* p = col + 4 * m * TX;
+          return make_float4(p[0], p[TX], p[2 * TX], p[3 * TX]);
         },
         a.chunks_col, u_col, acc);
     if (x < a.w)
@@ -528,23 +529,35 @@ void fit_shared_memory(const void* fn, std::size_t bytes, const char* what, int 
     CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
 
-// The one-channel fused kernel's tile side for a width x height frame: 32 where tiles of 64 would
-// be fewer than the device's SMs.
-int fused_tile(int width, int height, int sms) {
-  return 1LL * ceil_div(width, 64) * ceil_div(height, 64) < sms ? 32 : 64;
+// The one-channel fused kernel on a width x height frame at a radius: its output tile and the
+// largest radius auto runs it at (H200; docs/bench/fir-two-pass-h200.json,
+// fir-tiles-batches-h200.json and fir-small-tiles-h200.json).
+// - Tiles of 64 x 64 where they are at least as many as the device's SMs. Auto runs them up to
+//   kFirFusedAutoRadius where they make at least two per SM (1920x1080 and up). Below that two
+//   passes (their column pass overlapping the row pass, in tiles that fill the SMs) are faster at
+//   every radius on a 1024^2 frame (1.9 tiles of 64 per SM).
+// - Smaller frames take tiles 32 wide: 16 rows where those make at most one tile per SM (256^2)
+//   or up to radius 12, 32 rows beyond (at 512^2 radius 15 and 18 took 1.04-1.07 of their time
+//   with 16 rows). Auto runs them up to radius 20 where they make at most one tile per SM, 12
+//   beyond (512^2).
+struct FusedShape {
+  int cols = 64, rows = 64;  // the output tile
+  int auto_radius = kFirFusedAutoRadius;
+};
+FusedShape fused_shape(int width, int height, int radius, int sms) {
+  const long long tiles64 = 1LL * ceil_div(width, 64) * ceil_div(height, 64);
+  if (tiles64 >= sms) return {64, 64, tiles64 < 2LL * sms ? 0 : kFirFusedAutoRadius};
+  const bool one_wave = 1LL * ceil_div(width, 32) * ceil_div(height, 16) <= sms;
+  return {32, one_wave || radius <= 12 ? 16 : 32, one_wave ? 20 : 12};
 }
-
-// The largest radius auto runs fused on a one-channel frame: kFirFusedAutoRadius where the frame
-// makes at least two tiles of 64 per SM (1920x1080 and up). Below that two passes (their column
-// pass overlapping the row pass, in tiles that fill the SMs) are faster at every radius on a
-// 1024^2 frame (1.9 tiles of 64 per SM). Frames that take tiles of 32 run fused up to radius 16
-// where they make at most one tile of 32 per SM (256^2), 12 beyond (512^2; H200,
-// docs/bench/fir-two-pass-h200.json and fir-tiles-batches-h200.json).
-int fused_auto_radius(int width, int height, int sms) {
-  const long long tiles = 1LL * ceil_div(width, 64) * ceil_div(height, 64);
-  if (tiles < sms) return 1LL * ceil_div(width, 32) * ceil_div(height, 32) <= sms ? 16 : 12;
-  if (tiles < 2LL * sms) return 0;
-  return kFirFusedAutoRadius;
+template <class F>
+void with_fused_tile(const FusedShape& shape, F&& f) {
+  if (shape.cols == 64)
+    f(fir_fused_kernel<64, 64>);
+  else if (shape.rows == 16)
+    f(fir_fused_kernel<32, 16>);
+  else
+    f(fir_fused_kernel<32, 32>);
 }
 
 // The row pass's tiles (RowTile): 0 for 4 x 512 (256 threads), 1 for 8 x 256, 2 for 4 x 256
@@ -600,8 +613,8 @@ struct FirTuned::Impl {
   int radius_x = 0;
   int channels = 1;
   FirTunedKernel kernel = FirTunedKernel::Auto;
-  int fused_tile = 64;  // one channel: the fused kernel's tile side
-  int row_tile = 0;     // one channel, two passes: row_tile()
+  FusedShape fused;  // one channel: the fused kernel's tile and auto's radius for it
+  int row_tile = 0;  // one channel, two passes: row_tile()
   int column_rows = 256;
   bool overlap = false;  // the column pass a programmatic dependent launch
   DeviceBuffer taps;     // u_row then u_col
@@ -661,13 +674,13 @@ struct FirTuned::Impl {
       return;
     }
     if (kernel == FirTunedKernel::Fused) {
-      const int t = fused_tile, rows = t + a.halo_rows;
-      fused_smem =
-          sizeof(float) * (std::size_t(a.u_row_len) + a.u_col_len +
-                           std::size_t(rows) * skewed_length(t + 2 * a.ra) + std::size_t(rows) * t);
-      fit_shared_memory(t == 64 ? reinterpret_cast<const void*>(fir_fused_kernel<64>)
-                                : reinterpret_cast<const void*>(fir_fused_kernel<32>),
-                        fused_smem, "fused tile", radius);
+      const int tx = fused.cols, rows = fused.rows + a.halo_rows;
+      fused_smem = sizeof(float) *
+                   (std::size_t(a.u_row_len) + a.u_col_len +
+                    std::size_t(rows) * skewed_length(tx + 2 * a.ra) + std::size_t(rows) * tx);
+      with_fused_tile(fused, [&](auto fn) {
+        fit_shared_memory(reinterpret_cast<const void*>(fn), fused_smem, "fused tile", radius);
+      });
       return;
     }
     if (channels == 1) {
@@ -726,9 +739,8 @@ void FirTuned::plan(double sigma_x, int radius_x, double sigma_y, int radius_y, 
   d.planned = false;
   d.channels = channels;
   const int sms = cuda::device_attribute(cudaDevAttrMultiProcessorCount);
-  d.fused_tile = fused_tile(width, height, sms);
-  const int fused_up_to =
-      channels == 1 ? fused_auto_radius(width, height, sms) : kFirFused4AutoRadius;
+  d.fused = fused_shape(width, height, radius, sms);
+  const int fused_up_to = channels == 1 ? d.fused.auto_radius : kFirFused4AutoRadius;
   d.kernel = kernel != FirTunedKernel::Auto ? kernel
              : radius <= fused_up_to        ? FirTunedKernel::Fused
                                             : FirTunedKernel::TwoPass;
@@ -772,14 +784,11 @@ void FirTuned::run(const void* in, std::size_t in_pitch, FirSamples in_kind, voi
     const std::size_t dst_pitch = in_place ? d.tmp.pitch : out_pitch;
     if (one) {
       const float* src = static_cast<const float*>(in);
-      const int t = d.fused_tile;
-      const dim3 grid(ceil_div(a.w, t), ceil_div(a.h, t));
-      if (t == 64)
-        fir_fused_kernel<64><<<grid, kThreads, d.fused_smem, stream>>>(
-            src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
-      else
-        fir_fused_kernel<32><<<grid, kThreads, d.fused_smem, stream>>>(
-            src, in_pitch, static_cast<float*>(dst), dst_pitch, a, aligned16(src, in_pitch));
+      const dim3 grid(ceil_div(a.w, d.fused.cols), ceil_div(a.h, d.fused.rows));
+      with_fused_tile(d.fused, [&](auto fn) {
+        fn<<<grid, kThreads, d.fused_smem, stream>>>(src, in_pitch, static_cast<float*>(dst),
+                                                     dst_pitch, a, aligned16(src, in_pitch));
+      });
     } else {
       const dim3 grid(ceil_div(a.w, kFused4Tile), ceil_div(a.h, kFused4Tile));
       const bool in_u8 = in_kind == FirSamples::U8x4, out_u8 = out_kind == FirSamples::U8x4;

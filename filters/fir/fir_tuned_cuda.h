@@ -4,10 +4,10 @@
 // four samples at a time (a sliding window of taps in registers), tiles are loaded with 16-byte
 // global loads (four at a time a thread in the two passes) and their halo through the boundary
 // extension. Two kernels:
-//   Fused    one launch: an output tile (64 x 64 pixels; 32 x 32 for four channels, and for one
-//            where 64 x 64 tiles would be fewer than the device's SMs), its input
-//            with a halo of the radius on every side filtered along rows into shared memory and
-//            then along columns (reads the image once from DRAM, its halo again from L2, and
+//   Fused    one launch: an output tile (64 x 64 pixels; 32 x 32 for four channels; for one,
+//            32 x 16 or 32 x 32 where 64 x 64 tiles would be fewer than the device's SMs), its
+//            input with a halo of the radius on every side filtered along rows into shared memory
+//            and then along columns (reads the image once from DRAM, its halo again from L2, and
 //            writes it once); radii up to kFirFusedMaxRadius.
 //   TwoPass  rows into a float scratch, then columns: any radius the shared memory holds. The
 //            column pass is a programmatic dependent launch (compute capability 9.0 and up): it
@@ -42,8 +42,8 @@ inline constexpr int kFirFusedMaxRadius = 24;
 // Auto takes the fused kernel up to this radius on large frames: beyond it two passes are faster
 // (H200, 4096^2: fused 0.123 ms and two-pass 0.131 at radius 12, two-pass 0.145 at radius 20
 // where fused at 16 took 0.150; docs/bench/fir-crossover-h200.json). Smaller frames have radii of
-// their own (fir_tuned_cuda.cu, fused_auto_radius): two passes at every radius on 1024^2, the
-// fused kernel up to radius 16 on 256^2 and 12 on 512^2.
+// their own (fir_tuned_cuda.cu, fused_shape): two passes at every radius on 1024^2, the fused
+// kernel up to radius 20 on 256^2 and 12 on 512^2.
 inline constexpr int kFirFusedAutoRadius = 12;
 // The same for four channels, whose 32 x 32 tiles of float4 fill the shared memory sooner (H200,
 // 4096^2 RGBA32F: fused 0.32 ms and two-pass 0.41 at radius 3, fused 0.45 and two-pass 0.43 at
