@@ -16,26 +16,30 @@ namespace {
 
 // The largest sigma at which the FIR beats the recursive filter of each order (1..5), measured
 // with the engine's auto algorithms beside each other in one run; a sigma is kept where the FIR
-// is at least 2% ahead:
-//   CUDA  docs/bench/fir-crossover-h200.json: one-channel frames of more than kSmallFrame pixels
-//         from 4096^2 f32, smaller ones, where the recursion's fixed latency weighs more and the
-//         FIR stays ahead longer, from 1920x1080 f32. Order 1 of the one-channel classes from
-//         docs/bench/column-cursors-h200.json (crossover_order1), measured after the block kernels'
-//         loads and stores took a cursor. Four channels from
-//         docs/bench/four-channel-tiles-h200.json (crossover_x4), measured after their block
-//         kernels read whole pixels: 4096^2 f32x4, 3840x2160 rgba8, small ones from 1920x1080 rgba8
-//         (f32x4 keeps the large frames' values: no small four-float frame).
+// is at least 2% ahead at it and at every smaller sigma of the list:
+//   CUDA  one float channel in three classes of frames by their pixels: up to kSmallFrame
+//         (1920x1080), up to kMediumFrame (2048^2 to 3840x2160) and beyond (4096^2), each from
+//         docs/bench/fir-crossover-sizes-h200.json, measured at those sizes at sigma 2 to 16
+//         (4096^2 from 1) after the tuned FIR's two passes batched their loads. Order 1 of the
+//         medium class keeps 4096^2's 1 (at sigma 2 the FIR was 1.6% ahead at 2048^2 and 3%
+//         behind at 3840x2160). RGBA8: frames up to kSmallFrame from the same record; larger ones
+//         from docs/bench/four-channel-tiles-h200.json (crossover_x4, 3840x2160), which the new
+//         record confirms at 3840x2160 (at 2048^2 and 4096^2 the FIR is up to 5% slower at the
+//         table's sigma of orders 2 to 4). Four floats from four-channel-tiles-h200.json (4096^2
+//         f32x4).
 //   CPU   docs/bench/fir-crossover-cpu.json: 2048^2, 2 cores, the recursion near the copy floor.
 struct Crossover {
   double cuda_f32[5], cuda_f32x4[5], cuda_rgba8[5];
-  double cuda_small_f32[5], cuda_small_rgba8[5];
+  double cuda_small_f32[5], cuda_medium_f32[5], cuda_small_rgba8[5];
   double cpu[5];
 };
 constexpr Crossover kCrossover = {
-    {1.0, 3.0, 5.0, 10.0, 12.0},   {0.5, 2.0, 4.0, 6.0, 8.0},  {0.5, 2.0, 5.0, 8.0, 10.0},
-    {4.0, 12.0, 16.0, 16.0, 16.0}, {1.0, 3.0, 5.0, 8.0, 12.0}, {0.5, 0.5, 0.75, 0.75, 1.0},
+    {1.0, 2.0, 5.0, 8.0, 12.0},   {0.5, 2.0, 4.0, 6.0, 8.0},   {0.5, 2.0, 5.0, 8.0, 10.0},
+    {4.0, 8.0, 12.0, 16.0, 16.0}, {1.0, 4.0, 8.0, 12.0, 16.0}, {1.0, 2.0, 5.0, 8.0, 12.0},
+    {0.5, 0.5, 0.75, 0.75, 1.0},
 };
-constexpr double kSmallFrame = 2.5e6;  // pixels: 1920x1080 is small, 3840x2160 is not
+constexpr double kSmallFrame = 2.5e6;   // pixels: 1920x1080 is small, 2048^2 is not
+constexpr double kMediumFrame = 8.3e6;  // 3840x2160 is medium, 4096^2 is not
 
 // A FIR along the lines of packed frames. Each output row is made in one go: its column sums
 // (the 2 ry + 1 input rows around it, which stay in cache from row to row) into the thread's
@@ -202,12 +206,14 @@ bool runs_fir(const FilterSpec& spec, Backend backend, PixelFormat format, int w
     if (filters_along(spec, axis) &&
         sigma_along(spec, axis) < sigma_range(spec.kind, spec.order).lo)
       return true;
-  const bool small = double(width) * height <= kSmallFrame;
+  const double pixels = double(width) * height;
+  const bool small = pixels <= kSmallFrame, medium = !small && pixels <= kMediumFrame;
   const double* limits = backend == Backend::Cpu                 ? kCrossover.cpu
                          : format == PixelFormat::RGBA32F        ? kCrossover.cuda_f32x4
                          : format == PixelFormat::RGBA8 && small ? kCrossover.cuda_small_rgba8
                          : format == PixelFormat::RGBA8          ? kCrossover.cuda_rgba8
                          : small                                 ? kCrossover.cuda_small_f32
+                         : medium                                ? kCrossover.cuda_medium_f32
                                                                  : kCrossover.cuda_f32;
   return largest_sigma(spec) <= limits[spec.order - 1];
 }

@@ -119,6 +119,39 @@ TEST_CASE("auto method: the FIR at small sigma, the recursion beyond, derivative
   CHECK(engine->method() == "recursive order 3");
 }
 
+TEST_CASE("auto method on CUDA: the FIR's crossover follows the frame's size and format") {
+  // The measured crossovers (filters/fir/fir.cpp, kCrossover): the recursion's fixed latency
+  // weighs less on larger frames, so the FIR stays ahead to a smaller sigma there.
+  rf::FilterSpec spec;
+  spec.gaussian_method = rf::GaussianMethod::Auto;
+  const auto fir = [&](int order, double sigma, rf::PixelFormat format, int w, int h) {
+    spec.order = order;
+    spec.sigma = sigma;
+    INFO("order ", order, " sigma ", sigma, " ", w, "x", h);
+    return rf::runs_fir(spec, rf::Backend::Cuda, format, w, h);
+  };
+  const auto f32 = rf::PixelFormat::R32F, rgba8 = rf::PixelFormat::RGBA8;
+  CHECK(fir(3, 12.0, f32, 1920, 1080));
+  CHECK_FALSE(fir(3, 16.0, f32, 1920, 1080));
+  CHECK(fir(2, 8.0, f32, 1920, 1080));
+  CHECK_FALSE(fir(2, 10.0, f32, 1920, 1080));
+  CHECK(fir(3, 8.0, f32, 2048, 2048));
+  CHECK(fir(3, 8.0, f32, 3840, 2160));
+  CHECK_FALSE(fir(3, 10.0, f32, 3840, 2160));
+  CHECK(fir(3, 5.0, f32, 4096, 4096));
+  CHECK_FALSE(fir(3, 6.0, f32, 4096, 4096));
+  CHECK(fir(2, 2.0, rgba8, 1920, 1080));
+  CHECK_FALSE(fir(2, 3.0, rgba8, 1920, 1080));
+  CHECK(fir(3, 5.0, rgba8, 3840, 2160));
+  CHECK_FALSE(fir(3, 6.0, rgba8, 3840, 2160));
+  // The CPU has one crossover for every frame.
+  spec.order = 3;
+  spec.sigma = 0.75;
+  CHECK(rf::runs_fir(spec, rf::Backend::Cpu, f32, 4096, 4096));
+  spec.sigma = 1.0;
+  CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cpu, f32, 64, 64));
+}
+
 TEST_CASE("gaussian method: names, aliases and refusals in one line") {
   rf::FilterArgs a;
   a.gaussian_method = "best";
