@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <string>
 #include <vector>
 
 #include "bench/baselines_cuda.h"
@@ -91,7 +90,7 @@ TEST_CASE("cuda FIR reference of the benchmark: any radius, every extension") {
     for (int radius : {0, 3, 50}) {
       const rf::Image got =
           rf::bench::fir_gaussian(in, 4.0, ext, rf::bench::FirPrecision::Double, radius);
-      INFO(std::string(rf::to_string(ext)), " radius ", radius);
+      INFO(rf::to_string(ext), " radius ", radius);
       CHECK(max_abs(got.pixels, fir_reference(in, 4.0, radius, ext).pixels) <= 1e-6);
     }
 }
@@ -120,8 +119,8 @@ TEST_CASE("cuda tuned FIR matches the double FIR at every sigma of the list") {
           if (kernel == rf::FirTunedKernel::Fused && radius > rf::kFirFusedMaxRadius) continue;
           const rf::Image got = rf::fir_tuned(in, sigma, radius, ext, kernel);
           const double err = max_abs(got.pixels, want.pixels);
-          INFO(size[0], "x", size[1], " sigma ", sigma, " ", std::string(rf::to_string(ext)), " ",
-               std::string(rf::to_string(kernel)), ": ", err);
+          INFO(size[0], "x", size[1], " sigma ", sigma, " ", rf::to_string(ext), " ",
+               rf::to_string(kernel), ": ", err);
           CHECK(err <= 1e-5);
         }
       }
@@ -218,7 +217,7 @@ TEST_CASE("cuda FIR gaussian matches the double ground truth for every extension
       for (auto p : {rf::bench::FirPrecision::Float, rf::bench::FirPrecision::Double}) {
         const rf::Image got = rf::bench::fir_gaussian(in, spec.sigma, ext, p);
         const double err = max_relative(got.pixels, want.pixels);
-        INFO("FIR ", std::string(rf::to_string(ext)), " channels ", c, " double ",
+        INFO("FIR ", rf::to_string(ext), " channels ", c, " double ",
              p == rf::bench::FirPrecision::Double, ": ", err);
         CHECK(err <= (p == rf::bench::FirPrecision::Double ? 1e-12 : 2e-6));
       }

@@ -124,26 +124,25 @@ TEST_CASE("auto method on CUDA: the FIR's crossover follows the frame's size and
   // weighs less on larger frames, so the FIR stays ahead to a smaller sigma there.
   rf::FilterSpec spec;
   spec.gaussian_method = rf::GaussianMethod::Auto;
-  const auto fir = [&](int order, double sigma, rf::PixelFormat format, int w, int h) {
-    spec.order = order;
-    spec.sigma = sigma;
-    INFO("order ", order, " sigma ", sigma, " ", w, "x", h);
-    return rf::runs_fir(spec, rf::Backend::Cuda, format, w, h);
-  };
   const auto f32 = rf::PixelFormat::R32F, rgba8 = rf::PixelFormat::RGBA8;
-  CHECK(fir(3, 12.0, f32, 1920, 1080));
-  CHECK_FALSE(fir(3, 16.0, f32, 1920, 1080));
-  CHECK(fir(2, 8.0, f32, 1920, 1080));
-  CHECK_FALSE(fir(2, 10.0, f32, 1920, 1080));
-  CHECK(fir(3, 8.0, f32, 2048, 2048));
-  CHECK(fir(3, 8.0, f32, 3840, 2160));
-  CHECK_FALSE(fir(3, 10.0, f32, 3840, 2160));
-  CHECK(fir(3, 5.0, f32, 4096, 4096));
-  CHECK_FALSE(fir(3, 6.0, f32, 4096, 4096));
-  CHECK(fir(2, 2.0, rgba8, 1920, 1080));
-  CHECK_FALSE(fir(2, 3.0, rgba8, 1920, 1080));
-  CHECK(fir(3, 5.0, rgba8, 3840, 2160));
-  CHECK_FALSE(fir(3, 6.0, rgba8, 3840, 2160));
+  // The FIR up to `fir_to` and the recursion at `recursive_at`, for the order on such frames.
+  const struct {
+    int order;
+    double fir_to, recursive_at;
+    rf::PixelFormat format;
+    int w, h;
+  } cases[] = {{3, 12.0, 16.0, f32, 1920, 1080}, {2, 8.0, 10.0, f32, 1920, 1080},
+               {3, 8.0, 10.0, f32, 2048, 2048},  {3, 8.0, 10.0, f32, 3840, 2160},
+               {3, 5.0, 6.0, f32, 4096, 4096},   {2, 2.0, 3.0, rgba8, 1920, 1080},
+               {3, 5.0, 6.0, rgba8, 3840, 2160}};
+  for (const auto& c : cases) {
+    INFO("order ", c.order, " ", rf::to_string(c.format), " ", c.w, "x", c.h);
+    spec.order = c.order;
+    spec.sigma = c.fir_to;
+    CHECK(rf::runs_fir(spec, rf::Backend::Cuda, c.format, c.w, c.h));
+    spec.sigma = c.recursive_at;
+    CHECK_FALSE(rf::runs_fir(spec, rf::Backend::Cuda, c.format, c.w, c.h));
+  }
   // The CPU has one crossover for every frame.
   spec.order = 3;
   spec.sigma = 0.75;
