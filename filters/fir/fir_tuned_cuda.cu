@@ -366,6 +366,9 @@ __global__ void __launch_bounds__(kThreads)
   copy_taps(u_row, a.u_row, a.u_row_len);
   copy_taps(u_col, a.u_col, a.u_col_len);
   const int per_row = cols / 4;
+  // A load at a time, written out: batched loads cost these tiles 0-7%
+  // (docs/bench/fir-small-tiles-h200.json), and the same loop through stage<kCtaThreads, 1> took
+  // the 64 x 64 tiles 1.3-3.3% longer at 2048^2, 1920x1080 and 3840x2160 (fir-cleanup-h200.json).
   for (int c = threadIdx.x; c < rows * per_row; c += kCtaThreads) {
     const int r = c / per_row, q = 4 * (c - r * per_row);
     const int y = extend_index(y0 - a.radius_y + r, a.h, a.ext);
@@ -560,32 +563,35 @@ void with_fused_tile(const FusedShape& shape, F&& f) {
     f(fir_fused_kernel<32, 32>);
 }
 
-// The row pass's tiles (RowTile): 0 for 4 x 512 (256 threads), 1 for 8 x 256, 2 for 4 x 256
-// (128 threads), the first that makes at least as many CTAs as the device has SMs; 3 for 4 x 512
-// with batched loads where they make at least 12 CTAs per SM. The batches took 1-4% off the two
+// The row pass's tiles (RowTile), the first that holds: 4 x 512 with batched loads where those
+// make at least 12 CTAs per SM, then 4 x 512, 8 x 256 (256 threads) where they make at least as
+// many CTAs as the device has SMs, else 4 x 256 (128 threads). The batches took 1-4% off the two
 // passes from 2048^2 on and cost them up to 5% at 1024^2 and 1920x1080 (H200,
 // docs/bench/fir-tiles-batches-h200.json).
+using RowTile512Batched = RowTile<512, 256, 4>;
 using RowTile512 = RowTile<512, 256, 1>;
 using RowTile256 = RowTile<256, 256, 1>;
 using RowTileSmall = RowTile<256, 128, 1>;
-using RowTile512Batched = RowTile<512, 256, 4>;
-int row_tile(int width, int height, int sms) {
+enum class RowTileKind { Batched512, Plain512, Rows8x256, Small };
+RowTileKind row_tile(int width, int height, int sms) {
   const long long tiles512 = 1LL * ceil_div(width, 512) * ceil_div(height, 4);
-  if (width > 256 && tiles512 >= 12LL * sms) return 3;
-  if (width > 256 && tiles512 >= sms) return 0;
-  if (1LL * ceil_div(width, 256) * ceil_div(height, 8) >= sms) return 1;
-  return 2;
+  if (width > 256 && tiles512 >= 12LL * sms) return RowTileKind::Batched512;
+  if (width > 256 && tiles512 >= sms) return RowTileKind::Plain512;
+  if (1LL * ceil_div(width, 256) * ceil_div(height, 8) >= sms) return RowTileKind::Rows8x256;
+  return RowTileKind::Small;
 }
 template <class F>
-void with_row_tile(int tile, F&& f) {
-  if (tile == 0)
-    f(RowTile512{});
-  else if (tile == 1)
-    f(RowTile256{});
-  else if (tile == 2)
-    f(RowTileSmall{});
-  else
-    f(RowTile512Batched{});
+void with_row_tile(RowTileKind tile, F&& f) {
+  switch (tile) {
+    case RowTileKind::Batched512:
+      return f(RowTile512Batched{});
+    case RowTileKind::Plain512:
+      return f(RowTile512{});
+    case RowTileKind::Rows8x256:
+      return f(RowTile256{});
+    case RowTileKind::Small:
+      return f(RowTileSmall{});
+  }
 }
 
 // The column pass's rows per CTA for columns of `width` samples: 256, or 64 or 32 where tiles of
@@ -614,11 +620,11 @@ struct FirTuned::Impl {
   int channels = 1;
   FirTunedKernel kernel = FirTunedKernel::Auto;
   FusedShape fused;  // one channel: the fused kernel's tile and auto's radius for it
-  int row_tile = 0;  // one channel, two passes: row_tile()
-  int column_rows = 256;
-  bool overlap = false;  // the column pass a programmatic dependent launch
-  DeviceBuffer taps;     // u_row then u_col
-  DeviceBuffer tmp;      // the row pass's result (TwoPass), the fused output in place (Fused)
+  RowTileKind row_tile = RowTileKind::Plain512;  // one channel, two passes: row_tile()
+  int column_rows = 256;                         // two passes: column_rows()
+  bool overlap = false;                          // the column pass a programmatic dependent launch
+  DeviceBuffer taps;                             // u_row then u_col
+  DeviceBuffer tmp;  // the row pass's result (TwoPass), the fused output in place (Fused)
   std::size_t rows_smem = 0, columns_smem = 0, fused_smem = 0;
   bool planned = false;
 
@@ -745,8 +751,10 @@ void FirTuned::plan(double sigma_x, int radius_x, double sigma_y, int radius_y, 
              : radius <= fused_up_to        ? FirTunedKernel::Fused
                                             : FirTunedKernel::TwoPass;
   d.set_geometry(width, height, radius_x, radius_y, ext, outside);
-  d.row_tile = row_tile(width, height, sms);
-  d.column_rows = column_rows(width * channels, height, sms);
+  if (d.kernel == FirTunedKernel::TwoPass) {
+    d.row_tile = row_tile(width, height, sms);
+    d.column_rows = column_rows(width * channels, height, sms);
+  }
   d.overlap = cuda::overlapping_launches();
   d.upload_taps(gaussian_taps(sigma_x, radius_x), gaussian_taps(sigma_y, radius_y));
   d.reserve_memory();
