@@ -8,8 +8,10 @@
 // exact variant runs exact_rows_kernel (edge_aware_kernels.cuh) where both sides are at most 4096
 // pixels, and on devices with thread block clusters (sm_90) up to 32768, a line of more than 4096
 // samples then taking a cluster of CTAs: each pass reads rows and writes the transposed image, so
-// the column passes read rows too, and frames of every layout are read and written without a
-// float copy; it is the fastest form of the exact variant measured (README.md). C and D run
+// the column passes read rows too, or, where both sides are at most 2048 pixels, keeps the image
+// upright (the column passes read and write columns; Impl::upright); frames of every layout are
+// read and written without a float copy; it is the fastest form of the exact variant measured
+// (README.md). C and D run
 // line_approx_split_kernel below (a warp per direction), measured faster than a scan of whole
 // lines with a correction per segment (README.md). The kernels here take float frames only (the
 // plan stages others):
@@ -847,6 +849,14 @@ struct EdgeAwarePlan::Impl {
   Kind mid = Kind::F32x4;      // the intermediates' layout
   DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
   DeviceBuffer tmp_t;  // rows_exact: the transposed intermediates (width rows of height pixels)
+  // rows_exact on frames whose sides are at most kUprightMaxLine: the passes keep the image
+  // upright (RowArgs), the column passes reading and writing columns, rather than transposing it.
+  // At 2048^2 RGB that took the paper's case from 0.558 to 0.512 ms. Frames with a longer side
+  // (lines in CTAs of kRowMaxThreads, or clusters) lost with it: in a draft that took it at every
+  // size, 4096^2 2.15 -> 2.31 ms, 3840x2160 1.25 -> 1.31, 8192^2 9.01 -> 9.39; 1920x1080 was level
+  // (H200, docs/bench/edge-exact-upright-h200.json).
+  static constexpr int kUprightMaxLine = kRowSamples * kRowThreads;
+  bool upright = false;
 
   // Lines that exact_fused_kernel takes whole; longer ones take the three-kernel path.
   static bool fused_exact(int n) { return n <= kFusedSeg * kFusedThreads; }
@@ -1021,11 +1031,14 @@ struct EdgeAwarePlan::Impl {
   }
 
   // One pass of the exact variant with exact_rows_kernel: the rows of `src` (the image's rows
-  // or, transposed, its columns) filtered and written transposed into `dst`.
+  // or, transposed, its columns) filtered and written transposed into `dst`; with `upright`, the
+  // image's rows or columns of `src` into the same of `dst`.
   template <int C>
   void rows_pass(const Frame& src, const Frame& dst, bool image_rows, int iteration,
                  cudaStream_t stream) const {
     RowArgs a{};
+    a.src_columns = upright && !image_rows ? 1 : 0;
+    a.dst_rows = upright && image_rows ? 1 : 0;
     a.src = src;
     a.dst = dst;
     a.n = image_rows ? width : height;
@@ -1071,6 +1084,14 @@ struct EdgeAwarePlan::Impl {
       CUDA_CHECK_LAUNCH();
     }
     const int passes = 2 * int(poles.size());
+    if (upright) {
+      // Every pass but the first in place in tmp_a: a CTA reads its line whole before the
+      // barriers of its scan and writes it after them, and no other CTA touches it.
+      const Frame work = buffer_frame(tmp_a, mid);
+      for (int p = 0; p < passes; ++p)
+        rows_pass<C>(p == 0 ? in : work, p == passes - 1 ? out : work, p % 2 == 0, p / 2, stream);
+      return;
+    }
     if (rows_exact) {
       // Even passes write the transposed image into tmp_t, odd ones the upright one into tmp_a;
       // the last (odd) one into `out`.
@@ -1160,6 +1181,7 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
     m.warmups.push_back(float(spec.kappa * sigma_i));
   }
   m.rows_exact = m.algo == Algorithm::EdgeExact && std::max(width, height) <= Impl::row_max_line();
+  m.upright = m.rows_exact && std::max(width, height) <= Impl::kUprightMaxLine;
   m.float_chain = !m.rows_exact;
   m.mid = float_kind(channels);
 
@@ -1168,8 +1190,9 @@ EdgeAwarePlan::EdgeAwarePlan(const FilterSpec& spec, int width, int height, int 
   m.dt_cols.allocate(pixels * sizeof(float));
   const std::size_t row = std::size_t(width) * bytes_per_pixel(m.mid);
   if (m.rows_exact) {
-    m.tmp_t.allocate_pitched(std::size_t(height) * bytes_per_pixel(m.mid), std::size_t(width));
-    if (spec.iterations > 1) m.tmp_a.allocate_pitched(row, std::size_t(height));
+    if (!m.upright)
+      m.tmp_t.allocate_pitched(std::size_t(height) * bytes_per_pixel(m.mid), std::size_t(width));
+    if (m.upright || spec.iterations > 1) m.tmp_a.allocate_pitched(row, std::size_t(height));
   } else {
     m.tmp_a.allocate_pitched(row, std::size_t(height));
     if (spec.iterations > 1) m.tmp_b.allocate_pitched(row, std::size_t(height));

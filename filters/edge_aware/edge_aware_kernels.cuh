@@ -473,9 +473,11 @@ __device__ __forceinline__ Chain<C> shfl_up(const Chain<C>& x, int d) {
 // The exact variant with one CTA per line, each pass reading rows and writing its output
 // transposed: the four passes of two iterations all read rows (the second and fourth read the
 // transposed intermediates, whose rows are the image's columns), and the last one leaves the image
-// upright. A thread owns kRowSamples consecutive samples and keeps them, their edge weights and
-// their outputs in registers. It runs eq. (4) in its difference form (edge_aware_math.h), where
-// both recursions start from zero at the line's ends:
+// upright. Frames whose lines all take CTAs of kRowThreads keep the image upright instead: the row
+// passes write rows, and the column passes read and write columns (RowArgs). A thread owns
+// kRowSamples consecutive samples and keeps them, their edge weights and their outputs in
+// registers. It runs eq. (4) in its difference form (edge_aware_math.h), where both recursions
+// start from zero at the line's ends:
 //   1. per pole (one after the other, which halves the registers of the weights), both
 //      recursions over its samples from zero, their real parts added to its outputs, and their
 //      composites (W, U) stored for the scan;
@@ -508,7 +510,11 @@ __host__ __device__ constexpr int row_groups(int threads) {
 }
 
 struct RowArgs {
-  Frame src, dst;   // line l is row l of src; sample k of it is written at (x = l, y = k) of dst
+  // Line l is row l of src, its sample k written at (x = l, y = k) of dst (transposed); in an
+  // upright frame's passes (EdgeAwarePlan's `upright`), line l is column l of src
+  // (src_columns) or its sample k written at (x = k, y = l) of dst (dst_rows).
+  Frame src, dst;
+  int src_columns, dst_rows;
   const float* dt;  // dt[l * n + k]: the spacing between samples k-1 and k of line l
   int n, lines;
   unsigned gs_inv;  // ceil(2^32 / gs) of RowLayout: p / gs = umulhi(p, gs_inv) for p < 2^16
@@ -617,9 +623,16 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   Pix<C> fs[S + 2];
   const char* src_row = a.src.ptr + (long long)l * a.src.pitch;
   with_kind(a.src.kind, [&](auto kind) {
+    if (a.src_columns) {  // a pixel from each row: the rest of its sector is lines l +- 1's
 #pragma unroll
-    for (int i = 0; i < S + 2; ++i)
-      fs[i] = load_pix_as<C, decltype(kind)::value>(src_row, min(max(k0 - 1 + i, 0), n - 1));
+      for (int i = 0; i < S + 2; ++i)
+        fs[i] = load_pix_as<C, decltype(kind)::value>(
+            a.src.ptr + (long long)min(max(k0 - 1 + i, 0), n - 1) * a.src.pitch, l);
+    } else {
+#pragma unroll
+      for (int i = 0; i < S + 2; ++i)
+        fs[i] = load_pix_as<C, decltype(kind)::value>(src_row, min(max(k0 - 1 + i, 0), n - 1));
+    }
   });
 
   // The difference form of eq. (4) (edge_aware_math.h): the recursions run on f[k] - f[k-1]
@@ -799,7 +812,10 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     if (i < cnt) {
       Pix<C> o;
       for (int c = 0; c < C; ++c) o.v[c] = y[i][c];
-      store_pix<C>(a.dst, l, k0 + i, o);
+      if (a.dst_rows)
+        store_pix<C>(a.dst, k0 + i, l, o);
+      else
+        store_pix<C>(a.dst, l, k0 + i, o);
     }
   }
   if (Clustered) cluster.barrier_wait();  // no CTA leaves while another may read its totals
