@@ -11,10 +11,9 @@
 // the column passes read rows too, or, where both sides are at most 2048 pixels, keeps the image
 // upright (the column passes read and write columns; Impl::upright); frames of every layout are
 // read and written without a float copy; it is the fastest form of the exact variant measured
-// (README.md). C and D run
-// line_approx_split_kernel below (a warp per direction), measured faster than a scan of whole
-// lines with a correction per segment (README.md). The kernels here take float frames only (the
-// plan stages others):
+// (README.md). C and D run line_approx_split_kernel below (a warp per direction), measured faster
+// than a scan of whole lines with a correction per segment (README.md). The kernels here take
+// float frames only (the plan stages others):
 //
 // Two threads filter one segment of a line in each direction (C and D), one per pole.
 // Consecutive pairs take consecutive lines: along columns their accesses coalesce; along rows each
