@@ -68,6 +68,10 @@ def load_rows(path, size, default_sigma):
         gips = r.get("gips", 0)
         if not isinstance(sigma, (int, float)) or sigma <= 0 or not gips or gips <= 0:
             continue
+        # A sigma per axis (the protocol's axes run, after the sweep) is not the sweep's sigma, and
+        # auto's rows (the grid's, at one sigma) are not a line across sigma.
+        if r.get("sigma_y", sigma) != sigma or r.get("algo") == "auto":
+            continue
         rows.append(dict(r, sigma=float(sigma), algo=r.get("algo", "alg4")))
     return record, rows
 

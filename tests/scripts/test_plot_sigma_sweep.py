@@ -5,7 +5,8 @@
 
 The synthetic record has what the device protocol writes (every algorithm at zero, clamp, repeat
 and mirror, orders 1 and 3, the baselines at every sigma) plus rows the picture must leave out
-(other sizes, four channels, other orders and filters) and a case measured twice. Exit status 0
+(other sizes, four channels, other orders and filters, a sigma per axis, auto) and a case
+measured twice. Exit status 0
 when every check holds.
 """
 
@@ -61,6 +62,10 @@ def synthetic_record():
     rows.append(row("rfstudio", 0, 150.0, 1, "-", "alg6", filt="sat"))
     # A case measured again by a later run: the later row counts, so 0.01 must not show.
     rows.insert(1, row("rfstudio", 4, 0.01, 1, "mirror", "alg6"))
+    # After the sweep, the protocol's sigma per axis (4 along x, 16 along y) and the grid's auto:
+    # neither is a point of the sweep, so 0.001 must not show and auto draws no line.
+    rows.append(row("rfstudio", 4, 0.001, 1, "mirror", "alg5", sigma_y=16))
+    rows.append(row("rfstudio", 4, 90.0, 1, "mirror", "auto", ran="alg5"))
     return {"device": "CUDA, synthetic GPU (sm_90)", "date": "2026-11-30",
             "copy_floor_gbps": 2973.0, "results": rows}
 
@@ -113,6 +118,7 @@ def main(argv):
             for s in ("1", "4", "100"):
                 check(s in texts, f"sigma tick {s}")
             check("0.01" not in texts, "the later of two rows of a case counts")
+            check("0.001" not in texts, "a sigma per axis is not the sweep's sigma")
             check(any("copy floor" in t for t in texts), "copy floor line")
 
         # A record of the first protocol: no sigma or algo per row, sigma 4 throughout.
