@@ -49,7 +49,8 @@ fi
 # The benchmark record: one JSON file (h100.json on an H100, h200.json on an H200) built by four
 # runs appended to each other. Each run's baselines are measured at its own sigmas, beside ours.
 #   grid   sizes 512..8192, 1920x1080 and 3840x2160 (RGBA8 for four channels), orders 1-5, every
-#          extension, one and four channels, Gaussian and SAT, sigma 4, the block algorithms
+#          extension, one and four channels, Gaussian and SAT, sigma 4, the block algorithms and
+#          auto beside them (each auto row names what it ran)
 #   rt     the one-thread-per-line algorithm beside them: orders 1 and 3, mirror, up to 4096^2
 #   sweep  4096^2, one channel, orders 1 and 3, every extension but ignore, every algorithm,
 #          sigma 1..100 (scripts/plot-sigma-sweep.py draws it)
@@ -66,7 +67,7 @@ if has bench; then
   bench=("$build/bin/rfcli" bench --backend cuda --json "$json" --append)
   grid=("${bench[@]}" --sizes "${BENCH_SIZES:-512,1024,2048,4096,8192}"
     --orders "${BENCH_ORDERS:-1,2,3,4,5}" --ext ignore,zero,clamp,repeat,mirror,reflect101,constant --channels 1,4
-    --filters gaussian,sat --sigmas 4 --algos "${BENCH_ALGOS:-alg4,alg5,alg6}")
+    --filters gaussian,sat --sigmas 4 --algos "${BENCH_ALGOS:-alg4,alg5,alg6,auto}")
   rt=("${bench[@]}" --sizes 512,1024,2048,4096 --orders 1,3 --ext mirror --channels 1,4
     --sigmas 4 --algos rt --no-baselines)
   sweep=("${bench[@]}" --sizes 4096 --no-hd --orders 1,3 --ext zero,clamp,repeat,mirror,reflect101,constant
