@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "filters/core/design.h"
 #include "filters/core/extension.h"
@@ -16,30 +17,38 @@ namespace {
 
 // The largest sigma at which the FIR beats the recursive filter of each order (1..5), measured
 // with the engine's auto algorithms beside each other in one run; a sigma is kept where the FIR
-// is at least 2% ahead at it and at every smaller sigma of the list:
-//   CUDA  one float channel in three classes of frames by their pixels: up to kSmallFrame
-//         (1920x1080), up to kMediumFrame (2048^2 to 3840x2160) and beyond (4096^2), each from
+// is at least 2% ahead at it and at every smaller sigma of the list. Each kind of frame has its
+// classes by the frame's pixels, the first whose bound the frame is within:
+//   CUDA  one channel (float, and the 16-bit kinds with it): up to 1920x1080, up to 3840x2160
+//         (2048^2 measured the same) and beyond (4096^2), each from
 //         docs/bench/fir-crossover-sizes-h200.json, measured at those sizes at sigma 2 to 16
 //         (4096^2 from 1) after the tuned FIR's two passes batched their loads. Order 1 of the
-//         medium class keeps 4096^2's 1 (at sigma 2 the FIR was 1.6% ahead at 2048^2 and 3%
-//         behind at 3840x2160). RGBA8: frames up to kSmallFrame from the same record; larger ones
+//         middle class keeps 4096^2's 1 (at sigma 2 the FIR was 1.6% ahead at 2048^2 and 3%
+//         behind at 3840x2160). RGBA8: frames up to 1920x1080 from the same record; larger ones
 //         from docs/bench/four-channel-tiles-h200.json (crossover_x4, 3840x2160), which the new
 //         record confirms at 3840x2160 (at 2048^2 and 4096^2 the FIR is up to 5% slower at the
 //         table's sigma of orders 2 to 4). Four floats from four-channel-tiles-h200.json (4096^2
 //         f32x4).
 //   CPU   docs/bench/fir-crossover-cpu.json: 2048^2, 2 cores, the recursion near the copy floor.
-struct Crossover {
-  double cuda_f32[5], cuda_f32x4[5], cuda_rgba8[5];
-  double cuda_small_f32[5], cuda_medium_f32[5], cuda_small_rgba8[5];
-  double cpu[5];
+struct FrameClass {
+  double max_pixels;
+  double sigma[5];  // orders 1..5
 };
-constexpr Crossover kCrossover = {
-    {1.0, 2.0, 5.0, 8.0, 12.0},   {0.5, 2.0, 4.0, 6.0, 8.0},   {0.5, 2.0, 5.0, 8.0, 10.0},
-    {4.0, 8.0, 12.0, 16.0, 16.0}, {1.0, 4.0, 8.0, 12.0, 16.0}, {1.0, 2.0, 5.0, 8.0, 12.0},
-    {0.5, 0.5, 0.75, 0.75, 1.0},
-};
-constexpr double kSmallFrame = 2.5e6;   // pixels: 1920x1080 is small, 2048^2 is not
-constexpr double kMediumFrame = 8.3e6;  // 3840x2160 is medium, 4096^2 is not
+constexpr double kAnyFrame = std::numeric_limits<double>::infinity();
+constexpr FrameClass kCudaOneChannel[] = {{2.5e6, {4.0, 8.0, 12.0, 16.0, 16.0}},
+                                          {8.3e6, {1.0, 4.0, 8.0, 12.0, 16.0}},
+                                          {kAnyFrame, {1.0, 2.0, 5.0, 8.0, 12.0}}};
+constexpr FrameClass kCudaRgba8[] = {{2.5e6, {1.0, 2.0, 5.0, 8.0, 12.0}},
+                                     {kAnyFrame, {0.5, 2.0, 5.0, 8.0, 10.0}}};
+constexpr FrameClass kCudaRgba32f[] = {{kAnyFrame, {0.5, 2.0, 4.0, 6.0, 8.0}}};
+constexpr FrameClass kCpu[] = {{kAnyFrame, {0.5, 0.5, 0.75, 0.75, 1.0}}};
+
+template <std::size_t N>
+const double* crossover(const FrameClass (&classes)[N], double pixels) {
+  for (const FrameClass& c : classes)
+    if (pixels <= c.max_pixels) return c.sigma;
+  return classes[N - 1].sigma;
+}
 
 // A FIR along the lines of packed frames. Each output row is made in one go: its column sums
 // (the 2 ry + 1 input rows around it, which stay in cache from row to row) into the thread's
@@ -207,14 +216,10 @@ bool runs_fir(const FilterSpec& spec, Backend backend, PixelFormat format, int w
         sigma_along(spec, axis) < sigma_range(spec.kind, spec.order).lo)
       return true;
   const double pixels = double(width) * height;
-  const bool small = pixels <= kSmallFrame, medium = !small && pixels <= kMediumFrame;
-  const double* limits = backend == Backend::Cpu                 ? kCrossover.cpu
-                         : format == PixelFormat::RGBA32F        ? kCrossover.cuda_f32x4
-                         : format == PixelFormat::RGBA8 && small ? kCrossover.cuda_small_rgba8
-                         : format == PixelFormat::RGBA8          ? kCrossover.cuda_rgba8
-                         : small                                 ? kCrossover.cuda_small_f32
-                         : medium                                ? kCrossover.cuda_medium_f32
-                                                                 : kCrossover.cuda_f32;
+  const double* limits = backend == Backend::Cpu          ? crossover(kCpu, pixels)
+                         : format == PixelFormat::RGBA32F ? crossover(kCudaRgba32f, pixels)
+                         : format == PixelFormat::RGBA8   ? crossover(kCudaRgba8, pixels)
+                                                          : crossover(kCudaOneChannel, pixels);
   return largest_sigma(spec) <= limits[spec.order - 1];
 }
 

@@ -120,8 +120,8 @@ TEST_CASE("auto method: the FIR at small sigma, the recursion beyond, derivative
 }
 
 TEST_CASE("auto method on CUDA: the FIR's crossover follows the frame's size and format") {
-  // The measured crossovers (filters/fir/fir.cpp, kCrossover): the recursion's fixed latency
-  // weighs less on larger frames, so the FIR stays ahead to a smaller sigma there.
+  // The measured crossovers (filters/fir/fir.cpp, the frame classes of runs_fir): the recursion's
+  // fixed latency weighs less on larger frames, so the FIR stays ahead to a smaller sigma there.
   rf::FilterSpec spec;
   spec.gaussian_method = rf::GaussianMethod::Auto;
   const auto f32 = rf::PixelFormat::R32F, rgba8 = rf::PixelFormat::RGBA8;
