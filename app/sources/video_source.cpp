@@ -62,6 +62,14 @@ std::string last_line(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
+// The messages up to the end of the last line the program has finished: ffmpeg writes a line's
+// "[decoder @ 0x...] " prefix and its text apart, so a read can end between them (and a status
+// built then named the prefix alone).
+std::string finished_lines(const std::string& text) {
+  const std::size_t newline = text.find_last_of('\n');
+  return newline == std::string::npos ? std::string() : text.substr(0, newline + 1);
+}
+
 VideoInfo probe_with_ffprobe(const std::string& ffprobe, const std::string& path) {
   std::string out, err;
   const int rc = detail::run_program(
@@ -249,9 +257,11 @@ class VideoSource final : public Source {
     while ((r = read_frame(*child, buffer, filled, errors)) == Read::Frame) {
       // ffmpeg conceals damage and decodes on; say that the file is damaged.
       if (error_bytes_ != errors_reported) {
-        errors_reported = error_bytes_;
-        set_status(detail::base_name(path_) + ": damaged data, playing on (" + last_line(errors) +
-                   ")");
+        const std::string why = last_line(finished_lines(errors));
+        if (!why.empty()) {
+          errors_reported = error_bytes_;
+          set_status(detail::base_name(path_) + ": damaged data, playing on (" + why + ")");
+        }
       }
       if (!show(buffer, first_run && frames == 0)) return false;
       ++frames;
