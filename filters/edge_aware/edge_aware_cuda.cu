@@ -849,7 +849,7 @@ struct EdgeAwarePlan::Impl {
   DeviceBuffer dt_rows, dt_cols, tmp_a, tmp_b, stage_in, stage_out, causal, anticausal;
   DeviceBuffer tmp_t;  // rows_exact: the transposed intermediates (width rows of height pixels)
   // rows_exact on frames whose sides are at most kUprightMaxLine: the passes keep the image
-  // upright (RowArgs), the column passes reading and writing columns, rather than transposing it.
+  // upright (RowPass), the column passes reading and writing columns, rather than transposing it.
   // At 2048^2 RGB that took the paper's case from 0.558 to 0.512 ms. Frames with a longer side
   // (lines in CTAs of kRowMaxThreads, or clusters) lost with it: in a draft that took it at every
   // size, 4096^2 2.15 -> 2.31 ms, 3840x2160 1.25 -> 1.31, 8192^2 9.01 -> 9.39; 1920x1080 was level
@@ -883,15 +883,20 @@ struct EdgeAwarePlan::Impl {
     RowLayout<C> layout() const {
       return RowLayout<C>(threads, chunks > 1);
     }
-    // f(the kernel's instance for this shape).
+    // f(the kernel's instance for this shape and pass). Upright passes (RowPass::Rows and
+    // Columns) take lines of at most kUprightMaxLine, one CTA of at most kRowThreads each.
     template <int C, class F>
-    void with_kernel(F f) const {
+    void with_kernel(RowPass pass, F f) const {
       if (chunks > 1)
         f(exact_rows_kernel<C, kRowMaxThreads, 1, true>);
-      else if (threads <= kRowThreads)
-        f(exact_rows_kernel<C, kRowThreads, 2>);
-      else
+      else if (threads > kRowThreads)
         f(exact_rows_kernel<C, kRowMaxThreads, 1>);
+      else if (pass == RowPass::Rows)
+        f(exact_rows_kernel<C, kRowThreads, 2, false, RowPass::Rows>);
+      else if (pass == RowPass::Columns)
+        f(exact_rows_kernel<C, kRowThreads, 2, false, RowPass::Columns>);
+      else
+        f(exact_rows_kernel<C, kRowThreads, 2>);
     }
   };
   static RowShape row_shape(int n) {
@@ -908,10 +913,11 @@ struct EdgeAwarePlan::Impl {
   // Lets exact_rows_kernel use more than the default 48 KB of shared memory per CTA.
   template <int C>
   void prepare_rows() const {
-    for (int n : {width, height}) {
-      const RowShape shape = row_shape(n);
+    for (const bool image_rows : {true, false}) {
+      const RowShape shape = row_shape(image_rows ? width : height);
       const std::size_t bytes = shape.layout<C>().bytes;
-      shape.with_kernel<C>([&](void (*kernel)(RowArgs)) { raise_smem_limit(kernel, bytes); });
+      shape.with_kernel<C>(row_pass(image_rows),
+                           [&](void (*kernel)(RowArgs)) { raise_smem_limit(kernel, bytes); });
     }
   }
 
@@ -1029,6 +1035,11 @@ struct EdgeAwarePlan::Impl {
     CUDA_CHECK_LAUNCH();
   }
 
+  // How a pass over the image's rows (or columns) addresses its lines (RowPass).
+  RowPass row_pass(bool image_rows) const {
+    return !upright ? RowPass::Transposing : image_rows ? RowPass::Rows : RowPass::Columns;
+  }
+
   // One pass of the exact variant with exact_rows_kernel: the rows of `src` (the image's rows
   // or, transposed, its columns) filtered and written transposed into `dst`; with `upright`, the
   // image's rows or columns of `src` into the same of `dst`.
@@ -1036,8 +1047,6 @@ struct EdgeAwarePlan::Impl {
   void rows_pass(const Frame& src, const Frame& dst, bool image_rows, int iteration,
                  cudaStream_t stream) const {
     RowArgs a{};
-    a.src_columns = upright && !image_rows ? 1 : 0;
-    a.dst_rows = upright && image_rows ? 1 : 0;
     a.src = src;
     a.dst = dst;
     a.n = image_rows ? width : height;
@@ -1060,8 +1069,9 @@ struct EdgeAwarePlan::Impl {
     cluster.val.clusterDim.z = 1;
     config.attrs = &cluster;
     config.numAttrs = shape.chunks > 1 ? 1 : 0;
-    shape.with_kernel<C>(
-        [&](void (*kernel)(RowArgs)) { CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a)); });
+    shape.with_kernel<C>(row_pass(image_rows), [&](void (*kernel)(RowArgs)) {
+      CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a));
+    });
   }
 
   Frame buffer_frame(const DeviceBuffer& b, Kind kind) const {

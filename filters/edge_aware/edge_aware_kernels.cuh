@@ -509,12 +509,15 @@ __host__ __device__ constexpr int row_groups(int threads) {
   return threads > 256 ? 64 : 32;
 }
 
+// How a pass of exact_rows_kernel addresses its lines, a parameter of the kernel (read at run
+// time, the two choices cost the transposing passes about 1%). Transposing: line l is row l of
+// src, its sample k written at (x = l, y = k) of dst. An upright frame's passes (EdgeAwarePlan's
+// `upright`): Rows, line l is row l of src and of dst; Columns, line l is column l of src and of
+// dst.
+enum class RowPass { Transposing, Rows, Columns };
+
 struct RowArgs {
-  // Line l is row l of src, its sample k written at (x = l, y = k) of dst (transposed); in an
-  // upright frame's passes (EdgeAwarePlan's `upright`), line l is column l of src
-  // (src_columns) or its sample k written at (x = k, y = l) of dst (dst_rows).
-  Frame src, dst;
-  int src_columns, dst_rows;
+  Frame src, dst;   // addressed as the kernel's RowPass says
   const float* dt;  // dt[l * n + k]: the spacing between samples k-1 and k of line l
   int n, lines;
   unsigned gs_inv;  // ceil(2^32 / gs) of RowLayout: p / gs = umulhi(p, gs_inv) for p < 2^16
@@ -592,7 +595,8 @@ __device__ __forceinline__ Chain<C> get_pairs(const float4* at_pairs, std::size_
 // walkers' two walks the chunks' maps (the second walker warp's totals) cross the cluster, and
 // each CTA composes those before it (causal) or after it (anticausal) into the state entering its
 // chunk, from which its walkers start. Otherwise the kernel is the same.
-template <int C, int MaxThreads, int MinBlocks, bool Clustered = false>
+template <int C, int MaxThreads, int MinBlocks, bool Clustered = false,
+          RowPass Pass = RowPass::Transposing>
 __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowArgs a) {
   constexpr int S = kRowSamples;
   constexpr int Groups = row_groups(MaxThreads);  // the launches keep 256 threads and fewer apart
@@ -623,7 +627,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   Pix<C> fs[S + 2];
   const char* src_row = a.src.ptr + (long long)l * a.src.pitch;
   with_kind(a.src.kind, [&](auto kind) {
-    if (a.src_columns) {  // a pixel from each row: the rest of its sector is lines l +- 1's
+    if constexpr (Pass == RowPass::Columns) {  // a pixel from each row: the rest of its sector
+                                               // is lines l +- 1's
 #pragma unroll
       for (int i = 0; i < S + 2; ++i)
         fs[i] = load_pix_as<C, decltype(kind)::value>(
@@ -812,7 +817,7 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
     if (i < cnt) {
       Pix<C> o;
       for (int c = 0; c < C; ++c) o.v[c] = y[i][c];
-      if (a.dst_rows)
+      if constexpr (Pass == RowPass::Rows)
         store_pix<C>(a.dst, k0 + i, l, o);
       else
         store_pix<C>(a.dst, l, k0 + i, o);
