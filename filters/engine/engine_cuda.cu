@@ -339,9 +339,37 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
 // fastest of the block algorithms and as fast at large sigma as at small (docs/bench/README.md),
 // for every filter whose modes it carries (every design we ship); one-channel lines short enough
 // to hold whole in shared memory, along one axis, or along both at order 3 and above in a batch
-// of small frames or a single frame; along one axis otherwise algorithm 4, or RT down the
+// of small frames or a single frame; both axes of a frame alone at order 4 and 5 with algorithm 4
+// where that is faster (alg4_ahead); along one axis otherwise algorithm 4, or RT down the
 // columns of a wide frame and wherever the direct form's windows cannot hold the filter (RT then
 // runs the modal form).
+// Frames from which algorithm 4 takes both axes at order 4 and 5 under mirror and reflect101
+// (alg4_ahead): 3840x2160 and larger.
+constexpr double kAlg4SymmetricPixels = 8e6;
+
+// Whether algorithm 4 takes both axes of a frame alone in less time than algorithm 5 (H200,
+// docs/bench/alg4-high-orders-h200.json, orders 4 and 5 at sigma 2 to 32, every extension, 512^2
+// to 8192^2, one and four channels): only at orders 4 and 5, and only where its block recursions
+// run in float (alg4_float_blocks: sigma up to about 5 at order 4 and 4 at order 5; beyond, it took
+// 1.1-1.5 of the time). There, at order 5 under the extensions whose seeds read no sample (ignore,
+// zero, constant) it took 0.83-0.97 of algorithm 5's time (four floats at 2048^2 1.00-1.01), and
+// at both orders under mirror and reflect101 on frames of 3840x2160 and larger 0.72-1.00, where
+// algorithm 5's mirrored carries cost most; on smaller frames, under clamp and repeat, and at order
+// 4 under zero (1920x1080 to 4096^2 one float 0.88-0.96, but 2048^2 1.04 and 8192^2 1.03) it was
+// slower or mixed, and algorithm 5 stays.
+bool alg4_ahead(const AxisDesigns& f, Extension ext, int width, int height, PixelFormat format) {
+  // 16-bit frames would cost algorithm 4 a conversion each way (it reads none: Kinds::No16).
+  const bool reads_format =
+      format == PixelFormat::R32F || format == PixelFormat::RGBA32F || format == PixelFormat::RGBA8;
+  const int order = f.x.order();
+  if (order < 4 || !reads_format || !alg4_float_blocks(f, format)) return false;
+  const bool reads_no_sample =
+      ext == Extension::Ignore || ext == Extension::Zero || ext == Extension::Constant;
+  const bool symmetric = ext == Extension::Mirror || ext == Extension::Reflect101;
+  return (order == 5 && reads_no_sample) ||
+         (symmetric && double(width) * double(height) >= kAlg4SymmetricPixels);
+}
+
 struct SmoothingRoute {
   enum class Kind { EdgeAware, Fir, Lee, FullyOverlapped, DirectForm } kind;
   std::optional<AxisDesigns> f;                    // FullyOverlapped, DirectForm
@@ -383,6 +411,9 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
                               (width <= kSharedLinesBatchLine && height <= kSharedLinesBatchLine));
   if (spec.algo == Algorithm::Auto && short_lines && (f.axes != Axes::Both || both_in_lines))
     return {Kind::DirectForm, f, DirectAlgorithm::SharedLines};
+  if (spec.algo == Algorithm::Auto && f.axes == Axes::Both && frames == 1 &&
+      !spec.derivative.any() && alg4_ahead(f, spec.ext, width, height, format) && holds(true))
+    return {Kind::DirectForm, f, DirectAlgorithm::Alg4};
   if (spec.algo == Algorithm::Alg5 || spec.algo == Algorithm::Alg6 ||
       (spec.algo == Algorithm::Auto && fully_overlapped::carries_modes(f) && f.axes == Axes::Both))
     return {Kind::FullyOverlapped, f};

@@ -1251,6 +1251,20 @@ constexpr double kFloatCarryGain = 200.0;
 constexpr double kFloatWindowGain = 32.0;
 constexpr double kFloatWindowGainHighOrder = 128.0;
 
+// The precision of algorithm 4's carries and block recursions for these filters (the larger
+// 1 / |b0| of the two decides for both passes).
+struct BlockPrecision {
+  bool double_carries, float_blocks;
+};
+BlockPrecision block_precision(const AxisDesigns& filters, PixelFormat format) {
+  const double gain = std::max(std::fabs(1.0 / filters.x.b0), std::fabs(1.0 / filters.y.b0));
+  const bool double_carries = gain > kFloatCarryGain;
+  const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
+                             : filters.x.order() <= 3     ? kFloatWindowGain
+                                                          : kFloatWindowGainHighOrder;
+  return {double_carries, !double_carries && gain <= window_gain};
+}
+
 void put(const modal::Mat& m, double* dst) {
   for (int i = 0; i < m.rows; ++i)
     for (int j = 0; j < m.cols; ++j) dst[i * kMaxOrder + j] = m(i, j);
@@ -1293,9 +1307,8 @@ class DirectFormFilter final : public FrameFilter {
       // output step writes the row pass's while the column pass's are still being read).
       scratch_.allocate_pitched(std::size_t(height) * sample, std::size_t(width));
     }
-    // The larger gain of the two filters decides how both passes carry.
-    const double gain = std::max(std::fabs(1.0 / filters.x.b0), std::fabs(1.0 / filters.y.b0));
-    const bool double_carries = gain > kFloatCarryGain;
+    const BlockPrecision precision = block_precision(filters, format);
+    const bool double_carries = precision.double_carries;
     const std::size_t carry = std::size_t(order_) * (double_carries ? 2 : 1) * sample;
     const auto blocks = [](int n) { return std::size_t((n + kBlock - 1) / kBlock); };
     if (!rt_ && !shared_lines_) {
@@ -1308,11 +1321,7 @@ class DirectFormFilter final : public FrameFilter {
     columns_ = pass_args(filters.y, ext, k.columns, width, height, cols_);
     row_args_ = pass_args(filters.x, ext, k.rows, height, width, rows_);
     columns_.rec.double_carries = row_args_.rec.double_carries = double_carries ? 1 : 0;
-    const double window_gain = format == PixelFormat::RGBA8 ? kFloatCarryGain
-                               : order_ <= 3                ? kFloatWindowGain
-                                                            : kFloatWindowGainHighOrder;
-    columns_.rec.float_blocks = row_args_.rec.float_blocks =
-        !double_carries && gain <= window_gain ? 1 : 0;
+    columns_.rec.float_blocks = row_args_.rec.float_blocks = precision.float_blocks ? 1 : 0;
     filters_columns_ = filters.filters(Axis::Y);
     filters_rows_ = filters.filters(Axis::X);
     // Both passes: the column pass's output step yields the row pass's block carries.
@@ -1603,6 +1612,10 @@ class DirectFormFilter final : public FrameFilter {
 };
 
 }  // namespace
+
+bool alg4_float_blocks(const AxisDesigns& filters, PixelFormat format) {
+  return block_precision(filters, format).float_blocks;
+}
 
 std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters, Extension ext,
                                                      int width, int height, PixelFormat format,

@@ -34,6 +34,13 @@ std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters,
                                                      DirectAlgorithm algorithm, double cval = 0.0,
                                                      int frames = 1);
 
+// Whether algorithm 4 runs the block recursions of these filters on frames of this format in
+// float (PassRecursion::float_blocks): 1 / |b0| small enough for a float window and float
+// carries. Beyond it the window is double, and its FP64 steps make the block kernels
+// compute-bound: at order 4 or 5 algorithm 4 then takes 1.1-1.3 of algorithm 5's time, where in
+// float it can take less (the engine's auto, smoothing_route).
+bool alg4_float_blocks(const AxisDesigns& filters, PixelFormat format);
+
 inline constexpr int kMaxOrder = 5;
 // Warps that share the carry completion of 32 lines (runs of ceil((nb - 1) / kCarryGroups) blocks).
 inline constexpr int kCarryGroups = 16;

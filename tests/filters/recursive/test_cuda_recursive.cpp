@@ -437,9 +437,12 @@ TEST_CASE("cuda engine: the algorithm auto runs, named") {
     rf::Axes axes;
     const char* derivative;
     const char* ran;
+    rf::Extension ext = rf::Extension::Mirror;
+    double sigma = 4.0;
   };
   using rf::Algorithm;
   using rf::Axes;
+  using rf::Extension;
   const PixelFormat f32 = PixelFormat::R32F, rgba = PixelFormat::RGBA32F;
   for (const Case& c : {
            Case{3, 256, 256, 1, f32, Algorithm::Auto, Axes::Both, "", "lines"},
@@ -450,6 +453,18 @@ TEST_CASE("cuda engine: the algorithm auto runs, named") {
            Case{3, 2048, 64, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
            Case{3, 600, 600, 100, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
            Case{3, 256, 256, 1, f32, Algorithm::Auto, Axes::Both, "1,0", "alg5"},
+           // Orders 4 and 5 where algorithm 4's blocks run in float (alg4_ahead).
+           Case{5, 640, 480, 1, rgba, Algorithm::Auto, Axes::Both, "", "alg4", Extension::Zero},
+           Case{5, 640, 480, 1, rgba, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Zero,
+                8.0},
+           Case{5, 640, 480, 4, rgba, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Zero},
+           Case{5, 640, 480, 1, rgba, Algorithm::Auto, Axes::Both, "1,0", "alg5", Extension::Zero},
+           Case{4, 640, 480, 1, rgba, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Zero},
+           Case{5, 640, 480, 1, rgba, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Clamp},
+           Case{4, 3840, 2160, 1, f32, Algorithm::Auto, Axes::Both, "", "alg4"},
+           Case{4, 3840, 2160, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Mirror,
+                8.0},
+           Case{4, 1920, 1080, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
            Case{1, 256, 256, 1, f32, Algorithm::Auto, Axes::Y, "", "lines"},
            Case{1, 256, 256, 1, rgba, Algorithm::Auto, Axes::Y, "", "alg4"},
            Case{3, 256, 256, 1, f32, Algorithm::Alg4, Axes::Both, "", "alg4"},
@@ -458,7 +473,8 @@ TEST_CASE("cuda engine: the algorithm auto runs, named") {
        }) {
     FilterSpec spec;
     spec.order = c.order;
-    spec.sigma = 4.0;
+    spec.sigma = c.sigma;
+    spec.ext = c.ext;
     spec.algo = c.algo;
     spec.axes = c.axes;
     if (*c.derivative) spec.derivative = *rf::parse_derivative(c.derivative);
