@@ -147,6 +147,17 @@ constexpr std::size_t kRtColumns = 65536;
 // at a time do whose lines all fit (kSharedLineMax).
 constexpr int kSharedLinesBatch = 64;
 constexpr int kSharedLinesBatchLine = 512;
+// Samples of the extension that the seeds may read (direct_form::seed_reads) for both axes to go
+// through lines in shared memory (smoothing_route), at each order: under mirror and reflect101
+// 64 (order - 1), a Gaussian's sigma up to about 6, 9 and 12 at orders 3, 4 and 5; under clamp
+// and repeat 32 order, sigma up to about 4.6, 6.2 and 7.7. Measured on 256^2 to 1024^2 one-float
+// frames (docs/bench/lines-seeds-h200.json): past these the seeds' sums over the extension's
+// samples, which grow with sigma where algorithm 5's carries do not, made lines in shared memory
+// slower than algorithm 5 (up to 1.9 of its time at sigma 32), below them faster.
+int shared_lines_seed_reads(int order, Extension ext) {
+  const bool symmetric = ext == Extension::Mirror || ext == Extension::Reflect101;
+  return symmetric ? 64 * (order - 1) : 32 * order;
+}
 
 // Rows of a frame each thread of the derivative's kernels takes.
 constexpr int kDerivativeRows = 4;
@@ -405,8 +416,13 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
   // frames take the route one frame takes, so that each comes out of the batch as it does alone.
   // Order 1 and 2, many frames of lines of 1024 and a partial derivative (whose difference
   // algorithm 5's output stage takes) stay with algorithm 5: two launches measured slower or
-  // mixed there, or were not measured.
-  const bool both_in_lines = f.x.order() >= 3 && !spec.derivative.any() &&
+  // mixed there, or were not measured. So do extensions whose seeds read more samples than
+  // shared_lines_seed_reads allows.
+  const auto short_seeds = [&](const Recursive& r) {
+    return direct_form::seed_reads(r, spec.ext) <= shared_lines_seed_reads(r.order(), spec.ext);
+  };
+  const bool both_in_lines = f.x.order() >= 3 && !spec.derivative.any() && short_seeds(f.x) &&
+                             short_seeds(f.y) &&
                              (frames < kSharedLinesBatch ||
                               (width <= kSharedLinesBatchLine && height <= kSharedLinesBatchLine));
   if (spec.algo == Algorithm::Auto && short_lines && (f.axes != Axes::Both || both_in_lines))

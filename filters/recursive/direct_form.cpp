@@ -390,6 +390,17 @@ ExtensionTaps extension_taps(const modal::Form& m, Extension ext) {
   return t;
 }
 
+int seed_reads(const Recursive& f, Extension ext) {
+  if (f.causal_only || ext == Extension::Ignore || ext == Extension::Zero ||
+      ext == Extension::Constant)
+    return 0;
+  try {
+    return extension_taps(modal::modal_form(f), ext).pad;
+  } catch (const std::domain_error&) {
+    return 0;
+  }
+}
+
 BlockMatrices block_matrices(const modal::Form& m, int len) {
   const Poles a = modal::poles(m);
   const Wide L = Wide(len);

@@ -86,6 +86,11 @@ struct ExtensionTaps {
   Mat N;                      // the zero extension's anticausal window from W_end: V G V^-1
 };
 ExtensionTaps extension_taps(const modal::Form& m, Extension ext);
+// The samples of the extension that the direct form's seeds of f read on each side of a line
+// (ExtensionTaps::pad): none where the extension is a value (ignore, zero; constant, whose seeds
+// the CUDA kernels take as sums of the taps) or f is causal only or has no modal form; for a
+// Gaussian of any order about 20.7 sigma.
+int seed_reads(const Recursive& f, Extension ext);
 
 // The direct-form block matrices of one block of `len` samples (Nehab et al. 2011, eqs. 14, 24,
 // 27, 34), windows nearest first, r x r:

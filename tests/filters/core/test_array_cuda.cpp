@@ -276,7 +276,8 @@ TEST_CASE("cuda: lines in shared memory, one axis or both, every order and exten
   }
 
   // Both axes of a batch of 64 small frames (a volume's pages) at orders 3 to 5: auto runs a
-  // launch per axis (its stages "columns" and "rows", not algorithm 5's), each frame against the
+  // launch per axis (its stages "columns" and "rows", not algorithm 5's) while the seeds read few
+  // samples, algorithm 5 past that (its stage "perimeters"), each frame against the
   // 2-D double reference. Those frames make CTAs of 8 lines, as a single frame does; 256 frames of
   // 37 x 29 make enough lines for CTAs of 32 (on a device of fewer than 232 SMs), with a partial
   // tile at the end of each frame's columns.
@@ -303,8 +304,14 @@ TEST_CASE("cuda: lines in shared memory, one axis or both, every order and exten
           for (const rf::StageTime& t : gpu->timings()) stages.push_back(t.stage);
           CAPTURE(rf::describe(spec));
           CAPTURE(batch);
-          CHECK(std::find(stages.begin(), stages.end(), "rows") != stages.end());
-          CHECK(std::find(stages.begin(), stages.end(), "perimeters") == stages.end());
+          // At sigma 12 the seeds of clamp and repeat, and at orders 3 and 4 of mirror and
+          // reflect101, read more samples than lines in shared memory take (smoothing_route):
+          // alg5 runs the batch.
+          const bool symmetric = ext == rf::Extension::Mirror || ext == rf::Extension::Reflect101;
+          const bool ends = ext == rf::Extension::Clamp || ext == rf::Extension::Repeat;
+          const bool lines = sigma < 12.0 || !(ends || (symmetric && order < 5));
+          CHECK((std::find(stages.begin(), stages.end(), "rows") != stages.end()) == lines);
+          CHECK((std::find(stages.begin(), stages.end(), "perimeters") == stages.end()) == lines);
           CHECK(relative_error(all, want, in) < (order <= 3 ? 1e-5 : 1e-4));
         }
   gpu->set_timing(false);

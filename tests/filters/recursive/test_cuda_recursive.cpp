@@ -465,6 +465,11 @@ TEST_CASE("cuda engine: the algorithm auto runs, named") {
            Case{4, 3840, 2160, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Mirror,
                 8.0},
            Case{4, 1920, 1080, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5"},
+           // Both axes through lines in shared memory only while the seeds read few samples.
+           Case{4, 512, 512, 1, f32, Algorithm::Auto, Axes::Both, "", "alg5", Extension::Mirror,
+                16.0},
+           Case{4, 512, 512, 1, f32, Algorithm::Auto, Axes::Both, "", "lines", Extension::Zero,
+                16.0},
            Case{1, 256, 256, 1, f32, Algorithm::Auto, Axes::Y, "", "lines"},
            Case{1, 256, 256, 1, rgba, Algorithm::Auto, Axes::Y, "", "alg4"},
            Case{3, 256, 256, 1, f32, Algorithm::Alg4, Axes::Both, "", "alg4"},
