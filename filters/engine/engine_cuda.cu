@@ -345,15 +345,6 @@ std::unique_ptr<FrameFilter> make_frame_filter(const FilterSpec& spec, int width
   return make_smoothing_filter(spec, width, height, format, frames);
 }
 
-// How the family's CUDA filter runs the smoothing of `spec` on `frames` frames: the one choice
-// make_smoothing_filter builds and make_fused_partial asks about. Auto runs algorithm 5, the
-// fastest of the block algorithms and as fast at large sigma as at small (docs/bench/README.md),
-// for every filter whose modes it carries (every design we ship); one-channel lines short enough
-// to hold whole in shared memory, along one axis, or along both at order 3 and above in a batch
-// of small frames or a single frame; both axes of a frame alone at order 4 and 5 with algorithm 4
-// where that is faster (alg4_ahead); along one axis otherwise algorithm 4, or RT down the
-// columns of a wide frame and wherever the direct form's windows cannot hold the filter (RT then
-// runs the modal form).
 // Frames from which algorithm 4 takes both axes at order 4 and 5 under mirror and reflect101
 // (alg4_ahead): 3840x2160 and larger.
 constexpr double kAlg4SymmetricPixels = 8e6;
@@ -381,6 +372,15 @@ bool alg4_ahead(const AxisDesigns& f, Extension ext, int width, int height, Pixe
          (symmetric && double(width) * double(height) >= kAlg4SymmetricPixels);
 }
 
+// How the family's CUDA filter runs the smoothing of `spec` on `frames` frames: the one choice
+// make_smoothing_filter builds and make_fused_partial asks about. Auto runs algorithm 5, the
+// fastest of the block algorithms and as fast at large sigma as at small (docs/bench/README.md),
+// for every filter whose modes it carries (every design we ship); one-channel lines short enough
+// to hold whole in shared memory, along one axis, or along both at order 3 and above in a batch
+// of small frames or a single frame while the seeds read few samples; both axes of a frame alone at
+// order 4 and 5 with algorithm 4 where that is faster (alg4_ahead); along one axis otherwise
+// algorithm 4, or RT down the columns of a wide frame and wherever the direct form's windows cannot
+// hold the filter (RT then runs the modal form).
 struct SmoothingRoute {
   enum class Kind { EdgeAware, Fir, Lee, FullyOverlapped, DirectForm } kind;
   std::optional<AxisDesigns> f;                    // FullyOverlapped, DirectForm
