@@ -627,8 +627,8 @@ __global__ void __launch_bounds__(MaxThreads, MinBlocks) exact_rows_kernel(RowAr
   Pix<C> fs[S + 2];
   const char* src_row = a.src.ptr + (long long)l * a.src.pitch;
   with_kind(a.src.kind, [&](auto kind) {
-    if constexpr (Pass == RowPass::Columns) {  // a pixel from each row: the rest of its sector
-                                               // is lines l +- 1's
+    // Down a column a pixel from each row: the rest of its sector is lines l +- 1's.
+    if constexpr (Pass == RowPass::Columns) {
 #pragma unroll
       for (int i = 0; i < S + 2; ++i)
         fs[i] = load_pix_as<C, decltype(kind)::value>(

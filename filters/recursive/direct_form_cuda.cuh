@@ -37,7 +37,7 @@ std::unique_ptr<FrameFilter> make_direct_form_filter(const AxisDesigns& filters,
 // Whether algorithm 4 runs the block recursions of these filters on frames of this format in
 // float (PassRecursion::float_blocks): 1 / |b0| small enough for a float window and float
 // carries. Beyond it the window is double, and its FP64 steps make the block kernels
-// compute-bound: at order 4 or 5 algorithm 4 then takes 1.1-1.3 of algorithm 5's time, where in
+// compute-bound: at order 4 or 5 algorithm 4 then takes 1.1-1.5 of algorithm 5's time, where in
 // float it can take less (the engine's auto, smoothing_route).
 bool alg4_float_blocks(const AxisDesigns& filters, PixelFormat format);
 
