@@ -356,20 +356,18 @@ constexpr double kAlg4SymmetricPixels = 8e6;
 // 1.1-1.5 of the time). There, at order 5 under the extensions whose seeds read no sample (ignore,
 // zero, constant) it took 0.83-0.97 of algorithm 5's time (four floats at 2048^2 1.00-1.01), and
 // at both orders under mirror and reflect101 on frames of 3840x2160 and larger 0.72-1.00, where
-// algorithm 5's mirrored carries cost most; on smaller frames, under clamp and repeat, and at order
-// 4 under zero (1920x1080 to 4096^2 one float 0.88-0.96, but 2048^2 1.04 and 8192^2 1.03) it was
-// slower or mixed, and algorithm 5 stays.
+// algorithm 5's seeds read the raw heads (fully_overlapped::reads_heads); on smaller frames, under
+// clamp and repeat, and at order 4 under zero (1920x1080 to 4096^2 one float 0.88-0.96, but
+// 2048^2 1.04 and 8192^2 1.03) it was slower or mixed, and algorithm 5 stays.
 bool alg4_ahead(const AxisDesigns& f, Extension ext, int width, int height, PixelFormat format) {
   // 16-bit frames would cost algorithm 4 a conversion each way (it reads none: Kinds::No16).
   const bool reads_format =
       format == PixelFormat::R32F || format == PixelFormat::RGBA32F || format == PixelFormat::RGBA8;
   const int order = f.x.order();
   if (order < 4 || !reads_format || !alg4_float_blocks(f, format)) return false;
-  const bool reads_no_sample =
-      ext == Extension::Ignore || ext == Extension::Zero || ext == Extension::Constant;
-  const bool symmetric = ext == Extension::Mirror || ext == Extension::Reflect101;
-  return (order == 5 && reads_no_sample) ||
-         (symmetric && double(width) * double(height) >= kAlg4SymmetricPixels);
+  return (order == 5 && !direct_form::seeds_read_samples(ext)) ||
+         (fully_overlapped::reads_heads(ext) &&
+          double(width) * double(height) >= kAlg4SymmetricPixels);
 }
 
 // How the family's CUDA filter runs the smoothing of `spec` on `frames` frames: the one choice
@@ -421,10 +419,10 @@ SmoothingRoute smoothing_route(const FilterSpec& spec, int width, int height, Pi
   const auto short_seeds = [&](const Recursive& r) {
     return direct_form::seed_reads(r, spec.ext) <= shared_lines_seed_reads(r.order(), spec.ext);
   };
-  const bool both_in_lines = f.x.order() >= 3 && !spec.derivative.any() && short_seeds(f.x) &&
-                             short_seeds(f.y) &&
-                             (frames < kSharedLinesBatch ||
-                              (width <= kSharedLinesBatchLine && height <= kSharedLinesBatchLine));
+  const bool both_in_lines = short_lines && f.x.order() >= 3 && !spec.derivative.any() &&
+                             (frames < kSharedLinesBatch || (width <= kSharedLinesBatchLine &&
+                                                             height <= kSharedLinesBatchLine)) &&
+                             short_seeds(f.x) && short_seeds(f.y);
   if (spec.algo == Algorithm::Auto && short_lines && (f.axes != Axes::Both || both_in_lines))
     return {Kind::DirectForm, f, DirectAlgorithm::SharedLines};
   if (spec.algo == Algorithm::Auto && f.axes == Axes::Both && frames == 1 &&

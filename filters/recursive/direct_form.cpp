@@ -362,6 +362,16 @@ LineMaps line_maps(const Recursive& f, Extension ext, int n, State state) {
   return line_maps(form, ext, n, state);
 }
 
+namespace {
+
+// The samples of the extension that the seeds of m read on each side: past them its impulse
+// response holds less than modal::kFloatUnit of its mass.
+int extension_pad(const modal::Form& m) {
+  return int(std::max<long long>(modal::tail_length(m, modal::kFloatUnit), m.order));
+}
+
+}  // namespace
+
 ExtensionTaps extension_taps(const modal::Form& m, Extension ext) {
   const int r = m.order;
   ExtensionTaps t;
@@ -370,8 +380,7 @@ ExtensionTaps extension_taps(const modal::Form& m, Extension ext) {
   const Poles a = modal::poles(m);
   t.N = in_windows(a, [&](const std::vector<Cx>& u) { return zero_tail(a, u); });
   if (ext == Extension::Zero) return t;
-  const long long tail = modal::tail_length(m, modal::kFloatUnit);
-  t.pad = int(std::max<long long>(tail, r));
+  t.pad = extension_pad(m);
   const int taps = t.pad + r;
   t.g.resize(std::size_t(taps));
   t.acorr.resize(std::size_t(taps));
@@ -391,11 +400,9 @@ ExtensionTaps extension_taps(const modal::Form& m, Extension ext) {
 }
 
 int seed_reads(const Recursive& f, Extension ext) {
-  if (f.causal_only || ext == Extension::Ignore || ext == Extension::Zero ||
-      ext == Extension::Constant)
-    return 0;
+  if (f.causal_only || !seeds_read_samples(ext)) return 0;
   try {
-    return extension_taps(modal::modal_form(f), ext).pad;
+    return extension_pad(modal::modal_form(f));
   } catch (const std::domain_error&) {
     return 0;
   }

@@ -468,6 +468,34 @@ TEST_CASE("extension taps: impulse response, its autocorrelation and the zero ta
   }
 }
 
+TEST_CASE("seed reads: the extension taps' samples where the seeds read them, none otherwise") {
+  // The count the CUDA engine weighs its routes by (smoothing_route): ExtensionTaps::pad under
+  // the extensions whose seeds read the line, zero under a value; for the Gaussian about 17 sigma
+  // at order 1, 24 at order 2 and 21 at orders 3 to 5.
+  for (int order = 1; order <= 5; ++order)
+    for (double sigma : {2.0, 4.0, 12.0, 32.0}) {
+      FilterSpec spec;
+      spec.order = order;
+      spec.sigma = sigma;
+      const Recursive f = design(spec);
+      const modal::Form form = modal::modal_form(f);
+      for (Extension ext : kAllExtensions) {
+        INFO("order " << order << " sigma " << sigma << " " << to_string(ext));
+        const int reads = direct_form::seed_reads(f, ext);
+        if (direct_form::seeds_read_samples(ext)) {
+          CHECK(reads == direct_form::extension_taps(form, ext).pad);
+          const double per_sigma = order == 1 ? 17.0 : order == 2 ? 24.0 : 21.0;
+          CHECK(reads >= (per_sigma - 1.0) * sigma);
+          CHECK(reads <= (per_sigma + 1.0) * sigma);
+        } else {
+          CHECK(reads == 0);
+        }
+      }
+    }
+  CHECK_FALSE(direct_form::seeds_read_samples(Extension::Constant));
+  CHECK(direct_form::seeds_read_samples(Extension::Reflect101));
+}
+
 TEST_CASE("the tail policy: a first-order filter by hand") {
   // One pole p, residue 1 - p, L1 norm 1: the tail past L holds p^L, cut below `unit`.
   for (double p : {0.3, 0.9, 0.999}) {
