@@ -39,7 +39,8 @@ inline constexpr int kBlock = 32;
 inline constexpr int kMaxOrder = 5;
 // Warps sharing the scans of 32 lines: warp g owns a run of consecutive blocks.
 inline constexpr int kMaxRuns = 16;
-// Blocks a run takes at least: shorter runs spend more on stitching than on their chains.
+// Blocks a run takes at least (but a line's last run): shorter runs spend more on stitching than
+// on their chains.
 inline constexpr int kMinRunBlocks = 4;
 
 // What runs a scan's CTAs at once (a CTA per 32 lines, a warp per run): the device's SMs, the
@@ -53,9 +54,9 @@ struct ScanSlots {
 };
 
 // The runs a scan of `groups` groups of 32 lines of `blocks` blocks each takes, a group's carries
-// `group_bytes` bytes: of 1 to kMaxRuns warps a CTA, runs of at least kMinRunBlocks blocks, the
-// least estimated time. A CTA takes about a fixed part (its constants, the first loads of its
-// phases, its barriers: as long as 2.5 blocks of a run), its run's blocks, and its stitching (a
+// `group_bytes` bytes: of 1 to kMaxRuns warps a CTA, runs of at least kMinRunBlocks blocks but the
+// last, the least estimated time. A CTA takes about a fixed part (its constants, the first loads of
+// its phases, its barriers: as long as 2.5 blocks of a run), its run's blocks, and its stitching (a
 // quarter block a run); the CTAs that do not fit the SMs at once wait for a whole CTA's time. So
 // a frame with few lines splits its chains into runs to fill the SMs, and many lines (four
 // channels, a batch of frames) take as many runs as fit one wave, or whole chains. But a scan

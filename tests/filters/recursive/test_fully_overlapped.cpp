@@ -304,14 +304,18 @@ TEST_CASE("fully overlapped: the scans' runs fill whole waves of the SMs") {
   CHECK(scan_runs(512, 128, bytes(128, 3, 2), h200) == 8);
   // A batch of 512 frames of 512^2: whole chains, one warp per 32 lines.
   CHECK(scan_runs(8192, 16, bytes(16, 3, 3), h200) == 1);
-  // Whatever the case, 1 to kMaxRuns runs of at least kMinRunBlocks blocks, or one run.
+  // 1024^2 padded by a row each way (d/dy under clamp) and 1920x1080, their columns: 33 and 34
+  // blocks in 9 runs, 8 of 4 blocks, which a scan holds whole in registers at every order.
+  CHECK(scan_runs(32, 33, bytes(33, 3, 3), h200) == 9);
+  CHECK(scan_runs(60, 34, bytes(34, 3, 3), h200) == 9);
+  // Whatever the case, 1 to kMaxRuns runs of at least kMinRunBlocks blocks but the last, or one.
   for (int groups : {1, 7, 33, 136, 480, 100000})
     for (int blocks : {1, 3, 4, 17, 60, 68, 120, 1025})
       for (int r : {1, 5}) {
         const int runs = scan_runs(groups, blocks, bytes(blocks, r, 3), h200);
         CHECK(runs >= 1);
         CHECK(runs <= fully_overlapped::kMaxRuns);
-        CHECK((runs == 1 || blocks / runs >= fully_overlapped::kMinRunBlocks));
+        CHECK((runs == 1 || (blocks + runs - 1) / runs >= fully_overlapped::kMinRunBlocks));
         // A device of one SM holding one scan warp: whole chains.
         CHECK(scan_runs(groups, blocks, bytes(blocks, r, 3), {1, 1, h200.l2_bytes}) == 1);
       }
