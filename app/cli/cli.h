@@ -2,8 +2,6 @@
 // and registers its options and its action with add_*_command().
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,6 +10,10 @@
 #include "filters/core/array.h"
 #include "filters/core/engine.h"
 #include "filters/core/spec.h"
+
+namespace CLI {
+class App;  // <CLI/CLI.hpp>, included where options are added: it costs seconds a file to compile
+}  // namespace CLI
 
 namespace rf::cli {
 

@@ -6,6 +6,8 @@
 // sigma_r 50/255, kappa 2, 2 iterations) is timed per algorithm, A, C, D and exact side by side, on
 // both backends (bench::bench_edge). This file parses the options and prints and records the rows;
 // --append adds them to an existing record, so that one JSON file holds a protocol of several runs.
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -51,7 +53,7 @@ std::string today() {
   return buf;
 }
 
-std::string sigma_text(double sigma) {
+std::string sigma_or_dash(double sigma) {
   if (sigma <= 0.0) return "-";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", sigma);
@@ -63,16 +65,17 @@ void print_header() {
               "filter", "sigma", "order", "ext", "size", "ch", "format", "ms", "GiP/s", "runs");
 }
 
-void print_row(const BenchResult& r) {
+void print_bench_row(const BenchResult& r) {
   char size[48];
   if (r.depth > 0)
     std::snprintf(size, sizeof size, "%dx%dx%d", r.width, r.height, r.depth);
   else
     std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
-  std::printf("%-10s %-8s %-10s %6s %5d %-7s %11s %3d %-6s %10.3f %9.3f %5d", r.impl.c_str(),
-              r.algo.c_str(), r.filter.c_str(),
-              (sigma_text(r.sigma) + (r.sigma_y > 0.0 ? "," + sigma_text(r.sigma_y) : "")).c_str(),
-              r.order, r.ext.c_str(), size, r.channels, r.format.c_str(), r.ms, r.gips, r.runs);
+  std::printf(
+      "%-10s %-8s %-10s %6s %5d %-7s %11s %3d %-6s %10.3f %9.3f %5d", r.impl.c_str(),
+      r.algo.c_str(), r.filter.c_str(),
+      (sigma_or_dash(r.sigma) + (r.sigma_y > 0.0 ? "," + sigma_or_dash(r.sigma_y) : "")).c_str(),
+      r.order, r.ext.c_str(), size, r.channels, r.format.c_str(), r.ms, r.gips, r.runs);
   if (r.gbps > 0.0) std::printf("  %.1f GB/s", r.gbps);
   if (r.radius > 0) std::printf("  radius %d", r.radius);
   if (r.max_error >= 0.0) std::printf("  max err %.2e", r.max_error);
@@ -173,7 +176,7 @@ void write_record(const std::string& path, nlohmann::json prior, const std::stri
 // ---- The options ------------------------------------------------------------------------------
 
 // The options as typed; parse() checks them into a Plan.
-struct Args {
+struct BenchArgs {
   std::vector<int> sizes{512, 1024, 2048, 4096};
   bool no_hd = false;
   std::vector<int> orders{1, 2, 3, 4, 5};
@@ -207,7 +210,7 @@ struct Args {
 };
 
 // Which frames and cases: sizes, orders, extensions, channels, filters and algorithms.
-void add_case_options(CLI::App& cmd, Args& a) {
+void add_case_options(CLI::App& cmd, BenchArgs& a) {
   cmd.add_option("--sizes", a.sizes, "square sizes")->delimiter(',')->capture_default_str();
   cmd.add_flag("--no-hd", a.no_hd, "skip 1920x1080 and 3840x2160");
   cmd.add_option("--orders", a.orders, "orders")->delimiter(',')->capture_default_str();
@@ -231,7 +234,7 @@ void add_case_options(CLI::App& cmd, Args& a) {
 }
 
 // How often each case runs.
-void add_repeat_options(CLI::App& cmd, Args& a) {
+void add_repeat_options(CLI::App& cmd, BenchArgs& a) {
   cmd.add_option("--iterations", a.iterations,
                  "timed runs per case (default: 20 on the CPU, 100 on CUDA)");
   cmd.add_option("--warmup", a.warmup, "untimed runs first (default: 3 CPU, 10 CUDA)");
@@ -247,7 +250,7 @@ void add_repeat_options(CLI::App& cmd, Args& a) {
 }
 
 // The filters' parameters: the sigmas of every case, and the edge-aware filter's.
-void add_parameter_options(CLI::App& cmd, Args& a) {
+void add_parameter_options(CLI::App& cmd, BenchArgs& a) {
   cmd.add_option("--sigmas", a.sigmas,
                  "Gaussian sigmas, every case at each (default 4; edge-aware: 50)")
       ->delimiter(',');
@@ -271,7 +274,7 @@ void add_parameter_options(CLI::App& cmd, Args& a) {
 }
 
 // Where the results go and what runs them.
-void add_output_options(CLI::App& cmd, Args& a) {
+void add_output_options(CLI::App& cmd, BenchArgs& a) {
   cmd.add_option("--json", a.json, "also write the results to this JSON file");
   cmd.add_flag("--append", a.append,
                "with --json: add the rows to the record already in that file");
@@ -377,7 +380,7 @@ std::vector<Algorithm> parse_algorithms(const std::vector<std::string>& names,
   return algos;
 }
 
-std::vector<double> parse_sigmas(const Args& a) {
+std::vector<double> parse_sigmas(const BenchArgs& a) {
   if (a.sigma && !a.sigmas.empty()) throw UsageError("--sigma and --sigmas: give one of them");
   const std::vector<double> sigmas = a.sigma ? std::vector<double>{*a.sigma} : a.sigmas;
   for (double s : sigmas)
@@ -418,7 +421,7 @@ void check_edge(Plan& p) {
 }
 
 // The counts of runs, the backend and the record of --append.
-void check_run(Plan& p, const Args& a) {
+void check_run(Plan& p, const BenchArgs& a) {
   FilterArgs names;
   names.backend = a.backend;
   p.backend = parse_names(names).backend;
@@ -429,7 +432,7 @@ void check_run(Plan& p, const Args& a) {
   p.prior = a.append ? read_record(a.json) : nlohmann::json();
 }
 
-Plan parse(const Args& a) {
+Plan parse(const BenchArgs& a) {
   Plan p;
   BenchOptions& o = p.cases;
   const Range orders = info(Param::Order).range;
@@ -531,16 +534,16 @@ std::string cpu_name() {
   return cpu_model() + ", " + make_cpu_engine()->description();
 }
 
-void run_cpu(const Args& a, const BenchOptions& o, Record& record) {
+void run_cpu(const BenchArgs& a, const BenchOptions& o, Record& record) {
   record.add_device(cpu_name());
   std::printf("# %s; steady clock around the filter's stages (no copies)\n", record.device.c_str());
   BenchOptions c = o;
   c.iterations = a.iterations.value_or(20);
   c.warmup = a.warmup.value_or(3);
-  record.add(bench::bench_cpu(c, print_row));
+  record.add(bench::bench_cpu(c, print_bench_row));
 }
 
-void run_cuda(const Args& a, const BenchOptions& o, Record& record) {
+void run_cuda(const BenchArgs& a, const BenchOptions& o, Record& record) {
   const std::string gpu = make_engine(Backend::Cuda)->description();
   record.add_device(gpu);
   std::printf(
@@ -552,15 +555,15 @@ void run_cuda(const Args& a, const BenchOptions& o, Record& record) {
   BenchOptions g = o;
   g.iterations = a.iterations.value_or(100);
   g.warmup = a.warmup.value_or(10);
-  record.add(bench::bench_cuda(g, print_row, print_note));
+  record.add(bench::bench_cuda(g, print_bench_row, print_note));
 }
 
-void run_edge(const Args& a, const Plan& p, bool on_cpu, bool cuda, Record& record) {
+void run_edge(const BenchArgs& a, const Plan& p, bool on_cpu, bool cuda, Record& record) {
   if (on_cpu) record.add_device(cpu_name());
   if (cuda) record.add_device(make_engine(Backend::Cuda)->description());
   const bench::EdgeCase& e = p.edge_case;
   std::string sigma_list;
-  for (double s : e.sigmas) sigma_list += (sigma_list.empty() ? "" : ",") + sigma_text(s);
+  for (double s : e.sigmas) sigma_list += (sigma_list.empty() ? "" : ",") + sigma_or_dash(s);
   std::printf(
       "# edge-aware: RGB, sigma %s, sigma_r %g/255, kappa %g, %d iterations, %s; constant "
       "extension; cpu: steady clock around run(), median of %d; rfstudio: CUDA events "
@@ -573,10 +576,10 @@ void run_edge(const Args& a, const Plan& p, bool on_cpu, bool cuda, Record& reco
   const bench::Repeats cpu_repeats{a.warmup.value_or(1), a.iterations.value_or(5)};
   const bench::Repeats cuda_repeats{5, a.iterations.value_or(100)};
   record.add(bench::bench_edge(p.cases, e, photo ? &*photo : nullptr, p.edge_algos, on_cpu, cuda,
-                               cpu_repeats, cuda_repeats, print_row));
+                               cpu_repeats, cuda_repeats, print_bench_row));
 }
 
-void run_bench(const Args& a, const Plan& p) {
+void run_bench(const BenchArgs& a, const Plan& p) {
   std::string why;
   const bool cuda = p.backend != Backend::Cpu && cuda_available(&why);
   if (p.backend == Backend::Cuda && !cuda)
@@ -597,7 +600,7 @@ void run_bench(const Args& a, const Plan& p) {
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Benchmark on random data: median time of the filter alone, GiP/s = 2^30 px/s");
   add_case_options(*cmd, *args);

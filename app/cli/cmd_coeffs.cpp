@@ -1,5 +1,7 @@
 // rfcli coeffs <filter options> [--json] [--response N]: the recursive coefficients of a design
 // and, on request, its frequency response on [0, pi].
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -18,7 +20,7 @@ namespace {
 // The most points --response prints; a person asking for more has mistyped.
 constexpr int kMaxResponsePoints = 1 << 20;
 
-struct Args {
+struct CoeffsArgs {
   FilterArgs filter;
   bool json = false;
   std::optional<int> response;
@@ -66,7 +68,7 @@ void print_text(const FilterSpec& spec, const Recursive& f, const std::optional<
   }
 }
 
-void run_coeffs(const Args& a) {
+void run_coeffs(const CoeffsArgs& a) {
   const FilterSpec spec = parse_spec(a.filter);
   if (a.response && (*a.response < 2 || *a.response > kMaxResponsePoints))
     throw UsageError("--response: the number of points on [0, pi] must be in 2.." +
@@ -84,7 +86,7 @@ void run_coeffs(const Args& a) {
 }  // namespace
 
 void add_coeffs_command(CLI::App& app) {
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<CoeffsArgs>();
   CLI::App* cmd = app.add_subcommand(
       "coeffs",
       "Print the coefficients: causal y_i = b0 x_i - sum a_k y_{i-k}, anticausal z_i = b0 y_i - "

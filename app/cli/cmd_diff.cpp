@@ -1,5 +1,7 @@
 // rfcli diff A B [--border PX]: how far apart two images are, over the whole image, a band of PX
 // pixels along the border (where extension errors live) and the interior.
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -41,7 +43,7 @@ nlohmann::json to_json(const Stats& s) {
   return j;
 }
 
-void print_row(const char* name, const Stats& s) {
+void print_region(const char* name, const Stats& s) {
   if (!s.samples) {
     std::printf("%-10s %12s %12s %10s %12s\n", name, "-", "-", "-", "0");
     return;
@@ -54,7 +56,7 @@ void print_row(const char* name, const Stats& s) {
   std::printf("%-10s %12.4g %12.4g %10s %12lld\n", name, s.max_abs, s.rmse(), psnr, s.samples);
 }
 
-struct Args {
+struct DiffArgs {
   std::string a, b;
   std::optional<int> border;
   std::optional<double> sigma;
@@ -62,7 +64,7 @@ struct Args {
 };
 
 // The band's width: --border, else 3 sigma with --sigma, else 8.
-int border_width(const Args& a) {
+int border_width(const DiffArgs& a) {
   if (a.border) {
     if (*a.border < 0) throw UsageError("--border: must be >= 0");
     return *a.border;
@@ -94,7 +96,7 @@ Regions compare(const Image& a, const Image& b, int border) {
   return r;
 }
 
-void print_json(const Args& args, const Image& a, int border, const Regions& r) {
+void print_json(const DiffArgs& args, const Image& a, int border, const Regions& r) {
   nlohmann::json j;
   j["a"] = args.a;
   j["b"] = args.b;
@@ -108,16 +110,16 @@ void print_json(const Args& args, const Image& a, int border, const Regions& r) 
   std::printf("%s\n", j.dump(2).c_str());
 }
 
-void print_table(const Args& args, const Image& a, int border, const Regions& r) {
+void print_table(const DiffArgs& args, const Image& a, int border, const Regions& r) {
   std::printf("%s vs %s: %dx%d, %d channel%s, border band %d px\n", args.a.c_str(), args.b.c_str(),
               a.width, a.height, a.channels, a.channels == 1 ? "" : "s", border);
   std::printf("%-10s %12s %12s %10s %12s\n", "region", "max abs", "rmse", "psnr dB", "samples");
-  print_row("whole", r.whole);
-  print_row("border", r.band);
-  print_row("interior", r.interior);
+  print_region("whole", r.whole);
+  print_region("border", r.band);
+  print_region("interior", r.interior);
 }
 
-void run_diff(const Args& args) {
+void run_diff(const DiffArgs& args) {
   const int border = border_width(args);
   if (check_only()) return;
   const Image a = io::read_image(args.a);
@@ -137,7 +139,7 @@ void run_diff(const Args& args) {
 }  // namespace
 
 void add_diff_command(CLI::App& app) {
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<DiffArgs>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "Max abs, RMSE and PSNR (peak 1) over the whole image, its border band and interior");
   cmd->add_option("A", args->a, "first image")->required();

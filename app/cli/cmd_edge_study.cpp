@@ -3,6 +3,8 @@
 // and images), and the CPU and CUDA backends' times for every algorithm on one large RGB image.
 #include <omp.h>
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,7 @@
 // rfcli filter IN OUT <filter options>: filter an image with the chosen backend, every image of a
 // folder into another folder, or a volume (a multi-page TIFF) along the axes asked.
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Args {
+struct FilterCommandArgs {
   std::string in, out;
   std::optional<int> bits;
   FilterArgs filter;
@@ -44,8 +46,8 @@ std::string summary(const std::string& in, const std::string& size, int channels
 // A volume (depth pages of width x height) filtered along `axes` (z 0, y 1, x 2) with `spec`:
 // its sigma along x and y, sigma_z through the pages, its derivative's orders along x and y (a
 // measure over the axes filtered).
-std::string filter_volume(const Args& a, const FilterSpec& spec, io::Volume v, int in_bits,
-                          const std::vector<int>& axes) {
+std::string filter_volume(const FilterCommandArgs& a, const FilterSpec& spec, io::Volume v,
+                          int in_bits, const std::vector<int>& axes) {
   std::string named;
   const ArraySpec array = volume_spec(spec, axes, a.sigma_z, &named);
   const int out_bits = output_depth(spec, a.out, a.bits, in_bits);
@@ -120,7 +122,7 @@ void report_failure(const std::string& in, const std::string& out, const std::st
   std::fprintf(stderr, "rfcli: %s\n", line.c_str());
 }
 
-void filter_folder(const Args& a, const FilterSpec& spec) {
+void filter_folder(const FilterCommandArgs& a, const FilterSpec& spec) {
   const std::vector<std::string> names = list_images(a.in);
   // A --bits the output format cannot store is refused before anything is written.
   for (const std::string& name : names) output_depth(spec, name, a.bits, 32);
@@ -151,7 +153,7 @@ void filter_folder(const Args& a, const FilterSpec& spec) {
   std::printf("%zu images -> %s\n", names.size(), a.out.c_str());
 }
 
-void filter_one(const Args& a, const FilterSpec& spec) {
+void filter_one(const FilterCommandArgs& a, const FilterSpec& spec) {
   // A TIFF may be a stack of pages; --axes filters any image as a volume.
   if (!a.axes.empty() || a.sigma_z || is_tiff_name(a.in)) {
     int bits = 8;
@@ -172,7 +174,7 @@ void filter_one(const Args& a, const FilterSpec& spec) {
 }  // namespace
 
 void add_filter_command(CLI::App& app) {
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<FilterCommandArgs>();
   CLI::App* cmd = app.add_subcommand(
       "filter",
       "Filter an image (PNG, JPEG, BMP, TGA, HDR, TIFF, PFM), or every image of a folder");

@@ -1,5 +1,7 @@
 // rfcli lee-table and lee-bench: Table 2 and the speed comparison of Lee et al. 2014
 // (one-way vs two-way partitioned YVRG), with our overlapped block-parallel filter alongside.
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

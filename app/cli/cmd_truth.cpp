@@ -1,5 +1,7 @@
 // rfcli truth IN OUT <filter options>: the double-precision ground truth of a filter, of an image
 // or of a volume (a multi-page TIFF) along the axes asked.
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <memory>

@@ -1,5 +1,7 @@
 #include "app/cli/cli.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>

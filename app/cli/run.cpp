@@ -1,4 +1,6 @@
 // rfcli's command line, parsed and run: every error is one line on stderr and exit status 2.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <string>
 
