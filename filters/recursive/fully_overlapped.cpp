@@ -80,7 +80,7 @@ LineConstants line_constants(const modal::Form& form, int n, std::int64_t lines,
 int scan_runs(std::int64_t groups, int blocks, std::int64_t group_bytes, const ScanSlots& slots) {
   // Times in quarter blocks of a run: the fixed part 10, a block 4, a run's stitching 1.
   // Runs of kMinRunBlocks blocks but the last: 33 blocks take 9 runs, 8 of 4 and one of 1, rather
-  // than 7 of 5, longer than the 4 blocks a scan holds whole in its registers above order 1.
+  // than 7 of 5, longer than the whole_run_blocks a scan holds in its registers above order 1.
   const int most = std::clamp((blocks + kMinRunBlocks - 1) / kMinRunBlocks, 1, kMaxRuns);
   const std::int64_t sms = std::max(1, slots.sms);
   const int warps = std::max(1, slots.warps_per_sm);

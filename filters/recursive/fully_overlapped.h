@@ -39,9 +39,12 @@ inline constexpr int kBlock = 32;
 inline constexpr int kMaxOrder = 5;
 // Warps sharing the scans of 32 lines: warp g owns a run of consecutive blocks.
 inline constexpr int kMaxRuns = 16;
+// Blocks of a run that a scan holds whole in its registers from its first load to its last store
+// (the CUDA scan's chunk): 8 at order 1, 4 above, where its registers hold no more.
+constexpr int whole_run_blocks(int order) { return order <= 1 ? 8 : 4; }
 // Blocks a run takes at least (but a line's last run): shorter runs spend more on stitching than
-// on their chains.
-inline constexpr int kMinRunBlocks = 4;
+// on their chains, and longer ones are no longer whole above order 1.
+inline constexpr int kMinRunBlocks = whole_run_blocks(kMaxOrder);
 
 // What runs a scan's CTAs at once (a CTA per 32 lines, a warp per run): the device's SMs, the
 // scan warps an SM holds, which the scan kernel's registers set (128 a thread, its launch bound:

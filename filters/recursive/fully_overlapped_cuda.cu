@@ -108,7 +108,7 @@ __device__ __forceinline__ void mode_mul(const float* d, float (&x)[NR + 2 * NC]
 // row, of one channel), one warp per run of blocks. Each phase loads a chunk of a run's carries at
 // once, so that their latencies overlap. Every map along the scans acts on each mode alone.
 template <int R>
-constexpr int kChunkOf = R <= 1 ? 8 : 4;  // registers allow longer chunks for order 1
+constexpr int kChunkOf = whole_run_blocks(R);
 
 // kWhole: every run of the launch is at most a chunk (LineMatrices::run_len), and stays in pc and
 // ec from its first load to its last store: the later phases take it from the registers instead of
