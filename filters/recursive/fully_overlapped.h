@@ -41,7 +41,9 @@ inline constexpr int kMaxOrder = 5;
 inline constexpr int kMaxRuns = 16;
 // Blocks of a run that a scan holds whole in its registers from its first load to its last store
 // (the CUDA scan's chunk): 8 at order 1, 4 above, where its registers hold no more.
-constexpr int whole_run_blocks(int order) { return order <= 1 ? 8 : 4; }
+constexpr int whole_run_blocks(int order) {
+  return order <= 1 ? 8 : 4;
+}
 // Blocks a run takes at least (but a line's last run): shorter runs spend more on stitching than
 // on their chains, and longer ones are no longer whole above order 1.
 inline constexpr int kMinRunBlocks = whole_run_blocks(kMaxOrder);
