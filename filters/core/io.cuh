@@ -65,7 +65,11 @@ struct PitchedChannel {
   struct Column {
     const char* p;
     std::size_t pitch;
-    __device__ Vec<1> at() const { return {Decode{}(*reinterpret_cast<const T*>(p))}; }
+    __device__ Vec<1> at() const { return {Decode{}(raw())}; }
+    // The stored value and its decoding apart, so that a column can be loaded whole before any
+    // of it is decoded (load_column).
+    __device__ T raw() const { return *reinterpret_cast<const T*>(p); }
+    static __device__ float decode(T v) { return Decode{}(v); }
     __device__ void next() { p += pitch; }
   };
   __device__ Vec<1> operator()(int x, int y) const {
@@ -98,7 +102,9 @@ struct Reader<1, IoKind::SurfF32> {
   struct Column {
     cudaSurfaceObject_t surf;
     int x, y;
-    __device__ Vec<1> at() const { return {surf2Dread<float>(surf, x * int(sizeof(float)), y)}; }
+    __device__ Vec<1> at() const { return {raw()}; }
+    __device__ float raw() const { return surf2Dread<float>(surf, x * int(sizeof(float)), y); }
+    static __device__ float decode(float v) { return v; }
     __device__ void next() { ++y; }
   };
   __device__ Vec<1> operator()(int x, int y) const {

@@ -128,6 +128,11 @@ struct ChannelReader {
   struct Column {
     typename Rd::Column col;
     __device__ float at() const { return col.at().v[0]; }
+    __device__ auto raw() const { return col.raw(); }
+    template <class T>
+    static __device__ float decode(T v) {
+      return Rd::Column::decode(v);
+    }
     __device__ void next() { col.next(); }
   };
   __device__ float operator()(int x, int y) const { return rd(x, y).v[0]; }
@@ -178,9 +183,18 @@ template <bool kPadded, class Rd>
 __device__ __forceinline__ void load_column(const Args& a, Rd rd, int x, int y0, int len,
                                             float (&v)[kBlock]) {
   if constexpr (!kPadded) {
+    // The stored values first, zero past len (which decodes to 0), then decoded: with each load
+    // and its conversion under one predicate, ptxas issued a 16-bit frame's loads a few at a
+    // time between conversions, and the output stage of a 512^2 uint16 or float16 frame took 1.5
+    // times float32's (docs/bench/README.md, "16-bit frames: the output stage's loads").
     auto col = rd.column(x, y0);
+    using Column = decltype(col);
+    using Raw = decltype(col.raw());
+    Raw raw[kBlock];
     RF_UNROLL
-    for (int k = 0; k < kBlock; ++k, col.next()) v[k] = k < len ? col.at() : 0.f;
+    for (int k = 0; k < kBlock; ++k, col.next()) raw[k] = k < len ? col.raw() : Raw(0);
+    RF_UNROLL
+    for (int k = 0; k < kBlock; ++k) v[k] = Column::decode(raw[k]);
   } else {
     // The image's rows through a cursor: row k of the block is the image's row y0 + k - 1.
     const bool first = y0 == 0, last = y0 + len == a.height;
