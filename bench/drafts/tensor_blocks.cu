@@ -625,7 +625,8 @@ struct DirectForm {
   std::vector<double> a;
 };
 
-// Young and van Vliet's third-order Gaussian (Signal Processing 44, 1995, eqs. 8a/8b and 11b).
+// Young and van Vliet's third-order Gaussian (Signal Processing 44, 1995): q from sigma, then
+// the coefficients from q.
 DirectForm young_van_vliet(double sigma) {
   const double q =
       sigma >= 2.5 ? 0.98711 * sigma - 0.96330 : 3.97156 - 4.14554 * std::sqrt(1 - 0.26891 * sigma);
