@@ -38,14 +38,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                    \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      std::fprintf(stderr, "lookback_chain: %s: %s\n", #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                 \
-    }                                                                               \
-  } while (0)
+#include "filters/core/cuda_check.cuh"
 
 namespace {
 
@@ -59,6 +52,25 @@ struct Poles {
   float d[kMaxR];  // p^32: a block's transfer
 };
 
+// Block (r, c)'s own causal carries in this lane's column: its 32 samples read, then R modes run
+// down them from zero.
+template <int R>
+__device__ __forceinline__ void own_carries(const float* __restrict__ x, int width, int r, int c,
+                                            const Poles& poles, float (&s)[R]) {
+  const int lane = threadIdx.x;
+  float v[kBlock];
+  const float* col = x + std::size_t(r) * kBlock * width + c * kBlock + lane;
+#pragma unroll
+  for (int i = 0; i < kBlock; ++i) v[i] = col[std::size_t(i) * width];
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    float acc = 0.f;
+#pragma unroll
+    for (int i = 0; i < kBlock; ++i) acc = fmaf(poles.p[k], acc, v[i]);
+    s[k] = acc;
+  }
+}
+
 // status[block]: 0 nothing yet, 1 Pbar published, 2 P published. Carries [block][k][lane].
 template <int R, int kMode>
 __global__ void __launch_bounds__(32)
@@ -70,19 +82,8 @@ __global__ void __launch_bounds__(32)
   __syncwarp();
   const unsigned t = s_ticket;
   const int cols = width / kBlock, r = int(t / cols), c = int(t % cols);
-  // The block's column from zero: its incomplete causal carries.
-  float v[kBlock];
-  const float* col = x + std::size_t(r) * kBlock * width + c * kBlock + lane;
-#pragma unroll
-  for (int i = 0; i < kBlock; ++i) v[i] = col[std::size_t(i) * width];
-  float s[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k) {
-    float acc = 0.f;
-#pragma unroll
-    for (int i = 0; i < kBlock; ++i) acc = fmaf(poles.p[k], acc, v[i]);
-    s[k] = acc;
-  }
+  float s[R];  // the block's column from zero: its incomplete causal carries
+  own_carries<R>(x, width, r, c, poles, s);
   const int self = r * cols + c;
   auto publish = [&](float* dst, const float(&val)[R], int flag) {
 #pragma unroll
@@ -217,18 +218,8 @@ __global__ void __launch_bounds__(32)
   __syncwarp();
   const unsigned t = s_ticket;
   const int cols = width / kBlock, r = int(t / cols), c = int(t % cols);
-  float v[kBlock];
-  const float* col = x + std::size_t(r) * kBlock * width + c * kBlock + lane;
-#pragma unroll
-  for (int i = 0; i < kBlock; ++i) v[i] = col[std::size_t(i) * width];
   float s[R];
-#pragma unroll
-  for (int k = 0; k < R; ++k) {
-    float acc = 0.f;
-#pragma unroll
-    for (int i = 0; i < kBlock; ++i) acc = fmaf(poles.p[k], acc, v[i]);
-    s[k] = acc;
-  }
+  own_carries<R>(x, width, r, c, poles, s);
   // The m-th block up the column.
   auto word = [&](int m, int k) {
     return words + (std::size_t((r - m) * cols + c) * R + k) * 32 + lane;
@@ -254,6 +245,8 @@ __global__ void __launch_bounds__(32 * S)
   __syncthreads();
   const unsigned t = s_ticket;
   const int cols = width / kBlock, sr = int(t / cols), c = int(t % cols), r = sr * S + w;
+  // Each block's own carries straight into shared memory (own_carries' loop, written out: through
+  // it the strip kernels compiled to other code than the one measured).
   float v[kBlock];
   const float* col = x + std::size_t(r) * kBlock * width + c * kBlock + lane;
 #pragma unroll
@@ -363,10 +356,10 @@ void run(int size, const float* dx, const std::vector<float>& hx, std::vector<Ro
   unsigned* ticket;
   int* status;
   float *pbar, *pfull;
-  CHECK(cudaMalloc(&ticket, sizeof(unsigned)));
-  CHECK(cudaMalloc(&status, sizeof(int) * blocks));
-  CHECK(cudaMalloc(&pbar, sizeof(float) * blocks * R * 32));
-  CHECK(cudaMalloc(&pfull, sizeof(float) * blocks * R * 32));
+  CUDA_CHECK(cudaMalloc(&ticket, sizeof(unsigned)));
+  CUDA_CHECK(cudaMalloc(&status, sizeof(int) * blocks));
+  CUDA_CHECK(cudaMalloc(&pbar, sizeof(float) * blocks * R * 32));
+  CUDA_CHECK(cudaMalloc(&pfull, sizeof(float) * blocks * R * 32));
   // Serial reference: every column's state at the end of each block, in double.
   std::vector<double> ref(std::size_t(blocks) * R * 32);
   for (int x = 0; x < size; ++x)
@@ -381,28 +374,28 @@ void run(int size, const float* dx, const std::vector<float>& hx, std::vector<Ro
       }
     }
   cudaEvent_t a, e;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&e));
+  CUDA_CHECK(cudaEventCreate(&a));
+  CUDA_CHECK(cudaEventCreate(&e));
   unsigned long long* words;
-  CHECK(cudaMalloc(&words, sizeof(unsigned long long) * blocks * R * 32));
-  CHECK(cudaMemset(words, 0, sizeof(unsigned long long) * blocks * R * 32));
+  CUDA_CHECK(cudaMalloc(&words, sizeof(unsigned long long) * blocks * R * 32));
+  CUDA_CHECK(cudaMemset(words, 0, sizeof(unsigned long long) * blocks * R * 32));
   static unsigned epoch = 0;  // the flagged kernels' launches, so that no word needs clearing
   // Times `go` (one launch, after the ticket and status are cleared) 60 times, the median of the
   // last 50, and checks the complete carries `fetch` copies back against the serial scan.
   auto one = [&](const char* name, const std::vector<double>* want, auto go, auto fetch) {
     std::vector<float> t;
     for (int i = 0; i < 60; ++i) {
-      CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
-      CHECK(cudaMemsetAsync(status, 0, sizeof(int) * blocks));
-      CHECK(cudaEventRecord(a));
+      CUDA_CHECK(cudaMemsetAsync(ticket, 0, sizeof(unsigned)));
+      CUDA_CHECK(cudaMemsetAsync(status, 0, sizeof(int) * blocks));
+      CUDA_CHECK(cudaEventRecord(a));
       go();
-      CHECK(cudaEventRecord(e));
-      CHECK(cudaEventSynchronize(e));
+      CUDA_CHECK(cudaEventRecord(e));
+      CUDA_CHECK(cudaEventSynchronize(e));
       float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, a, e));
+      CUDA_CHECK(cudaEventElapsedTime(&ms, a, e));
       if (i >= 10) t.push_back(ms);
     }
-    CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaGetLastError());
     double err = 0, mx = 0;
     if (want) {
       std::vector<float> got(want->size());
@@ -424,7 +417,7 @@ void run(int size, const float* dx, const std::vector<float>& hx, std::vector<Ro
     return [=] { kernel<<<blocks, 32>>>(dx, size, size, poles, ticket, status, pbar, pfull); };
   };
   auto from_floats = [&](std::vector<float>& got) {
-    CHECK(cudaMemcpy(got.data(), pfull, got.size() * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got.data(), pfull, got.size() * 4, cudaMemcpyDeviceToHost));
   };
   auto flagged = [&](auto kernel) {
     return [=] { kernel<<<blocks, 32>>>(dx, size, size, poles, ticket, ++epoch, words); };
@@ -434,7 +427,7 @@ void run(int size, const float* dx, const std::vector<float>& hx, std::vector<Ro
     std::vector<unsigned long long> w(got.size());
     const std::size_t each = w.size() / from.size();
     for (std::size_t b = 0; b < from.size(); ++b)
-      CHECK(cudaMemcpy(w.data() + b * each, from[b], each * 8, cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(w.data() + b * each, from[b], each * 8, cudaMemcpyDeviceToHost));
     for (std::size_t i = 0; i < w.size(); ++i) {
       const auto bits = static_cast<std::uint32_t>(w[i]);
       std::memcpy(&got[i], &bits, 4);
@@ -495,12 +488,12 @@ void run(int size, const float* dx, const std::vector<float>& hx, std::vector<Ro
       }
   float *dc, *dr;
   unsigned long long* rwords;
-  CHECK(cudaMalloc(&dc, n * 4));
-  CHECK(cudaMalloc(&dr, n * 4));
-  CHECK(cudaMalloc(&rwords, n * 8));
-  CHECK(cudaMemset(rwords, 0, n * 8));
-  CHECK(cudaMemcpy(dc, hc.data(), n * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dr, hr.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMalloc(&dc, n * 4));
+  CUDA_CHECK(cudaMalloc(&dr, n * 4));
+  CUDA_CHECK(cudaMalloc(&rwords, n * 8));
+  CUDA_CHECK(cudaMemset(rwords, 0, n * 8));
+  CUDA_CHECK(cudaMemcpy(dc, hc.data(), n * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dr, hr.data(), n * 4, cudaMemcpyHostToDevice));
   auto wavefront = [&](auto kernel) {
     return
         [=] { kernel<<<blocks, 32>>>(dc, dr, cols, cols, poles, ticket, ++epoch, words, rwords); };
@@ -522,12 +515,12 @@ void run(int size, const float* dx, const std::vector<float>& hx, std::vector<Ro
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int draft_main(int argc, char** argv) {
   std::string json;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--json" && i + 1 < argc) json = argv[++i];
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("# %s, %d SMs; a warp per 32 x 32 block, tickets in chain order\n", prop.name,
               prop.multiProcessorCount);
   std::vector<Row> rows;
@@ -537,8 +530,8 @@ int main(int argc, char** argv) {
     std::vector<float> hx(std::size_t(size) * size);
     for (auto& v : hx) v = sample(rng);
     float* dx;
-    CHECK(cudaMalloc(&dx, hx.size() * 4));
-    CHECK(cudaMemcpy(dx, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&dx, hx.size() * 4));
+    CUDA_CHECK(cudaMemcpy(dx, hx.data(), hx.size() * 4, cudaMemcpyHostToDevice));
     run<1>(size, dx, hx, rows);
     run<3>(size, dx, hx, rows);
     run<5>(size, dx, hx, rows);
@@ -561,4 +554,14 @@ int main(int argc, char** argv) {
     std::fclose(f);
   }
   return 0;
+}
+
+// A failed CUDA call (CUDA_CHECK throws rf::DeviceError): one line naming it, exit status 2.
+int main(int argc, char** argv) {
+  try {
+    return draft_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lookback_chain: %s\n", e.what());
+    return 2;
+  }
 }

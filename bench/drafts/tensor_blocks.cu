@@ -34,14 +34,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                   \
-  do {                                                                             \
-    cudaError_t e_ = (x);                                                          \
-    if (e_ != cudaSuccess) {                                                       \
-      std::fprintf(stderr, "tensor_blocks: %s: %s\n", #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                \
-    }                                                                              \
-  } while (0)
+#include "filters/core/cuda_check.cuh"
 
 namespace {
 
@@ -826,20 +819,20 @@ float median(std::vector<float> v) {
 template <class F>
 float time_ms(F&& launch, int warmup = 10, int runs = 100) {
   cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
+  CUDA_CHECK(cudaEventCreate(&a));
+  CUDA_CHECK(cudaEventCreate(&b));
   for (int i = 0; i < warmup; ++i) launch();
   std::vector<float> t;
   for (int i = 0; i < runs; ++i) {
-    CHECK(cudaEventRecord(a));
+    CUDA_CHECK(cudaEventRecord(a));
     launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
+    CUDA_CHECK(cudaEventRecord(b));
+    CUDA_CHECK(cudaEventSynchronize(b));
     float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
     t.push_back(ms);
   }
-  CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   cudaEventDestroy(a);
   cudaEventDestroy(b);
   return median(t);
@@ -859,22 +852,23 @@ void run_order(int size, double sigma, const float* dx, float* dout, float* dcc,
   Fragments<R> fr;
   build_fragments<R>(map, fr);
   Fragments<R>* dfr;
-  CHECK(cudaMalloc(&dfr, sizeof fr));
-  CHECK(cudaMemcpy(dfr, &fr, sizeof fr, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMalloc(&dfr, sizeof fr));
+  CUDA_CHECK(cudaMemcpy(dfr, &fr, sizeof fr, cudaMemcpyHostToDevice));
   const int w = size, h = size, bw = w / kBlock, blocks = bw * (h / kBlock);
   int sms = 0, per_sm = 0;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   std::vector<float> got(std::size_t(w) * h);
   auto one = [&](auto kernel, const char* what, int warps = kWarps, std::size_t shared = 0) {
     if (shared)
-      CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * warps, shared));
+      CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * warps, shared));
     const int per_cta = std::string(what).rfind("pairs", 0) == 0 ? warps / 2 : warps;
     const int grid = std::min(std::max(1, per_sm) * sms, (blocks + per_cta - 1) / per_cta);
-    CHECK(cudaMemset(dout, 0, got.size() * 4));
+    CUDA_CHECK(cudaMemset(dout, 0, got.size() * 4));
     auto launch = [&] { kernel<<<grid, 32 * warps, shared>>>(dx, dcc, dcr, dout, w, h, dfr); };
     const float ms = time_ms(launch);
-    CHECK(cudaMemcpy(got.data(), dout, got.size() * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(got.data(), dout, got.size() * 4, cudaMemcpyDeviceToHost));
     // Against the two products in double on a sample of blocks: the corners, a diagonal.
     double err = 0, ref_max = 0;
     for (int blk = 0; blk < blocks; blk += std::max(1, blocks / 257)) {
@@ -915,7 +909,7 @@ void run_order(int size, double sigma, const float* dx, float* dout, float* dcc,
   one(staged_kernel<R, 1>, "staged 1xTF32", kStagedWarps, Staged<R>::bytes());
   one(pair_kernel<R, 3>, "pairs 3xTF32", kPairWarps, pair_bytes<R>());
   one(pair_kernel<R, 1>, "pairs 1xTF32", kPairWarps, pair_bytes<R>());
-  CHECK(cudaFree(dfr));
+  CUDA_CHECK(cudaFree(dfr));
 }
 
 template <int R>
@@ -925,15 +919,15 @@ void run_perimeters(int size, double sigma, const float* dx, const std::vector<f
   PerimeterFragments<R> fr;
   build_perimeter_fragments<R>(pm, fr);
   PerimeterFragments<R>* dfr;
-  CHECK(cudaMalloc(&dfr, sizeof fr));
-  CHECK(cudaMemcpy(dfr, &fr, sizeof fr, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMalloc(&dfr, sizeof fr));
+  CUDA_CHECK(cudaMemcpy(dfr, &fr, sizeof fr, cudaMemcpyHostToDevice));
   const int w = size, h = size, bw = w / kBlock, blocks = bw * (h / kBlock);
   const std::size_t nc = std::size_t(bw) * 3 * R * size;
   float *dcc, *dcr;
-  CHECK(cudaMalloc(&dcc, nc * 4));
-  CHECK(cudaMalloc(&dcr, nc * 4));
+  CUDA_CHECK(cudaMalloc(&dcc, nc * 4));
+  CUDA_CHECK(cudaMalloc(&dcr, nc * 4));
   int sms = 0, per_sm = 0;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const float read_ms = time_ms([&] {
     read_kernel<<<sms * 8, 256>>>(reinterpret_cast<const float4*>(dx),
                                   reinterpret_cast<float4*>(dcc), std::size_t(w) * h / 4, nc / 4);
@@ -947,17 +941,18 @@ void run_perimeters(int size, double sigma, const float* dx, const std::vector<f
   auto one = [&](auto kernel, const char* what) {
     const std::size_t shared =
         sizeof(PerimeterFragments<R>) + std::size_t(3 * kStagedWarps) * 32 * kStage * 4;
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-    CHECK(
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * kStagedWarps, shared));
     const int grid =
         std::min(std::max(1, per_sm) * sms, (blocks + kStagedWarps - 1) / kStagedWarps);
-    CHECK(cudaMemset(dcc, 0, nc * 4));
-    CHECK(cudaMemset(dcr, 0, nc * 4));
+    CUDA_CHECK(cudaMemset(dcc, 0, nc * 4));
+    CUDA_CHECK(cudaMemset(dcr, 0, nc * 4));
     auto launch = [&] { kernel<<<grid, 32 * kStagedWarps, shared>>>(dx, dcc, dcr, w, h, dfr); };
     const float ms = time_ms(launch);
-    CHECK(cudaMemcpy(gc.data(), dcc, nc * 4, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(gr.data(), dcr, nc * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(gc.data(), dcc, nc * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(gr.data(), dcr, nc * 4, cudaMemcpyDeviceToHost));
     double err = 0, ref_max = 0;
     for (int blk = 0; blk < blocks; blk += std::max(1, blocks / 257)) {
       const int bx = blk % bw, by = blk / bw, x0 = bx * kBlock, y0 = by * kBlock;
@@ -986,19 +981,19 @@ void run_perimeters(int size, double sigma, const float* dx, const std::vector<f
   };
   one(perimeters_kernel<R, 3>, "perimeters 3xTF32");
   one(perimeters_kernel<R, 1>, "perimeters 1xTF32");
-  CHECK(cudaFree(dfr));
-  CHECK(cudaFree(dcc));
-  CHECK(cudaFree(dcr));
+  CUDA_CHECK(cudaFree(dfr));
+  CUDA_CHECK(cudaFree(dcc));
+  CUDA_CHECK(cudaFree(dcr));
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int draft_main(int argc, char** argv) {
   std::string json;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--json" && i + 1 < argc) json = argv[++i];
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("# %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   std::vector<Row> rows;
   std::mt19937 rng(20261203);
@@ -1011,13 +1006,13 @@ int main(int argc, char** argv) {
     for (auto& v : hcc) v = carry(rng);
     for (auto& v : hcr) v = carry(rng);
     float *dx, *dout, *dcc, *dcr;
-    CHECK(cudaMalloc(&dx, n * 4));
-    CHECK(cudaMalloc(&dout, n * 4));
-    CHECK(cudaMalloc(&dcc, nc * 4));
-    CHECK(cudaMalloc(&dcr, nc * 4));
-    CHECK(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcc, hcc.data(), nc * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcr, hcr.data(), nc * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&dx, n * 4));
+    CUDA_CHECK(cudaMalloc(&dout, n * 4));
+    CUDA_CHECK(cudaMalloc(&dcc, nc * 4));
+    CUDA_CHECK(cudaMalloc(&dcr, nc * 4));
+    CUDA_CHECK(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dcc, hcc.data(), nc * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dcr, hcr.data(), nc * 4, cudaMemcpyHostToDevice));
     for (int r : {1, 3, 5}) {
       // The copy of this order's bytes: the frame, 2R column and row carries per 32 lines.
       const std::size_t c4 = std::size_t(size / kBlock) * 2 * r * size / 4;
@@ -1063,4 +1058,14 @@ int main(int argc, char** argv) {
     std::fclose(f);
   }
   return 0;
+}
+
+// A failed CUDA call (CUDA_CHECK throws rf::DeviceError): one line naming it, exit status 2.
+int main(int argc, char** argv) {
+  try {
+    return draft_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tensor_blocks: %s\n", e.what());
+    return 2;
+  }
 }
