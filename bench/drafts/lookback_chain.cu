@@ -22,7 +22,7 @@
 // The complete carries are checked against a serial scan in double.
 //
 // Build: the CMake target lookback_chain_draft (CUDA_ARCHITECTURES 90), or
-//        nvcc -O3 -std=c++17 -arch=sm_90 bench/drafts/lookback_chain.cu -o lookback_chain_draft
+//        nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/drafts/lookback_chain.cu -o lookback_chain_draft
 // Run:   lookback_chain_draft [--json FILE]    (1024^2, 2048^2 and 4096^2 frames, R = 1, 3, 5)
 // Record: docs/bench/lookback-chain-h200.json (docs/bench/README.md, "Carries down a column of
 // blocks").

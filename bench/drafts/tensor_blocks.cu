@@ -19,7 +19,7 @@
 // Stage 5 runs in three layouts (fragments loaded from memory; staged through shared memory with
 // cp.async; staged, two warps a block), stage 1 staged; each in 3xTF32 and in plain TF32.
 //
-// Build: nvcc -O3 -std=c++17 -arch=sm_90 bench/drafts/tensor_blocks.cu -o tensor_blocks
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/drafts/tensor_blocks.cu -o tensor_blocks
 //        (or the CMake target tensor_blocks_draft)
 // Run:   tensor_blocks [--json FILE]    (2048^2 and 4096^2, orders 1, 3, 5, sigma 4; every
 //        result checked against the same products in double on 257 blocks)
