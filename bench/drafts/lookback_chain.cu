@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/drafts/draft_main.h"
 #include "filters/core/cuda_check.cuh"
 
 namespace {
@@ -556,12 +557,6 @@ int draft_main(int argc, char** argv) {
   return 0;
 }
 
-// A failed CUDA call (CUDA_CHECK throws rf::DeviceError): one line naming it, exit status 2.
 int main(int argc, char** argv) {
-  try {
-    return draft_main(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lookback_chain: %s\n", e.what());
-    return 2;
-  }
+  return rf::drafts::run_draft("lookback_chain", draft_main, argc, argv);
 }

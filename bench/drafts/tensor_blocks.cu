@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/drafts/draft_main.h"
 #include "filters/core/cuda_check.cuh"
 
 namespace {
@@ -1060,12 +1061,6 @@ int draft_main(int argc, char** argv) {
   return 0;
 }
 
-// A failed CUDA call (CUDA_CHECK throws rf::DeviceError): one line naming it, exit status 2.
 int main(int argc, char** argv) {
-  try {
-    return draft_main(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tensor_blocks: %s\n", e.what());
-    return 2;
-  }
+  return rf::drafts::run_draft("tensor_blocks", draft_main, argc, argv);
 }
