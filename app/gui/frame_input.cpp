@@ -19,6 +19,12 @@ void FrameInput::set(const app::Frame& frame) {
   arrival_ = Clock::now();
 }
 
+void FrameInput::resend() {
+  arrival_ = Clock::now();
+  converted_version_ = ~0ull;
+  input_version_ = ~0ull;
+}
+
 const app::Frame& FrameInput::prepared(bool for_gpu) {
   const app::Frame& f = *frame_;
   const bool convert = for_gpu ? f.encoding == app::Encoding::Rgba && f.format == PixelFormat::R32F

@@ -24,9 +24,11 @@ class FrameInput {
   // Increases with every set(): the identity of the current frame.
   std::uint64_t version() const { return version_; }
 
-  // When the frame arrived from the source; restamp() when it is sent again as if new (timing).
+  // When the frame arrived from the source.
   Clock::time_point arrival() const { return arrival_; }
-  void restamp() { arrival_ = Clock::now(); }
+  // The current frame sent again as if new (timing): it arrives now, and each conversion is made
+  // again on its next use, into the buffers it has. The version stays.
+  void resend();
 
   // The frame as a path takes it. The GPU path: RGBA8, RGBA32F or a camera format as it came (a
   // one-channel float frame widened to RGBA); the copy path: RGBA (camera formats converted here).

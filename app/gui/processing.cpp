@@ -28,8 +28,9 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   select_engine(spec.backend);
   if (!engines_.engine()) return false;
   const bool new_frame = submitted_version_ != frame_.version() || upload_every_frame;
-  // A frame sent again for timing arrives now: its latency counts from this send.
-  if (upload_every_frame && submitted_version_ == frame_.version()) frame_.restamp();
+  // A frame sent again for timing arrives now and is converted again: its latency counts from
+  // this send, and its upload includes the conversion a new frame has.
+  if (upload_every_frame && submitted_version_ == frame_.version()) frame_.resend();
   const bool changed = !have_result_ || spec != last_spec_ || new_frame;
   if (!changed && !always) return false;
   try {

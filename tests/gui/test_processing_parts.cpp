@@ -139,6 +139,33 @@ TEST_CASE("frame input: camera formats pass to the GPU as they came, to the copy
     CHECK(img.pixels[i] == from_unorm8(rgba.bytes[i]));
 }
 
+TEST_CASE("frame input: a frame sent again is converted again, its version kept") {
+  // A camera format, so that both conversions (to RGBA for the copy path, to float) are made.
+  app::Frame yuyv = app::render_pattern("moving-bar", 16, 8, 3, app::Encoding::Yuyv);
+  FrameInput in;
+  in.set(yuyv);
+  in.input();
+  in.prepared(false);
+  REQUIRE(in.input_ready());
+  const auto first = in.arrival();
+  // What the conversions read changes (a frame sent again is the same, but the test must see
+  // that they ran again, not that they kept their results).
+  for (std::size_t i = 0; i < yuyv.bytes.size(); ++i)
+    yuyv.bytes[i] = std::uint8_t(yuyv.bytes[i] ^ 0x5a);
+  in.resend();
+  CHECK(in.version() == 1);
+  CHECK(in.arrival() >= first);
+  CHECK_FALSE(in.input_ready());
+  app::Frame rgba;
+  app::to_rgba(yuyv, rgba);
+  CHECK(in.prepared(false).bytes == rgba.bytes);
+  const Image& img = in.input();
+  REQUIRE(img.pixels.size() == rgba.bytes.size());
+  for (std::size_t i = 0; i < rgba.bytes.size(); ++i)
+    CHECK(img.pixels[i] == from_unorm8(rgba.bytes[i]));
+  CHECK(in.input_ready());
+}
+
 TEST_CASE("engine choice: the CPU, CUDA with and without interop, and the steps down") {
   std::string error;
   EngineChoice cpu;
