@@ -35,6 +35,13 @@ double median_of(const std::vector<FrameTiming>& log, Get get, Runs runs) {
   return v[v.size() / 2];
 }
 
+// The median over the runs with a new frame, "-" where none after the first had one (a still
+// image without --upload-every-frame).
+template <class Get>
+std::string upload_median(const std::vector<FrameTiming>& log, Get get, std::size_t uploads) {
+  return uploads ? format("%.3f ms", median_of(log, get, Runs::Uploads)) : "-";
+}
+
 std::string wall_clock_line(const std::vector<double>& frame_ms, int width, int height) {
   std::vector<double> steady(frame_ms.begin() + 1, frame_ms.end() - 1);
   std::sort(steady.begin(), steady.end());
@@ -48,20 +55,24 @@ std::string wall_clock_line(const std::vector<double>& frame_ms, int width, int 
 // Upload over the runs that moved a new frame.
 std::string filter_path_line(const std::vector<FrameTiming>& log, const std::string& path,
                              std::size_t uploads) {
+  const std::string with_frames =
+      uploads ? format("%zu runs with a new frame", uploads)
+              : "no run with a new frame; --upload-every-frame sends the frame again each run";
   return format(
-      "rfstudio: filter path over %zu runs (%s, %s): median upload %.3f ms (%zu runs with a new "
-      "frame), filter %.3f ms, interop %.3f ms; median total %.3f ms with upload, %.3f ms "
-      "without\n",
+      "rfstudio: filter path over %zu runs (%s, %s): median upload %s (%s), filter %.3f ms, "
+      "interop %.3f ms; median total %s with upload, %.3f ms without\n",
       log.size() - 1, log.back().gpu_events ? "CUDA events" : "host clock", path.c_str(),
-      median_of(
-          log, [](const FrameTiming& t) { return t.upload_ms; }, Runs::Uploads),
-      uploads,
+      upload_median(
+          log, [](const FrameTiming& t) { return t.upload_ms; }, uploads)
+          .c_str(),
+      with_frames.c_str(),
       median_of(
           log, [](const FrameTiming& t) { return t.filter_ms; }, Runs::All),
       median_of(
           log, [](const FrameTiming& t) { return t.interop_ms; }, Runs::Drawn),
-      median_of(
-          log, [](const FrameTiming& t) { return t.total_ms(); }, Runs::Uploads),
+      upload_median(
+          log, [](const FrameTiming& t) { return t.total_ms(); }, uploads)
+          .c_str(),
       median_of(
           log, [](const FrameTiming& t) { return t.filter_ms + t.interop_ms; }, Runs::All));
 }
@@ -79,21 +90,24 @@ std::string pipelined_line(const std::vector<FrameTiming>& log, std::size_t uplo
   }
   const double mean = interval_sum / double(log.size() - 1);
   return format(
-      "rfstudio: pipelined frames (%zu with a new frame, %zu drawn): median convert %.3f ms, "
-      "readback %.3f ms, present %.3f ms, GPU frame to frame %.3f ms mean (%.0f frames per "
-      "second), median %.3f ms, arrival to display %.3f ms\n",
+      "rfstudio: pipelined frames (%zu with a new frame, %zu drawn): median convert %s, "
+      "readback %s, present %.3f ms, GPU frame to frame %.3f ms mean (%.0f frames per "
+      "second), median %.3f ms, arrival to display %s\n",
       uploads, drawn,
-      median_of(
-          log, [](const FrameTiming& t) { return t.convert_ms; }, Runs::Uploads),
-      median_of(
-          log, [](const FrameTiming& t) { return t.readback_ms; }, Runs::Uploads),
+      upload_median(
+          log, [](const FrameTiming& t) { return t.convert_ms; }, uploads)
+          .c_str(),
+      upload_median(
+          log, [](const FrameTiming& t) { return t.readback_ms; }, uploads)
+          .c_str(),
       median_of(
           log, [](const FrameTiming& t) { return t.interop_ms; }, Runs::Drawn),
       mean, mean > 0.0 ? 1000.0 / mean : 0.0,
       median_of(
           log, [](const FrameTiming& t) { return t.interval_ms; }, Runs::All),
-      median_of(
-          log, [](const FrameTiming& t) { return t.latency_ms; }, Runs::Uploads));
+      upload_median(
+          log, [](const FrameTiming& t) { return t.latency_ms; }, uploads)
+          .c_str());
 }
 
 }  // namespace

@@ -251,4 +251,13 @@ TEST_CASE("run summary: wall clock, the filter path's medians, the pipelined pat
                "0.500 ms (3 runs with a new frame), filter 3.000 ms") != std::string::npos);
   CHECK(s.find("rfstudio: pipelined frames (3 with a new frame, 3 drawn)") != std::string::npos);
   CHECK(s.find("GPU frame to frame 2.000 ms mean (500 frames per second)") != std::string::npos);
+  // A still image: no run after the first moves a new frame, so no upload has a median.
+  for (FrameTiming& t : log) t.uploaded = false;
+  log[0].uploaded = true;
+  const std::string still = run_summary({1, 2, 3, 4}, 8, 8, log, "CUDA-GL interop");
+  CHECK(still.find("median upload - (no run with a new frame; --upload-every-frame sends the "
+                   "frame again each run), filter 3.000 ms") != std::string::npos);
+  CHECK(still.find("median total - with upload") != std::string::npos);
+  CHECK(still.find("median convert -, readback -,") != std::string::npos);
+  CHECK(still.find("arrival to display -\n") != std::string::npos);
 }
