@@ -180,7 +180,7 @@ void add_stream_options(CLI::App& app, GivenText& t, StudioOptions* o) {
   app.add_flag("--upload-every-frame", o->upload_every_frame,
                "upload and convert the frame as if it were new whenever the filter takes one: "
                "every rendered frame, several per rendered frame on the pipelined GPU path (times "
-               "the GPU path of a source that always has a new frame)");
+               "the filter path of a source that always has a new frame)");
 }
 
 // Names are checked here, with rfcli's messages; values the filter refuses are shown in the
