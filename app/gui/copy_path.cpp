@@ -31,6 +31,7 @@ PipelineFrame CopyPath::run(Engine& engine, const FilterSpec& spec, FrameInput& 
   const int w = f.width, h = f.height;
   FrameTiming t;
   auto t0 = Clock::now();
+  if (new_frame) frame.reconvert_input();  // a frame sent again converts as a new one does
   const bool converting = !frame.input_ready();
   const FrameView input = frame.input_view();
   if (converting) t.upload_ms = ms_since(t0);

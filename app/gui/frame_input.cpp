@@ -22,7 +22,6 @@ void FrameInput::set(const app::Frame& frame) {
 void FrameInput::resend() {
   arrival_ = Clock::now();
   converted_version_ = ~0ull;
-  input_version_ = ~0ull;
 }
 
 const app::Frame& FrameInput::prepared(bool for_gpu) {

@@ -26,8 +26,8 @@ class FrameInput {
 
   // When the frame arrived from the source.
   Clock::time_point arrival() const { return arrival_; }
-  // The current frame sent again as if new (timing): it arrives now, and each conversion is made
-  // again on its next use, into the buffers it has. The version stays.
+  // The current frame sent again as if new (timing): it arrives now, and the conversion a path
+  // uploads from (prepared) is made again on its next use. The version stays.
   void resend();
 
   // The frame as a path takes it. The GPU path: RGBA8, RGBA32F or a camera format as it came (a
@@ -38,6 +38,9 @@ class FrameInput {
   const Image& input();
   // A host view of input(), for the engine.
   FrameView input_view();
+  // The next input() converts the frame again: the copy path's upload of a frame sent again.
+  // The host's other readers (truth, inspector) go by the version and need not.
+  void reconvert_input() { input_version_ = ~0ull; }
   // input() holds the current frame already (no conversion on the next call).
   bool input_ready() const { return input_version_ == version_; }
 

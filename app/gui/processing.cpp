@@ -29,7 +29,7 @@ bool Processor::process(const FilterSpec& spec, bool always) {
   if (!engines_.engine()) return false;
   const bool new_frame = submitted_version_ != frame_.version() || upload_every_frame;
   // A frame sent again for timing arrives now and is converted again: its latency counts from
-  // this send, and its upload includes the conversion a new frame has.
+  // this send, and its upload includes the conversions a new frame has.
   if (upload_every_frame && submitted_version_ == frame_.version()) frame_.resend();
   const bool changed = !have_result_ || spec != last_spec_ || new_frame;
   if (!changed && !always) return false;

@@ -150,15 +150,17 @@ TEST_CASE("frame input: a frame sent again is converted again, its version kept"
   const auto first = in.arrival();
   // What the conversions read changes (a frame sent again is the same, but the test must see
   // that they ran again, not that they kept their results).
-  for (std::size_t i = 0; i < yuyv.bytes.size(); ++i)
-    yuyv.bytes[i] = std::uint8_t(yuyv.bytes[i] ^ 0x5a);
+  for (std::uint8_t& b : yuyv.bytes) b = std::uint8_t(b ^ 0x5a);
+  app::Frame rgba;
+  app::to_rgba(yuyv, rgba);
   in.resend();
   CHECK(in.version() == 1);
   CHECK(in.arrival() >= first);
-  CHECK_FALSE(in.input_ready());
-  app::Frame rgba;
-  app::to_rgba(yuyv, rgba);
+  // The path's upload source again; the float input only when the copy path asks for it.
   CHECK(in.prepared(false).bytes == rgba.bytes);
+  CHECK(in.input_ready());
+  in.reconvert_input();
+  CHECK_FALSE(in.input_ready());
   const Image& img = in.input();
   REQUIRE(img.pixels.size() == rgba.bytes.size());
   for (std::size_t i = 0; i < rgba.bytes.size(); ++i)
