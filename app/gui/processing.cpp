@@ -80,10 +80,12 @@ bool Processor::process_gpu(const FilterSpec& spec, bool new_frame, bool repeat)
     plan_.valid = false;
     engine.plan(spec, f.width, f.height, PixelFormat::RGBA32F);
     plan_ = {true, spec, f.width, f.height};
+    runs_of_plan_ = 0;
   }
   engine.set_timing(stage_timing);
   pipeline()->submit(engine, new_frame ? &f : nullptr, frame_.version(), f.index, output, repeat,
                      frame_.arrival());
+  ++runs_of_plan_;
   submitted_version_ = frame_.version();
   last_spec_ = spec;
   have_result_ = true;
@@ -92,8 +94,14 @@ bool Processor::process_gpu(const FilterSpec& spec, bool new_frame, bool repeat)
 }
 
 bool Processor::process_copy(const FilterSpec& spec, bool new_frame) {
+  // The copy path plans within its run (CopyPath::run); the engine keeps a plan that matches.
+  if (!plan_.matches(spec, frame_.width(), frame_.height())) {
+    plan_ = {true, spec, frame_.width(), frame_.height()};
+    runs_of_plan_ = 0;
+  }
   PipelineFrame done = copy_.run(*engines_.engine(), spec, frame_, shown_.host, new_frame,
                                  want_output, stage_timing);
+  ++runs_of_plan_;
   shown_.timing = done.timing;
   shown_.on_host = true;
   ++shown_.version;

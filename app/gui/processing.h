@@ -96,6 +96,10 @@ class Processor {
 
   // The timing of the newest finished frame.
   const FrameTiming& timing() const { return shown_.timing; }
+  // The engine has run once since it last planned (a new spec, size or engine): that run did
+  // what only a first run does (CUDA loads each kernel at its first launch and captures the
+  // frame's graph; fresh host buffers are touched), so its times are not the steady ones.
+  bool first_run_of_plan() const { return runs_of_plan_ == 1; }
   // For people: "CPU, OpenMP 2 threads (CUDA unavailable: built without CUDA)".
   const std::string& backend_line() const { return engines_.backend_line(); }
   // "CUDA-GL interop, pipelined" or "copy path (glTexSubImage2D)" and, on a fallback, why.
@@ -111,8 +115,8 @@ class Processor {
   const std::string& error() const { return error_; }
 
  private:
-  // What the engine is planned for on the pipelined path: planning again replaces device
-  // buffers that frames in flight may still use, so it waits for them first.
+  // What the engine is planned for. On the pipelined path planning again replaces device buffers
+  // that frames in flight may still use, so it waits for them first.
   struct EnginePlan {
     bool valid = false;
     FilterSpec spec;
@@ -141,6 +145,7 @@ class Processor {
   EngineChoice engines_;
   CopyPath copy_;
   EnginePlan plan_;
+  std::uint64_t runs_of_plan_ = 0;  // runs filtered or queued since plan_ changed
   ShownResult shown_;
   FilterSpec last_spec_;
   bool have_result_ = false;

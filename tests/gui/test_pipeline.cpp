@@ -117,6 +117,29 @@ TEST_CASE(
   check_recording(dir.file("run.mkv"), int(taken), o.spec, app::Encoding::Rgba, 0);
 }
 
+TEST_CASE("processing: the first run of each plan is told apart from the steady runs after it") {
+  StudioOptions o = moving_bar(Backend::Cpu, app::Encoding::Rgba);
+  o.source = {SourceKind::Pattern, "noise", 96, 64};  // a still: nothing runs unless asked
+  o.pace = Pace::Realtime;
+  Harness h(o, {}, 320, 240);
+  Studio& st = *h.studio;
+  Processor& p = st.processor;
+  CHECK(p.first_run_of_plan());
+  h.frame();
+  CHECK(p.first_run_of_plan());  // nothing changed, nothing ran again
+  st.spec.sigma = 7.0;           // a new plan
+  h.frame();
+  CHECK(p.first_run_of_plan());
+  st.filter_every_frame = true;  // live timing: the same plan runs again
+  h.frame();
+  CHECK_FALSE(p.first_run_of_plan());
+  st.spec.ext = Extension::Zero;
+  h.frame();
+  CHECK(p.first_run_of_plan());
+  h.frame();
+  CHECK_FALSE(p.first_run_of_plan());
+}
+
 TEST_CASE("pipeline: Ctrl+R starts and stops a recording in the export folder") {
   if (!test::have_ffmpeg()) {
     MESSAGE("[skipped] ffmpeg and ffprobe are not installed");

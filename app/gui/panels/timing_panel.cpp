@@ -78,6 +78,12 @@ void timing_panel(Processor& processor, const FrameStats& stats, const GroundTru
     ImGui::TextWrapped("%.3f GiP/s = %.1f MP/s, filter only (%s)",
                        px / (t.filter_ms * 1e-3) / double(1 << 30),
                        px / (t.filter_ms * 1e-3) * 1e-6, clock);
+  if (processor.first_run_of_plan())
+    hint(processor.running_backend() == Backend::Cuda
+             ? "the first run of this filter: CUDA loads its kernels and captures its graph, so "
+               "these are not its steady times; 'filter every frame' shows them"
+             : "the first run of this filter (fresh buffers): 'filter every frame' shows its "
+               "steady times");
 
   std::vector<float> hist(stats.path_ms().begin(), stats.path_ms().end());
   if (!hist.empty()) {
